@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+// shotguard: notices screenshots on an X11 desktop and redacts them before they leave.
+import PackageDescription
+
+let package = Package(
+    name: "shotguard",
+    targets: [
+        // C shims: only what Swift cannot call directly.
+        .target(
+            name: "CShotguardPNG",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes"),
+        .target(name: "CShotguardSys"),
+
+        // Pure Swift, no X: pixels, PNG, geometry, fills; the regions file.
+        .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "ShotguardRegions", dependencies: ["ShotguardImaging"]),
+
+        // The X11 layer: display, windows, capture.
+        .target(name: "ShotguardX11", dependencies: ["CX11", "CShotguardSys", "ShotguardImaging", "ShotguardRegions"]),
+
+        // The command-line tool.
+        .executableTarget(
+            name: "shotguard",
+            dependencies: ["ShotguardImaging", "ShotguardRegions", "ShotguardX11", "CShotguardSys"]
+        ),
+
+        .testTarget(name: "ImagingTests", dependencies: ["ShotguardImaging"], exclude: ["Fixtures"]),
+        .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions"]),
+        .testTarget(name: "CLITests", dependencies: ["ShotguardImaging"]),
+    ]
+)

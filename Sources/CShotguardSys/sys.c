@@ -1,0 +1,1 @@
+/* Empty: the shim lives in its header. */

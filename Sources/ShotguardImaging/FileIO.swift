@@ -1,0 +1,79 @@
+// Reading inputs and writing outputs: bounded reads, atomic writes, `-` for stdin/stdout.
+import Glibc
+
+public enum FileIO {
+    /// Reads a whole file (or standard input for `-`), refusing more than `limit` bytes.
+    public static func read(_ path: String, limit: Int) throws(ImagingError) -> [UInt8] {
+        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImagingError(.io, source: path, "cannot open: \(errnoText())") }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var data = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ImagingError(.io, source: path, "cannot read: \(errnoText())")
+            }
+            if count == 0 { return data }
+            guard data.count + count <= limit else {
+                throw ImagingError(.tooLarge, source: path, "input is over the limit of \(limit) bytes")
+            }
+            data.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync`, then
+    /// `rename`, so a failure never leaves a partial file under the final name. `-` writes to
+    /// standard output. New files get `mode` (masked by the umask).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ImagingError) {
+        if path == "-" {
+            try writeAll(bytes, to: STDOUT_FILENO, name: path)
+            return
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(folder).\(base).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ImagingError(.io, source: path, "cannot create a file in its folder: \(errnoText())") }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        do throws(ImagingError) {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, mode & ~mask)
+            try writeAll(bytes, to: fd, name: path)
+            guard fsync(fd) == 0 else { throw ImagingError(.io, source: path, "cannot write: \(errnoText())") }
+            guard close(fd) == 0 else {
+                unlink(temporary)
+                throw ImagingError(.io, source: path, "cannot write: \(errnoText())")
+            }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = errnoText()
+            unlink(temporary)
+            throw ImagingError(.io, source: path, "cannot rename into place: \(reason)")
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, name: String) throws(ImagingError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ImagingError(.io, source: name, "cannot write: \(errnoText())")
+            }
+            written += count
+        }
+    }
+}
+
+/// The text of the current `errno`, e.g. "No such file or directory".
+public func errnoText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}

@@ -1,0 +1,21 @@
+// Errors from decoding, encoding and writing images, worded for the person who sees them.
+
+/// Why an image could not be read or written. `description` is one line naming the source.
+public struct ImagingError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        case notPNG, truncated, corrupt, tooLarge, io, encode
+    }
+
+    public var kind: Kind
+    /// The file, `-` for standard input/output, or another name for the source.
+    public var source: String
+    public var message: String
+
+    public init(_ kind: Kind, source: String, _ message: String) {
+        self.kind = kind
+        self.source = source
+        self.message = message
+    }
+
+    public var description: String { "\(source): \(message)" }
+}

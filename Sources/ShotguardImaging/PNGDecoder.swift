@@ -1,0 +1,117 @@
+// PNG decoding through libpng's simplified API, which keeps its setjmp inside libpng.
+import CShotguardPNG
+
+/// Bounds on what a PNG may cost before any pixel memory is allocated.
+public struct DecodeLimits: Sendable {
+    public var maxWidth: Int
+    public var maxHeight: Int
+    public var maxPixels: Int
+    public var maxInputBytes: Int
+
+    /// Generous defaults: three 4K monitors side by side fit with room to spare.
+    public static let standard = DecodeLimits(
+        maxWidth: 32768, maxHeight: 32768, maxPixels: 64 * 1024 * 1024, maxInputBytes: 256 * 1024 * 1024)
+
+    public init(maxWidth: Int, maxHeight: Int, maxPixels: Int, maxInputBytes: Int) {
+        self.maxWidth = maxWidth
+        self.maxHeight = maxHeight
+        self.maxPixels = maxPixels
+        self.maxInputBytes = maxInputBytes
+    }
+}
+
+public enum PNGDecoder {
+    /// Decodes any PNG (every colour type and bit depth, interlaced, palette, tRNS) into
+    /// B,G,R,A pixels. Sample values are kept as stored: gamma and colour-space chunks are
+    /// ignored, 16-bit samples are scaled to 8 bits with rounding.
+    public static func decode(
+        _ data: [UInt8], source: String, limits: DecodeLimits = .standard
+    ) throws(ImagingError) -> PixelBuffer {
+        guard data.count <= limits.maxInputBytes else {
+            throw ImagingError(.tooLarge, source: source,
+                               "file is \(data.count) bytes, over the limit of \(limits.maxInputBytes)")
+        }
+        let prepared = data.withUnsafeBytes { bytes -> Result<[UInt8], ImagingError> in
+            Result { () throws(ImagingError) in
+                let chunks = try PNGChunks(bytes, source: source)
+                guard chunks.isComplete else {
+                    throw ImagingError(.truncated, source: source, "PNG is truncated (no IEND chunk)")
+                }
+                return chunks.hasColourSpaceChunks ? chunks.withoutColourSpaceChunks(bytes) : data
+            }
+        }
+        return try decodePrepared(try prepared.get(), source: source, limits: limits)
+    }
+
+    private static func decodePrepared(
+        _ data: [UInt8], source: String, limits: DecodeLimits
+    ) throws(ImagingError) -> PixelBuffer {
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        let began = data.withUnsafeBytes { bytes in
+            png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
+        }
+        guard began != 0 else {
+            throw ImagingError(.corrupt, source: source, "not a readable PNG: \(message(of: &image))")
+        }
+        defer { png_image_free(&image) }
+
+        let width = Int(image.width)
+        let height = Int(image.height)
+        guard width <= limits.maxWidth, height <= limits.maxHeight, width * height <= limits.maxPixels else {
+            throw ImagingError(
+                .tooLarge, source: source,
+                "image is \(width)x\(height), over the limit of \(limits.maxWidth)x\(limits.maxHeight) "
+                    + "and \(limits.maxPixels) pixels")
+        }
+        let hasAlpha = image.format & png_uint_32(PNG_FORMAT_FLAG_ALPHA) != 0
+        let pixelCount = width * height
+        var failed = false
+        let pixels: [UInt32]
+        if image.format & png_uint_32(PNG_FORMAT_FLAG_LINEAR) != 0 {
+            // 16-bit samples. libpng 1.6.39's simplified reader garbles interlaced 16-bit files
+            // when it reduces them to 8 bits itself, so read 16-bit linear (no gamma change for
+            // a file without gAMA) and reduce here.
+            image.format = sg_png_format_linear_rgba
+            var wide = [UInt16](repeating: 0, count: pixelCount * 4)
+            failed = wide.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) } == 0
+            pixels = failed ? [] : reduceTo8Bits(premultiplied: wide)
+        } else {
+            image.format = sg_png_format_bgra
+            pixels = [UInt32](unsafeUninitializedCapacity: pixelCount) { buffer, count in
+                failed = png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil) == 0
+                if failed { buffer.initialize(repeating: 0) }
+                count = pixelCount
+            }
+        }
+        guard !failed else {
+            throw ImagingError(.corrupt, source: source, "PNG data is corrupt: \(message(of: &image))")
+        }
+        return PixelBuffer(width: width, height: height, pixels: pixels, hasAlpha: hasAlpha)
+    }
+
+    /// 16-bit R,G,B,A with colour premultiplied by alpha (libpng's linear format) to 8-bit
+    /// B,G,R,A with straight alpha, rounding to nearest.
+    private static func reduceTo8Bits(premultiplied wide: [UInt16]) -> [UInt32] {
+        func to8(_ value: UInt32) -> UInt32 { (value * 255 + 32767) / 65535 }
+        return [UInt32](unsafeUninitializedCapacity: wide.count / 4) { buffer, count in
+            for index in 0..<(wide.count / 4) {
+                let alpha = UInt32(wide[index * 4 + 3])
+                func straight(_ channel: Int) -> UInt32 {
+                    let value = UInt32(wide[index * 4 + channel])
+                    guard alpha != 65535 else { return to8(value) }
+                    guard alpha != 0 else { return 0 }
+                    return to8(min(65535, (value * 65535 + alpha / 2) / alpha))
+                }
+                buffer[index] = to8(alpha) << 24 | straight(0) << 16 | straight(1) << 8 | straight(2)
+            }
+            count = wide.count / 4
+        }
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+// PNG encoding straight from the 32-bit buffer, through the C shim that owns libpng's setjmp.
+import CShotguardPNG
+
+/// How to trade PNG size for speed.
+public struct EncodeOptions: Sendable {
+    public enum Filter: Int32, Sendable {
+        case none = 0, sub = 1, up = 2, adaptive = 3
+    }
+
+    /// zlib level 0-9.
+    public var compressionLevel: Int
+    public var filter: Filter
+
+    /// Level 1 with the UP filter: measured fastest for a small size cost on screenshots
+    /// (see `make bench`); `--compression N` trades speed for size.
+    public static let fast = EncodeOptions(compressionLevel: 1, filter: .up)
+
+    public init(compressionLevel: Int, filter: Filter) {
+        self.compressionLevel = compressionLevel
+        self.filter = filter
+    }
+}
+
+public enum PNGEncoder {
+    /// Encodes `image` as RGB (or RGBA when it has alpha), with only IHDR, IDAT and IEND:
+    /// no metadata from any input survives.
+    public static func encode(
+        _ image: PixelBuffer, options: EncodeOptions = .fast, destination: String
+    ) throws(ImagingError) -> [UInt8] {
+        var buffer = sg_png_buffer()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = image.pixels.withUnsafeBytes { pixels in
+            sg_png_encode_bgrx(
+                pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(image.width), UInt32(image.height),
+                image.width * 4, image.hasAlpha ? 1 : 0, Int32(options.compressionLevel), options.filter.rawValue,
+                &buffer, &message, message.count)
+        }
+        defer { sg_png_buffer_free(&buffer) }
+        guard status == 0, let data = buffer.data else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ImagingError(.encode, source: destination, "cannot encode PNG: \(reason)")
+        }
+        return Array(UnsafeBufferPointer(start: data, count: buffer.size))
+    }
+}

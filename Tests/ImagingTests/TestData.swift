@@ -1,0 +1,61 @@
+// Locates the shared PNG test files and reads fixtures for the imaging tests.
+import Foundation
+import ShotguardImaging
+
+enum TestData {
+    /// The project's root folder (two levels above this file's folder).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared/testdata` beside the project.
+    static let shared = root.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+
+    static func files(in folder: String) throws -> [URL] {
+        let url = shared.appendingPathComponent(folder)
+        return try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "png" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+
+    static func fixture(_ name: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent("Tests/ImagingTests/Fixtures/\(name)"), encoding: .utf8)
+    }
+
+    /// A screenshot-like image: bands of text-like marks on flat backgrounds, some gradients.
+    static func screenshotLike(width: Int, height: Int) -> PixelBuffer {
+        var image = PixelBuffer(width: width, height: height)
+        var seed: UInt32 = 12345
+        for y in 0..<height {
+            for x in 0..<width {
+                let band = (y / 40) % 4
+                var value: UInt32
+                switch band {
+                case 0: value = 0xFF20_2428
+                case 1: value = 0xFFF0_F0F0
+                case 2: value = 0xFF00_0000 | UInt32(x & 0xFF) << 16 | UInt32(y & 0xFF) << 8 | 0x80
+                default: value = 0xFF33_66AA
+                }
+                seed = seed &* 1_103_515_245 &+ 12345
+                if (x / 7 + y / 11) % 3 == 0, (seed >> 16) & 3 == 0 { value ^= 0x00FF_FFFF }
+                image[x, y] = value
+            }
+        }
+        return image
+    }
+}
+
+/// FNV-1a 64 over the pixels in R, G, B, A byte order, fully transparent pixels as zero, as
+/// the reference script hashes them.
+func rgbaHash(_ image: PixelBuffer) -> String {
+    var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    for pixel in image.pixels.map({ $0 >> 24 == 0 ? 0 : $0 }) {
+        for shift in [16, 8, 0, 24] as [UInt32] {
+            value ^= UInt64((pixel >> shift) & 0xFF)
+            value = value &* 0x100_0000_01B3
+        }
+    }
+    let text = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - text.count) + text
+}
