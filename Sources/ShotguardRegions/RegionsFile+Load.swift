@@ -1,0 +1,81 @@
+// Reads a regions file from disk: POSIX calls, a size cap, and UTF-8 checking, each with a clear error.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension RegionsFile {
+    /// The largest regions file `load` accepts. Real files are a few hundred bytes; the cap keeps
+    /// a mistaken `--regions /dev/zero` or a huge log from being read into memory.
+    public static let maximumFileSize = 1 << 20
+
+    /// Reads and parses the regions file at `path`.
+    ///
+    /// Errors name the path and the system's reason (`No such file or directory`), a file over
+    /// 1 MiB, text that is not UTF-8 (with its line), or the first syntax error.
+    public static func load(path: String) throws(RegionsError) -> RegionsFile {
+        let bytes = try readBytes(path: path)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw RegionsError(path: path, line: firstInvalidUTF8Line(bytes),
+                               message: "the regions file is not valid UTF-8 text (save it as UTF-8)")
+        }
+        return try parse(text, path: path)
+    }
+
+    private static func readBytes(path: String) throws(RegionsError) -> [UInt8] {
+        func failure(_ reason: String) -> RegionsError {
+            RegionsError(path: path, message: "cannot read regions file: \(reason)")
+        }
+        func systemFailure(_ code: Int32 = errno) -> RegionsError { failure(String(cString: strerror(code))) }
+
+        // O_NONBLOCK so that opening a FIFO by mistake does not hang waiting for a writer.
+        let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard descriptor >= 0 else { throw systemFailure() }
+        defer { close(descriptor) }
+
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw systemFailure() }
+        let kind = status.st_mode & S_IFMT
+        guard kind != S_IFDIR else { throw systemFailure(EISDIR) }
+        guard kind == S_IFREG else { throw failure("not a regular file") }
+        guard status.st_size <= maximumFileSize else { throw tooLarge(path: path, size: Int(status.st_size)) }
+
+        // Read one byte past the cap, so a file that grew after fstat is still caught.
+        var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
+        var count = 0
+        while count < bytes.count {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                retryingInterrupts { read(descriptor, buffer.baseAddress! + count, buffer.count - count) }
+            }
+            guard result >= 0 else { throw systemFailure() }
+            if result == 0 { break }
+            count += result
+        }
+        guard count <= maximumFileSize else { throw tooLarge(path: path, size: count) }
+        return Array(bytes[..<count])
+    }
+
+    private static func tooLarge(path: String, size: Int) -> RegionsError {
+        RegionsError(path: path,
+                     message: "the regions file is too large (\(size) bytes or more; the limit is 1 MiB)")
+    }
+}
+
+/// Runs a POSIX call again while it fails with `EINTR`.
+private func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+    while true {
+        let result = call()
+        if result >= 0 || errno != EINTR { return result }
+    }
+}
+
+/// The 1-based line holding the first byte sequence that is not UTF-8.
+private func firstInvalidUTF8Line(_ bytes: [UInt8]) -> Int {
+    for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+    where String(validating: line, as: UTF8.self) == nil {
+        return index + 1
+    }
+    return 1
+}

@@ -1,0 +1,44 @@
+// One line of a regions file: what to cover, and with what.
+
+import ShotguardImaging
+
+/// What a rule's geometry is relative to.
+public enum Target: String, Sendable {
+    /// The client area of every viewable window that meets all the rule's matches.
+    case window
+    /// The root window.
+    case screen
+}
+
+/// One rule of a regions file.
+///
+/// Not `Sendable`, because a `title~` match holds a compiled `Regex`.
+public struct Rule {
+    /// The 1-based line the rule was written on.
+    public var line: Int
+    /// What the geometry is relative to.
+    public var target: Target
+    /// Conditions a window must all meet; empty for `screen` rules.
+    public var matches: [Match]
+    /// The part of the target to cover; nil covers the whole target.
+    public var geometry: Geometry?
+    /// How to cover it; `.black` unless the rule says `fill=`.
+    public var fill: Fill
+    /// The rule's text without its comment, trimmed, for listings and messages.
+    public var source: String
+
+    public init(line: Int, target: Target, matches: [Match] = [], geometry: Geometry? = nil,
+                fill: Fill = .black, source: String) {
+        self.line = line
+        self.target = target
+        self.matches = matches
+        self.geometry = geometry
+        self.fill = fill
+        self.source = source
+    }
+
+    /// Whether `window` meets every match of this rule (viewability is checked by the resolver).
+    public func matches(_ window: WindowInfo) -> Bool {
+        matches.allSatisfy { $0.matches(window) }
+    }
+}

@@ -1,0 +1,130 @@
+// Turns the tokens of one line into a `Rule`, or an error that points at the offending column.
+
+import ShotguardImaging
+
+/// The words a rule may contain after its target, for "expected" messages.
+let expectedWords = "class=, instance=, title=, title~, a geometry WxH+X+Y or fill="
+
+/// Parses one non-blank line. `line` is the 1-based line number stored in the rule.
+func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule {
+    let tokens = tokenized.tokens
+    let targetToken = tokens[0]
+    guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
+        throw LineError(column: targetToken.column,
+                        message: "unknown target '\(targetToken.raw)' (expected 'window' or 'screen')")
+    }
+
+    var rule = Rule(line: line, target: target, source: tokenized.source)
+    var geometryToken: Token?
+    var fillToken: Token?
+
+    for token in tokens.dropFirst() {
+        if isGeometry(token) {
+            if let first = geometryToken {
+                throw duplicate("geometry", token, first: first)
+            }
+            rule.geometry = try parseGeometry(token)
+            geometryToken = token
+            continue
+        }
+        guard let (key, valueStart) = splitKey(token) else {
+            throw LineError(column: token.column, message: "unknown word '\(token.raw)' (expected \(expectedWords))")
+        }
+        let value = String(token.characters[valueStart...])
+        // Where the value begins as written: its opening quote, if it has one.
+        let valueColumn = token.columns[valueStart - 1] + 1
+        if key == "fill=" {
+            if let first = fillToken {
+                throw duplicate("fill", token, first: first)
+            }
+            guard !value.isEmpty else {
+                throw LineError(column: valueColumn,
+                                message: "empty value after 'fill=' (expected fill=\(Fill.expectedForms))")
+            }
+            do {
+                rule.fill = try Fill.parse(value)
+            } catch {
+                let index = valueStart + characterIndex(ofUTF8Offset: error.offset, in: value)
+                throw LineError(column: token.column(at: index), message: error.message)
+            }
+            fillToken = token
+            continue
+        }
+        guard let placeholder = matchPlaceholders[key] else {
+            throw LineError(column: token.column, message: "unknown word '\(token.raw)' (expected \(expectedWords))")
+        }
+        guard target == .window else {
+            throw LineError(column: token.column,
+                            message: "a screen rule takes no class=/instance=/title matches (found '\(token.raw)')")
+        }
+        guard !value.isEmpty else {
+            throw LineError(column: valueColumn,
+                            message: "empty value after '\(key)' (expected \(key)\(placeholder), "
+                                + "or \(key)\"\(placeholder) WITH SPACES\")")
+        }
+        rule.matches.append(try makeMatch(key: key, value: value, column: token.column(at: valueStart)))
+    }
+
+    if target == .window && rule.matches.isEmpty {
+        throw LineError(column: targetToken.column,
+                        message: "a window rule needs at least one of class=, instance=, title=, title~")
+    }
+    return rule
+}
+
+/// What each match key's value stands for, in "expected" messages.
+private let matchPlaceholders = ["class=": "NAME", "instance=": "NAME", "title=": "TITLE", "title~": "REGEX"]
+
+private func makeMatch(key: String, value: String, column: Int) throws(LineError) -> Match {
+    switch key {
+    case "class=": return .className(value)
+    case "instance=": return .instance(value)
+    case "title=": return .title(value)
+    default:
+        do {
+            return .titlePattern(try TitlePattern(value))
+        } catch {
+            throw LineError(column: column, message: "bad regular expression '\(value)': \(error.message)")
+        }
+    }
+}
+
+/// A word that starts with an unquoted digit or `=` is a geometry, as in `300x28-0+0` or `=300x28`.
+private func isGeometry(_ token: Token) -> Bool {
+    guard let first = token.characters.first, token.quoted.first == false else { return false }
+    return first == "=" || first.isASCII && first.isNumber
+}
+
+private func parseGeometry(_ token: Token) throws(LineError) -> Geometry {
+    do {
+        return try Geometry.parse(token.text)
+    } catch {
+        let index = characterIndex(ofUTF8Offset: error.offset, in: token.text)
+        throw LineError(column: token.column(at: index), message: "bad geometry '\(token.raw)': \(error.message)")
+    }
+}
+
+/// Splits `key=value` or `title~value` at the first unquoted `=` or `~`, when what comes before it
+/// is an unquoted word. Returns the key with its separator and the index where the value starts.
+private func splitKey(_ token: Token) -> (key: String, valueStart: Int)? {
+    guard let separator = token.characters.indices.first(where: {
+        !token.quoted[$0] && (token.characters[$0] == "=" || token.characters[$0] == "~")
+    }), separator > 0, !token.quoted[..<separator].contains(true) else { return nil }
+    return (String(token.characters[...separator]), separator + 1)
+}
+
+private func duplicate(_ what: String, _ token: Token, first: Token) -> LineError {
+    LineError(column: token.column,
+              message: "duplicate \(what) '\(token.raw)' (a rule takes at most one \(what); "
+                  + "the first is '\(first.raw)' at column \(first.column))")
+}
+
+/// The index of the character that contains UTF-8 offset `offset` of `text` (the count when past the end).
+func characterIndex(ofUTF8Offset offset: Int, in text: String) -> Int {
+    var bytes = 0
+    for (index, character) in text.enumerated() {
+        bytes += character.utf8.count
+        if bytes > offset { return index }
+    }
+    return text.count
+}

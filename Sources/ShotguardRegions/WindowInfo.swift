@@ -1,0 +1,50 @@
+// What the resolver needs to know about the screen and its windows, gathered by the X11 layer.
+
+import ShotguardImaging
+
+/// One top-level window as the X11 layer sees it.
+public struct WindowInfo: Hashable, Sendable {
+    /// The X window id of the client window.
+    public var id: UInt
+    /// The second half of `WM_CLASS` (e.g. `firefox`'s class is `firefox`, KeePassXC's `KeePassXC`).
+    public var className: String
+    /// The first half of `WM_CLASS`.
+    public var instance: String
+    /// `_NET_WM_NAME`, or `WM_NAME` when that is missing.
+    public var title: String
+    /// The client area in root-window coordinates; it may reach past the screen edges.
+    public var frame: Rect
+    /// Whether the window is mapped and all its ancestors are; unviewable windows never match.
+    public var isViewable: Bool
+
+    public init(id: UInt, className: String, instance: String, title: String, frame: Rect, isViewable: Bool) {
+        self.id = id
+        self.className = className
+        self.instance = instance
+        self.title = title
+        self.frame = frame
+        self.isViewable = isViewable
+    }
+}
+
+/// The screen at one moment: its size and its windows.
+public struct ScreenContext: Hashable, Sendable {
+    /// Width of the root window in pixels.
+    public var width: Int
+    /// Height of the root window in pixels.
+    public var height: Int
+    /// Top-level windows in stacking order, bottom first.
+    public var windows: [WindowInfo]
+    /// `_NET_ACTIVE_WINDOW`, when the window manager sets it.
+    public var activeWindowID: UInt?
+
+    public init(width: Int, height: Int, windows: [WindowInfo], activeWindowID: UInt? = nil) {
+        self.width = width
+        self.height = height
+        self.windows = windows
+        self.activeWindowID = activeWindowID
+    }
+
+    /// The whole root window: `width`x`height`+0+0.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+}

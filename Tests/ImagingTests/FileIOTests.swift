@@ -1,0 +1,40 @@
+// Atomic writes leave the final file whole or absent, never partial; bounded reads.
+import Foundation
+import ShotguardImaging
+import XCTest
+
+final class FileIOTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sg-io-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    func testAtomicWriteReplacesAndLeavesNoTemporaryFile() throws {
+        let path = folder.appendingPathComponent("out.png").path
+        try FileIO.writeAtomically([1, 2, 3], to: path)
+        try FileIO.writeAtomically([4, 5], to: path)
+        XCTAssertEqual(try FileIO.read(path, limit: 100), [4, 5])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["out.png"])
+    }
+
+    func testWriteIntoAMissingFolderFailsAndNamesTheFile() {
+        let path = folder.appendingPathComponent("missing/out.png").path
+        XCTAssertThrowsError(try FileIO.writeAtomically([1], to: path)) { error in
+            XCTAssertEqual((error as? ImagingError)?.description,
+                           "\(path): cannot create a file in its folder: No such file or directory")
+        }
+    }
+
+    func testReadRefusesInputOverTheLimit() throws {
+        let path = folder.appendingPathComponent("big").path
+        try FileIO.writeAtomically([UInt8](repeating: 7, count: 5000), to: path)
+        XCTAssertThrowsError(try FileIO.read(path, limit: 4999)) { error in
+            XCTAssertEqual((error as? ImagingError)?.kind, .tooLarge)
+        }
+        XCTAssertEqual(try FileIO.read(path, limit: 5000).count, 5000)
+    }
+}
