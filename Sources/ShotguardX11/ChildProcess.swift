@@ -1,0 +1,79 @@
+// Starts helper programs (Xvfb, openbox) with a clean signal state, and stops them by pid.
+import Glibc
+
+/// A program this process started. Spawned with `posix_spawn`, resetting the signal mask and
+/// dispositions: a child of a process that blocked signals (for `signalfd`, or a test runner)
+/// would otherwise ignore `SIGTERM`.
+public final class ChildProcess {
+    public let pid: pid_t
+    public let program: String
+    private var exited = false
+
+    /// Starts `program` (searched in PATH) with `arguments`. `keepDescriptors` stay open in the
+    /// child; every other descriptor this process marked close-on-exec does not leak.
+    public init(_ program: String, _ arguments: [String], keepDescriptors: [Int32] = [],
+                quiet: Bool = true) throws(X11Error) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if quiet {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for fd in keepDescriptors {
+            // dup2 onto itself clears close-on-exec in the child only.
+            posix_spawn_file_actions_adddup2(&actions, fd, fd)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        guard status == 0 else {
+            throw X11Error(.unsupported, "cannot start \(program): \(String(cString: strerror(status)))")
+        }
+        self.pid = pid
+        self.program = program
+    }
+
+    /// Whether the child has exited (reaps it if so).
+    public var hasExited: Bool {
+        if exited { return true }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        return exited
+    }
+
+    /// Sends SIGTERM to this child only and waits for it (SIGKILL after about 2 s).
+    public func stop() {
+        guard !hasExited else { return }
+        kill(pid, SIGTERM)
+        for _ in 0..<200 {
+            if hasExited { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        exited = true
+    }
+
+    deinit { stop() }
+}
+
+/// Whether `program` is found in PATH.
+public func programExists(_ program: String) -> Bool {
+    guard let path = getenv("PATH").map({ String(cString: $0) }) else { return false }
+    return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+}

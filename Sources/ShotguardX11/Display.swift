@@ -1,0 +1,61 @@
+// The connection to the X server: opening it, its root window, and whether it is local.
+import CX11
+import Glibc
+
+/// An open X display. Not thread-safe: shotguard drives X from one thread.
+public final class Display {
+    public let handle: OpaquePointer
+    public let name: String
+    public let root: Window
+    let screen: Int32
+
+    /// Opens `name`, or `$DISPLAY` when nil.
+    public init(name: String? = nil) throws(X11Error) {
+        let displayName = name ?? getenv("DISPLAY").map { String(cString: $0) }
+        guard let displayName, !displayName.isEmpty else {
+            throw X11Error(.noDisplay, "no X display: DISPLAY is not set (shotguard needs an X11 session, or run 'shotguard demo')")
+        }
+        guard let handle = XOpenDisplay(displayName) else {
+            throw X11Error(.noDisplay, "cannot open X display '\(displayName)' (is the X server running, and is DISPLAY right?)")
+        }
+        self.handle = handle
+        self.name = displayName
+        screen = XDefaultScreen(handle)
+        root = XRootWindow(handle, screen)
+        ErrorTrap.install(on: handle)
+    }
+
+    deinit { XCloseDisplay(handle) }
+
+    public var width: Int { Int(XDisplayWidth(handle, screen)) }
+    public var height: Int { Int(XDisplayHeight(handle, screen)) }
+    public var fileDescriptor: Int32 { XConnectionNumber(handle) }
+    var depth: Int32 { XDefaultDepth(handle, screen) }
+    var visual: UnsafeMutablePointer<Visual> { XDefaultVisual(handle, screen) }
+
+    /// Whether the connection is a Unix socket. MIT-SHM is used only then: over TCP (ssh -X)
+    /// a segment id could name an unrelated segment on another machine.
+    public var isLocalSocket: Bool {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fileDescriptor, $0, &length) }
+        }
+        return status == 0 && address.ss_family == sa_family_t(AF_UNIX)
+    }
+
+    /// Whether the server went away (the IO error handler fired). Nothing more can be asked of it.
+    public var isLost: Bool { ErrorTrap.isConnectionLost }
+
+    /// A round trip to the server: everything sent before has been processed.
+    public func sync() { XSync(handle, 0) }
+
+    public func flush() { XFlush(handle) }
+
+    /// The server's error for a request, or nil; used after requests that can fail.
+    func trap<T>(_ body: () -> T) -> (T, (code: UInt8, request: UInt8, resource: UInt)?) {
+        ErrorTrap.run(handle, body)
+    }
+
+    public func atom(_ name: String) -> Atom { XInternAtom(handle, name, 0) }
+}

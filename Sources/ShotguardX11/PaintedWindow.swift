@@ -1,0 +1,126 @@
+// Top-level windows that shotguard paints itself: the demo's sample windows and the tests'.
+import CX11
+import Glibc
+import ShotguardImaging
+
+/// A top-level window whose content is a fixed image. The image is the window's background
+/// pixmap, so the server repaints it on every expose without help from this process.
+public final class PaintedWindow {
+    public let id: Window
+    private let display: Display
+    private let pixmap: Pixmap
+
+    /// Creates, names and maps the window at `frame` (a position request the window manager is
+    /// asked to honour), and waits until it is viewable and exposed, bounded to about 5 s.
+    public init(display: Display, frame: Rect, content: PixelBuffer, instance: String, className: String,
+                title: String) throws(X11Error) {
+        self.display = display
+        let handle = display.handle
+        pixmap = XCreatePixmap(handle, display.root, UInt32(content.width), UInt32(content.height), UInt32(display.depth))
+        try Self.put(content, into: pixmap, display: display)
+        var attributes = XSetWindowAttributes()
+        attributes.background_pixmap = pixmap
+        attributes.event_mask = ExposureMask | StructureNotifyMask
+        id = XCreateWindow(handle, display.root, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height),
+                           0, display.depth, UInt32(InputOutput), display.visual, UInt(CWBackPixmap | CWEventMask), &attributes)
+        setNames(instance: instance, className: className, title: title)
+        var hints = XSizeHints()
+        hints.flags = USPosition | USSize
+        hints.x = Int32(frame.x)
+        hints.y = Int32(frame.y)
+        hints.width = Int32(frame.width)
+        hints.height = Int32(frame.height)
+        XSetWMNormalHints(handle, id, &hints)
+        XMapWindow(handle, id)
+        try waitFor(Expose)
+    }
+
+    deinit { destroy() }
+
+    private var destroyed = false
+
+    /// Unmaps and destroys the window (idempotent).
+    public func destroy() {
+        guard !destroyed, !display.isLost else { return }
+        destroyed = true
+        XDestroyWindow(display.handle, id)
+        XFreePixmap(display.handle, pixmap)
+        display.sync()
+    }
+
+    /// Moves the window so its client area's top-left is at (x, y) on the root, and waits for
+    /// the move to take effect.
+    public func move(x: Int, y: Int) throws(X11Error) {
+        XMoveWindow(display.handle, id, Int32(x), Int32(y))
+        display.sync()
+        for _ in 0..<500 {
+            if let frame = try? display.geometry(of: id).frame, frame.x == x, frame.y == y { return }
+            usleep(10_000)
+        }
+        throw X11Error(.capture, "window \(hexID(UInt(id))) did not move to +\(x)+\(y)")
+    }
+
+    private func setNames(instance: String, className: String, title: String) {
+        let handle = display.handle
+        instance.withCString { instancePointer in
+            className.withCString { classPointer in
+                var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: instancePointer),
+                                      res_class: UnsafeMutablePointer(mutating: classPointer))
+                XSetClassHint(handle, id, &hint)
+            }
+        }
+        XStoreName(handle, id, title)
+        let utf8 = Array(title.utf8)
+        XChangeProperty(handle, id, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace,
+                        utf8, Int32(utf8.count))
+    }
+
+    private func waitFor(_ type: Int32) throws(X11Error) {
+        var event = XEvent()
+        for _ in 0..<500 {
+            while XCheckWindowEvent(display.handle, id, ExposureMask | StructureNotifyMask, &event) != 0 {
+                if event.type == type {
+                    display.sync()
+                    return
+                }
+            }
+            usleep(10_000)
+        }
+        throw X11Error(.capture, "window \(hexID(UInt(id))) was not shown within 5 s")
+    }
+
+    /// Copies `image` into `pixmap` with XPutImage.
+    static func put(_ image: PixelBuffer, into pixmap: Pixmap, display: Display) throws(X11Error) {
+        var pixels = image.pixels
+        let (status, error) = pixels.withUnsafeMutableBytes { bytes in
+            display.trap { () -> Int32 in
+                guard let ximage = XCreateImage(display.handle, display.visual, UInt32(display.depth), ZPixmap, 0,
+                                                bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                                UInt32(image.width), UInt32(image.height), 32, Int32(image.width * 4))
+                else { return 0 }
+                let gc = XCreateGC(display.handle, pixmap, 0, nil)
+                XPutImage(display.handle, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(image.width), UInt32(image.height))
+                XFreeGC(display.handle, gc)
+                ximage.pointee.data = nil  // owned by Swift, not by Xlib
+                _ = ximage.pointee.f.destroy_image(ximage)
+                return 1
+            }
+        }
+        guard status != 0, error == nil else {
+            throw X11Error(.capture, "cannot paint a window: \(error.map { ErrorTrap.name(of: $0.code) } ?? "XCreateImage failed")")
+        }
+    }
+}
+
+extension Display {
+    /// Sets the root window's background to `image` (tiled from the top-left) and repaints it:
+    /// the desktop of a display without one.
+    public func setRootBackground(_ image: PixelBuffer) throws(X11Error) {
+        let pixmap = XCreatePixmap(handle, root, UInt32(image.width), UInt32(image.height), UInt32(depth))
+        try PaintedWindow.put(image, into: pixmap, display: self)
+        XSetWindowBackgroundPixmap(handle, root, pixmap)
+        XClearWindow(handle, root)
+        XFreePixmap(handle, pixmap)
+        sync()
+    }
+}

@@ -1,0 +1,82 @@
+// An MIT-SHM segment shared with the X server, reused across captures in one process.
+import CX11
+import Glibc
+
+/// A root-sized XImage in a shared-memory segment. The segment is mode 0600 (only this user)
+/// and marked for removal right after attaching, so a crash never leaks it.
+final class SharedMemoryImage {
+    private let display: Display
+    private let image: UnsafeMutablePointer<XImage>
+    /// On the heap: the XImage keeps a pointer to it (`obdata`) for every later request.
+    private let info: UnsafeMutablePointer<XShmSegmentInfo>
+    private let capacity: Int
+
+    /// Nil when MIT-SHM is missing or the server refuses the segment (e.g. a remote display).
+    init?(display: Display, width: Int, height: Int) {
+        guard display.isLocalSocket, XShmQueryExtension(display.handle) != 0 else { return nil }
+        let info = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
+        info.initialize(to: XShmSegmentInfo())
+        guard let image = XShmCreateImage(display.handle, display.visual, UInt32(display.depth), ZPixmap, nil,
+                                          info, UInt32(width), UInt32(height)) else {
+            info.deallocate()
+            return nil
+        }
+        let capacity = Int(image.pointee.bytes_per_line) * height
+        info.pointee.shmid = shmget(IPC_PRIVATE, capacity, IPC_CREAT | 0o600)
+        let address = info.pointee.shmid >= 0 ? shmat(info.pointee.shmid, nil, 0) : nil
+        guard let address, address != UnsafeMutableRawPointer(bitPattern: -1) else {
+            if info.pointee.shmid >= 0 { shmctl(info.pointee.shmid, IPC_RMID, nil) }
+            _ = image.pointee.f.destroy_image(image)
+            info.deallocate()
+            return nil
+        }
+        // Marked for removal at once: it lives while attached, and no crash can leak it.
+        shmctl(info.pointee.shmid, IPC_RMID, nil)
+        info.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)
+        info.pointee.readOnly = 0
+        image.pointee.data = info.pointee.shmaddr
+        let (attached, error) = display.trap { XShmAttach(display.handle, info) }
+        guard attached != 0, error == nil else {
+            shmdt(address)
+            image.pointee.data = nil
+            _ = image.pointee.f.destroy_image(image)
+            info.deallocate()
+            return nil
+        }
+        self.display = display
+        self.image = image
+        self.info = info
+        self.capacity = capacity
+    }
+
+    deinit {
+        if !display.isLost {
+            XShmDetach(display.handle, info)
+            display.sync()
+        }
+        shmdt(info.pointee.shmaddr)
+        image.pointee.data = nil
+        _ = image.pointee.f.destroy_image(image)
+        info.deallocate()
+    }
+
+    /// Grabs `rect` of the root into the segment and hands the XImage to `body`. The XImage's
+    /// size is set to the rectangle's, which the root-sized segment always has room for.
+    func grab<T>(_ rect: (x: Int, y: Int, width: Int, height: Int),
+                 _ body: (UnsafeMutablePointer<XImage>) throws(X11Error) -> T) throws(X11Error) -> T {
+        let bytesPerPixel = Int(image.pointee.bits_per_pixel) / 8
+        guard rect.width * rect.height * bytesPerPixel <= capacity else {
+            throw X11Error(.capture, "capture rectangle is larger than the screen")
+        }
+        image.pointee.width = Int32(rect.width)
+        image.pointee.height = Int32(rect.height)
+        image.pointee.bytes_per_line = Int32(rect.width * bytesPerPixel)
+        let (status, error) = display.trap {
+            XShmGetImage(display.handle, display.root, image, Int32(rect.x), Int32(rect.y), ~0)
+        }
+        guard status != 0, error == nil else {
+            throw X11Error(.capture, "XShmGetImage failed: \(error.map { ErrorTrap.name(of: $0.code) } ?? "no image")")
+        }
+        return try body(image)
+    }
+}

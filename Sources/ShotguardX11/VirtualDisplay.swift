@@ -1,0 +1,69 @@
+// A private Xvfb server: for the demo and the tests, where there is no desktop.
+import Glibc
+
+/// An Xvfb started by this process on a free display number, stopped by its pid.
+public final class VirtualDisplay {
+    public let name: String
+    private let server: ChildProcess
+    private var windowManager: ChildProcess?
+
+    /// Starts `Xvfb -displayfd` (which picks a free display and writes its number back),
+    /// `-noreset` (else the screen is cleared when the last client leaves) and `-nolisten tcp`.
+    /// `withoutSharedMemory` turns MIT-SHM off, as on a remote display.
+    public init(width: Int = 1280, height: Int = 800, depth: Int = 24,
+                withoutSharedMemory: Bool = false) throws(X11Error) {
+        guard programExists("Xvfb") else {
+            throw X11Error(.unsupported, "Xvfb is not installed (Debian package 'xvfb')")
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw X11Error(.unsupported, "cannot create a pipe for Xvfb: \(String(cString: strerror(errno)))")
+        }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        var arguments = ["-displayfd", String(fds[1]), "-screen", "0", "\(width)x\(height)x\(depth)",
+                         "-nolisten", "tcp", "-noreset"]
+        if withoutSharedMemory { arguments += ["-extension", "MIT-SHM"] }
+        let server: ChildProcess
+        do throws(X11Error) {
+            server = try ChildProcess("Xvfb", arguments, keepDescriptors: [fds[1]])
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            throw error
+        }
+        close(fds[1])
+        defer { close(fds[0]) }
+        var text = ""
+        var byte: UInt8 = 0
+        while read(fds[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { text.append(Character(UnicodeScalar(byte))) }
+        guard let number = Int(text) else {
+            server.stop()
+            throw X11Error(.noDisplay, "Xvfb did not start (no display number on -displayfd)")
+        }
+        self.server = server
+        name = ":\(number)"
+    }
+
+    /// Starts openbox on this display when it is installed; returns whether it runs. Waits until
+    /// it has taken over (it sets `_NET_SUPPORTING_WM_CHECK`), bounded to about 5 s.
+    @discardableResult
+    public func startWindowManager() -> Bool {
+        guard programExists("openbox"), let display = try? Display(name: name) else { return false }
+        guard let manager = try? ChildProcess("env", ["DISPLAY=\(name)", "openbox", "--sm-disable"]) else { return false }
+        windowManager = manager
+        for _ in 0..<500 {
+            if display.cardinals("_NET_SUPPORTING_WM_CHECK", of: display.root) != nil { return true }
+            if manager.hasExited { return false }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    public func stop() {
+        windowManager?.stop()
+        server.stop()
+    }
+
+    deinit { stop() }
+}

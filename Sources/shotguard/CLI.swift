@@ -1,0 +1,55 @@
+// The one exit path: picks the subcommand, runs it, prints errors, returns the exit code.
+@preconcurrency import Glibc
+
+enum CLI {
+    static func run(_ arguments: [String]) -> ExitCode {
+        let root = Commands.root
+        guard let first = arguments.first else {
+            Console.error(root.helpText)
+            return .usage
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            Console.output(root.helpText)
+            return .success
+        }
+        if first == "--version" {
+            Console.output("shotguard \(Commands.version)\n")
+            return .success
+        }
+        guard let (command, wordCount) = Commands.find(arguments) else {
+            let names = Commands.specs.map { $0.name.split(separator: " ")[0] }
+            let known = Array(Set(names)).sorted().joined(separator: ", ")
+            Console.error("shotguard: unknown command '\(first)' (expected one of: \(known))\n")
+            return .usage
+        }
+        do throws(CLIError) {
+            let parsed = try command.spec.parse(Array(arguments.dropFirst(wordCount)))
+            if parsed.has("help") {
+                Console.output(command.spec.helpText)
+                return .success
+            }
+            try command.run(parsed)
+            return .success
+        } catch {
+            Console.error("shotguard: \(error.message)\n")
+            return error.code
+        }
+    }
+}
+
+/// Standard output for results, standard error for diagnostics.
+enum Console {
+    static func output(_ text: String) { write(text, to: STDOUT_FILENO) }
+    static func error(_ text: String) { write(text, to: STDERR_FILENO) }
+
+    private static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return }
+            offset += count
+        }
+    }
+}

@@ -1,0 +1,21 @@
+// The errors that end a command, and the exit code each maps to.
+
+/// Exit codes, as documented in shotguard(1).
+enum ExitCode: Int32 {
+    case success = 0
+    case failure = 1
+    case usage = 2
+}
+
+/// An error that ends the command with a one-line message on standard error.
+struct CLIError: Error, CustomStringConvertible {
+    let code: ExitCode
+    let message: String
+
+    /// A mistake in the command line or the regions file: exit 2.
+    static func usage(_ message: String) -> CLIError { CLIError(code: .usage, message: message) }
+    /// Something failed while doing the work: exit 1.
+    static func failure(_ message: String) -> CLIError { CLIError(code: .failure, message: message) }
+
+    var description: String { message }
+}

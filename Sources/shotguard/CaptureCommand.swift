@@ -1,0 +1,77 @@
+// `shotguard capture`: grabs the screen, a window or a rectangle, and redacts before writing.
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardX11
+
+enum CaptureCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "capture", summary: "capture the screen, a window or a rectangle, redacted",
+        arguments: "-o FILE.png",
+        options: [
+            .output,
+            OptionSpec("screen", help: "Capture the whole screen (the default)."),
+            OptionSpec("active", help: "Capture the active window as it shows on screen."),
+            OptionSpec("window", value: "ID", kind: .windowID, help: "Capture window ID (see 'shotguard windows')."),
+            OptionSpec("geometry", value: "WxH+X+Y", kind: .geometry, help: "Capture this rectangle of the screen."),
+            OptionSpec("frame", help: "With --active or --window, include the window manager's decorations."),
+            .regions,
+            OptionSpec("no-redact", help: "Write the capture as it is, applying no rules."),
+            .noShm, .compression, .help,
+        ],
+        details: "A window is captured from the screen (what the user sees), clipped to the screen.\n"
+            + "Rules of the regions file are resolved against the windows on screen now; an invalid\n"
+            + "regions file writes nothing (exit 2).")
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positionals.isEmpty else {
+            throw .usage("capture: unexpected argument '\(arguments.positionals[0])' (the output goes in -o FILE)")
+        }
+        let targets = ["screen", "active", "window", "geometry"].filter { arguments.has($0) || arguments.value($0) != nil }
+        guard targets.count <= 1 else {
+            throw .usage("capture: choose one of --screen, --active, --window and --geometry")
+        }
+        if arguments.has("frame"), !(arguments.has("active") || arguments.value("window") != nil) {
+            throw .usage("capture: --frame goes with --active or --window")
+        }
+        let output = try arguments.output(for: spec)
+        let level = try arguments.compressionLevel(default: EncodeOptions.fast.compressionLevel)
+        let geometry = try arguments.value("geometry").map { text throws(CLIError) in
+            try RedactCommand.parseGeometry(text, option: "--geometry")
+        }
+        let windowID = try arguments.value("window").map { text throws(CLIError) in try LiveDisplay.windowID(text) }
+        let regions = arguments.has("no-redact") ? nil : try RegionsLoader.load(explicitPath: arguments.value("regions"))
+        if regions == nil, !arguments.has("no-redact") {
+            Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
+        }
+
+        let display = try LiveDisplay.open()
+        let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"))
+        let context = display.screenContext()
+        let area: Rect
+        if let geometry {
+            area = geometry.resolve(in: context.bounds)
+        } else if arguments.has("active") {
+            guard let active = display.activeWindow() else {
+                throw .failure("capture --active: no window is active on display '\(display.name)'")
+            }
+            area = try windowArea(UInt(active), display: display, withFrame: arguments.has("frame"))
+        } else if let windowID {
+            area = try windowArea(windowID, display: display, withFrame: arguments.has("frame"))
+        } else {
+            area = context.bounds
+        }
+        var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
+        if let regions { image.redact(regions, context: context, origin: captured) }
+        try ImageOutput.write(image, to: output, compressionLevel: level)
+    }
+
+    /// The window's rectangle on screen; it must exist and be viewable.
+    private static func windowArea(_ id: UInt, display: Display, withFrame: Bool) throws(CLIError) -> Rect {
+        let (frame, isViewable) = try LiveDisplay.run { () throws(X11Error) in try display.geometry(of: .init(id)) }
+        guard isViewable else { throw .failure("window \(hexID(id)) is not viewable (unmapped or minimised)") }
+        guard withFrame else { return frame }
+        let extents = display.frameExtents(of: .init(id))
+        return Rect(x: frame.x - extents.left, y: frame.y - extents.top,
+                    width: frame.width + extents.left + extents.right, height: frame.height + extents.top + extents.bottom)
+    }
+}

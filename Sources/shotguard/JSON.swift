@@ -1,0 +1,40 @@
+// A small JSON writer with keys kept in the order given (for stable, readable output).
+
+indirect enum JSON {
+    case string(String)
+    case number(Int)
+    case bool(Bool)
+    case null
+    case array([JSON])
+    case object([(String, JSON)])
+
+    var text: String {
+        switch self {
+        case .string(let value): return JSON.quote(value)
+        case .number(let value): return String(value)
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { JSON.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

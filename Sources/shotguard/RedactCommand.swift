@@ -1,0 +1,102 @@
+// `shotguard redact`: blacks out rectangles of an existing PNG.
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardX11
+@preconcurrency import Glibc
+
+enum RedactCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "redact", summary: "redact an existing PNG image",
+        arguments: "IN.png -o OUT.png",
+        options: [
+            .output, .regions,
+            OptionSpec("rect", value: "WxH+X+Y", kind: .geometry, repeatable: true,
+                       help: "Also cover this rectangle of the image (repeatable; % and -X/-Y allowed)."),
+            OptionSpec("fill", value: "STYLE", kind: .fill,
+                       help: "Cover for --rect: black (default), #rrggbb or pixelate:N (weaker)."),
+            OptionSpec("origin", value: "+X+Y", kind: .geometry,
+                       help: "Where the image's top-left corner was on screen, for rules (default +0+0)."),
+            .compression, .help,
+        ],
+        details: "IN.png may be '-' for standard input. Rules of the regions file apply with the image at\n"
+            + "--origin on the screen; window rules are resolved against the live X display and fail\n"
+            + "closed (exit 2) without one. No output file is created on any failure.")
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
+            throw .usage("redact: expected one input image (shotguard redact IN.png -o OUT.png)")
+        }
+        let output = try arguments.output(for: spec)
+        let level = try arguments.compressionLevel(default: EncodeOptions.fast.compressionLevel)
+        let fill = try parseFill(arguments.value("fill"))
+        let rects = try arguments.all("rect").map { text throws(CLIError) in try parseGeometry(text, option: "--rect") }
+        let regions = try RegionsLoader.load(explicitPath: arguments.value("regions"))
+
+        let origin = try parseOrigin(arguments.value("origin"))
+
+        var image = try decode(input)
+        if let regions {
+            let screen = try screenContext(for: regions, image: image, origin: origin)
+            image.redact(regions, context: screen,
+                         origin: Rect(x: origin.x, y: origin.y, width: image.width, height: image.height))
+        }
+        for geometry in rects {
+            image.redact(geometry.resolve(in: image.bounds), with: fill)
+        }
+        try ImageOutput.write(image, to: output, compressionLevel: level)
+    }
+
+    /// The screen the rules resolve against: the live display when the file has window rules
+    /// (fail closed without one), else a screen the size of the image at `origin`.
+    private static func screenContext(for regions: RegionsFile, image: PixelBuffer,
+                                      origin: (x: Int, y: Int)) throws(CLIError) -> ScreenContext {
+        guard !regions.windowRules.isEmpty else {
+            return ScreenContext(width: origin.x + image.width, height: origin.y + image.height, windows: [])
+        }
+        let lines = regions.windowRules.map { String($0.line) }.joined(separator: ", ")
+        do throws(X11Error) {
+            return try Display().screenContext()
+        } catch {
+            let reason = "\(regions.path): window rules (line \(lines)) need an X display to resolve; nothing was written"
+            throw error.kind == .noDisplay && getenv("DISPLAY") == nil
+                ? .usage("\(reason) (DISPLAY is not set)") : .failure("\(reason) (\(error.message))")
+        }
+    }
+
+    /// `+X+Y` (or `-X-Y`, counted like any X geometry offset from the top-left here).
+    private static func parseOrigin(_ text: String?) throws(CLIError) -> (x: Int, y: Int) {
+        guard let text else { return (0, 0) }
+        let geometry = try parseGeometry("0x0" + text, option: "--origin")
+        guard case .pixels(let x) = geometry.x.length, case .pixels(let y) = geometry.y.length,
+              !geometry.x.fromFarEdge, !geometry.y.fromFarEdge else {
+            throw .usage("--origin '\(text)': expected +X+Y in pixels, e.g. +100+40")
+        }
+        return (x, y)
+    }
+
+    private static func decode(_ input: String) throws(CLIError) -> PixelBuffer {
+        do throws(ImagingError) {
+            let bytes = try FileIO.read(input, limit: DecodeLimits.standard.maxInputBytes)
+            return try PNGDecoder.decode(bytes, source: input)
+        } catch {
+            throw .failure(error.description)
+        }
+    }
+
+    static func parseFill(_ text: String?) throws(CLIError) -> Fill {
+        guard let text else { return .black }
+        do throws(FillSyntaxError) {
+            return try Fill.parse(text)
+        } catch {
+            throw .usage("--fill: \(error.message)")
+        }
+    }
+
+    static func parseGeometry(_ text: String, option: String) throws(CLIError) -> Geometry {
+        do throws(GeometrySyntaxError) {
+            return try Geometry.parse(text)
+        } catch {
+            throw .usage("\(option) '\(text)': \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+// `shotguard regions check`: parses the regions file and shows what each rule hits right now.
+import ShotguardRegions
+import ShotguardX11
+
+enum RegionsCheckCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "regions check", summary: "check the regions file against the windows on screen",
+        arguments: "",
+        options: [.regions, .help],
+        details: "Prints each rule with the windows and rectangles it hits, and the rules that hit nothing.\n"
+            + "Exit status 2 when the file does not parse.")
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positionals.isEmpty else { throw .usage("regions check: takes no arguments") }
+        let regions = try RegionsLoader.require(explicitPath: arguments.value("regions"))
+        let display = try LiveDisplay.open()
+        let context = display.screenContext()
+        let windows = Dictionary(context.windows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var lines = ["\(regions.path): \(regions.rules.count) rules; screen \(context.width)x\(context.height), "
+            + "\(context.windows.count) viewable windows"]
+        for resolution in regions.resolve(against: context) {
+            lines.append("line \(resolution.rule.line): \(resolution.rule.source)")
+            if resolution.hits.isEmpty { lines.append("    hits nothing") }
+            for hit in resolution.hits {
+                if let id = hit.windowID, let window = windows[id] {
+                    lines.append("    window \(hexID(id)) \(window.className)/\(window.instance) "
+                        + "\(JSON.quote(window.title)) at \(window.frame) -> \(hit.rect) \(hit.fill)")
+                } else {
+                    lines.append("    screen -> \(hit.rect) \(hit.fill)")
+                }
+            }
+        }
+        Console.output(lines.joined(separator: "\n") + "\n")
+    }
+}

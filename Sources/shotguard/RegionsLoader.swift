@@ -1,0 +1,28 @@
+// Finds and loads the regions file for a command: --regions, else the default path if present.
+import ShotguardRegions
+@preconcurrency import Glibc
+
+enum RegionsLoader {
+    /// The rules to apply, or nil when no file was named and none exists at the default path.
+    /// A file that exists but does not parse is a usage error (exit 2): nothing is written.
+    static func load(explicitPath: String?) throws(CLIError) -> RegionsFile? {
+        let path = explicitPath ?? RegionsFile.defaultPath
+        if explicitPath == nil, access(path, F_OK) != 0 { return nil }
+        do throws(RegionsError) {
+            return try RegionsFile.load(path: path)
+        } catch {
+            throw .usage(error.description)
+        }
+    }
+}
+
+extension RegionsLoader {
+    /// Like `load`, but a missing default file is an error: the command is about the file.
+    static func require(explicitPath: String?) throws(CLIError) -> RegionsFile {
+        guard let regions = try load(explicitPath: explicitPath) else {
+            throw .usage("no regions file at \(RegionsFile.defaultPath) (create one, or name one with --regions FILE; "
+                + "see shotguard-regions(5))")
+        }
+        return regions
+    }
+}

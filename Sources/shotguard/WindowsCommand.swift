@@ -1,0 +1,53 @@
+// `shotguard windows`: the viewable windows, with what a rule needs to match them.
+import ShotguardRegions
+import ShotguardX11
+
+enum WindowsCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "windows", summary: "list the viewable windows, to help write rules",
+        arguments: "",
+        options: [
+            OptionSpec("json", help: "Print a JSON array instead of a table."),
+            OptionSpec("ids", help: "Print only the window ids, one per line (for shell completion)."),
+            .help,
+        ],
+        details: "Top of the stack first; '*' marks the active window. Geometry is the client area on the\n"
+            + "root in X geometry syntax (WxH+X+Y), as rules and --geometry take it.")
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positionals.isEmpty else { throw .usage("windows: takes no arguments") }
+        let display = try LiveDisplay.open()
+        let context = display.screenContext()
+        let windows = Array(context.windows.reversed())
+        if arguments.has("ids") {
+            Console.output(windows.map { hexID($0.id) + "\n" }.joined())
+        } else if arguments.has("json") {
+            Console.output(json(windows, active: context.activeWindowID) + "\n")
+        } else {
+            Console.output(table(windows, active: context.activeWindowID))
+        }
+    }
+
+    private static func table(_ windows: [WindowInfo], active: UInt?) -> String {
+        var lines = ["  ID          GEOMETRY              CLASS                 INSTANCE              TITLE"]
+        for window in windows {
+            let mark = window.id == active ? "* " : "  "
+            lines.append(mark + hexID(window.id).padding(toLength: 12) + window.frame.description.padding(toLength: 22)
+                + window.className.padding(toLength: 22) + window.instance.padding(toLength: 22) + window.title)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func json(_ windows: [WindowInfo], active: UInt?) -> String {
+        let items = windows.map { window in
+            JSON.object([
+                ("id", .string(hexID(window.id))), ("class", .string(window.className)),
+                ("instance", .string(window.instance)), ("title", .string(window.title)),
+                ("geometry", .string(window.frame.description)), ("x", .number(window.frame.x)),
+                ("y", .number(window.frame.y)), ("width", .number(window.frame.width)),
+                ("height", .number(window.frame.height)), ("active", .bool(window.id == active)),
+            ])
+        }
+        return JSON.array(items).text
+    }
+}
