@@ -8,7 +8,7 @@ let package = Package(
         // C shims: only what Swift cannot call directly.
         .target(
             name: "CShotguardPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes"),
         .target(name: "CShotguardSys"),
@@ -28,6 +28,7 @@ let package = Package(
 
         .testTarget(name: "ImagingTests", dependencies: ["ShotguardImaging"], exclude: ["Fixtures"]),
         .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions"]),
-        .testTarget(name: "CLITests", dependencies: ["ShotguardImaging"]),
+        .testTarget(name: "CLITests", dependencies: ["ShotguardImaging", "ShotguardX11"]),
+        .testTarget(name: "X11Tests", dependencies: ["ShotguardX11", "ShotguardImaging", "ShotguardRegions"]),
     ]
 )

@@ -18,4 +18,4 @@ done
     \( -size "$((w / 3))x$((h / 3))" -seed 7 plasma:'#3a6ea5-#e0c080' \) -geometry "+$((w / 8))+$((h / 2))" -composite \
     -fill '#1d1f23' -pointsize 13 -draw "$text" \
     -fill '#e8e8e8' -pointsize 14 -draw "text 12,22 'Activities   Terminal   Firefox   Files   12:34'" \
-    "$out"
+    -depth 8 "PNG24:$out"

@@ -4,7 +4,7 @@ import CShotguardPNG
 /// How to trade PNG size for speed.
 public struct EncodeOptions: Sendable {
     public enum Filter: Int32, Sendable {
-        case none = 0, sub = 1, up = 2, adaptive = 3
+        case none = 0, sub = 1, up = 2
     }
 
     /// zlib level 0-9.
@@ -14,7 +14,7 @@ public struct EncodeOptions: Sendable {
     /// Level 1 with no row filter. On 1080p screenshot-like images (text, flat UI, a photo-like
     /// area) NONE was both the fastest and the smallest fixed filter at level 1: 40 ms / 1.10 MB
     /// against UP 42 ms / 1.12 MB and SUB 44 ms / 1.14 MB; adaptive filtering cost 76 ms for
-    /// 3 % less. `--compression N` trades speed for size.
+    /// 3 % less (and cannot be split across threads). `--compression N` trades speed for size.
     public static let fast = EncodeOptions(compressionLevel: 1, filter: .none)
 
     public init(compressionLevel: Int, filter: Filter) {

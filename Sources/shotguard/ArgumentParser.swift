@@ -14,6 +14,9 @@ struct ParsedArguments {
 extension CommandSpec {
     var displayName: String { name.isEmpty ? "shotguard" : "shotguard \(name)" }
 
+    /// The prefix of this command's error messages, after the `shotguard: ` that CLI adds.
+    private var errorPrefix: String { name.isEmpty ? "" : "\(name): " }
+
     /// Parses `arguments` (the words after the command's name). Unknown options, missing values
     /// and repeated single options are usage errors that say what to type instead.
     func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
@@ -38,10 +41,10 @@ extension CommandSpec {
                 inlineValue = String(word[word.index(after: equals)...])
             }
             guard let option = lookup(name) else {
-                throw .usage("\(displayName): unknown option '\(name)' (see '\(displayName) --help')")
+                throw .usage("\(errorPrefix)unknown option '\(name)' (see '\(displayName) --help')")
             }
             guard option.takesValue else {
-                if inlineValue != nil { throw .usage("\(displayName): --\(option.long) takes no value") }
+                if inlineValue != nil { throw .usage("\(errorPrefix)--\(option.long) takes no value") }
                 parsed.flags.insert(option.long)
                 continue
             }
@@ -50,13 +53,13 @@ extension CommandSpec {
                 value = inlineValue
             } else {
                 guard index < arguments.count else {
-                    throw .usage("\(displayName): --\(option.long) needs a value (\(option.value!))")
+                    throw .usage("\(errorPrefix)--\(option.long) needs a value (\(option.value!))")
                 }
                 value = arguments[index]
                 index += 1
             }
             if !option.repeatable, parsed.values[option.long] != nil {
-                throw .usage("\(displayName): --\(option.long) given twice")
+                throw .usage("\(errorPrefix)--\(option.long) given twice")
             }
             parsed.values[option.long, default: []].append(value)
         }
@@ -83,7 +86,7 @@ extension ParsedArguments {
     /// The single required `-o FILE`.
     func output(for command: CommandSpec) throws(CLIError) -> String {
         guard let path = value("output") else {
-            throw .usage("\(command.displayName): missing -o FILE (use -o - for standard output)")
+            throw .usage("\(command.name): missing -o FILE (use -o - for standard output)")
         }
         return path
     }

@@ -9,12 +9,17 @@ enum CLI {
             return .usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            Console.output(root.helpText)
+            let topic = Commands.find(Array(arguments.dropFirst()))?.command.spec ?? root
+            Console.output(topic.helpText)
             return .success
         }
         if first == "--version" {
             Console.output("shotguard \(Commands.version)\n")
             return .success
+        }
+        if first.hasPrefix("-") {
+            Console.error("shotguard: unknown option '\(first)' (see 'shotguard --help')\n")
+            return .usage
         }
         guard let (command, wordCount) = Commands.find(arguments) else {
             let names = Commands.specs.map { $0.name.split(separator: " ")[0] }

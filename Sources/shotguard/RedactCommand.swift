@@ -28,15 +28,20 @@ enum RedactCommand: Subcommand {
         }
         let output = try arguments.output(for: spec)
         let level = try arguments.compressionLevel(default: EncodeOptions.fast.compressionLevel)
+        if arguments.value("fill") != nil, arguments.all("rect").isEmpty {
+            throw .usage("redact: --fill sets the cover of --rect rectangles; give --rect too (rules name their fill in the regions file)")
+        }
         let fill = try parseFill(arguments.value("fill"))
         let rects = try arguments.all("rect").map { text throws(CLIError) in try parseGeometry(text, option: "--rect") }
         let regions = try RegionsLoader.load(explicitPath: arguments.value("regions"))
 
         let origin = try parseOrigin(arguments.value("origin"))
 
+        // Window rules are resolved first: without a display nothing is read or written.
+        let live = try regions.flatMap { regions throws(CLIError) in try liveContext(for: regions) }
         var image = try decode(input)
         if let regions {
-            let screen = try screenContext(for: regions, image: image, origin: origin)
+            let screen = live ?? ScreenContext(width: origin.x + image.width, height: origin.y + image.height, windows: [])
             image.redact(regions, context: screen,
                          origin: Rect(x: origin.x, y: origin.y, width: image.width, height: image.height))
         }
@@ -46,18 +51,16 @@ enum RedactCommand: Subcommand {
         try ImageOutput.write(image, to: output, compressionLevel: level)
     }
 
-    /// The screen the rules resolve against: the live display when the file has window rules
-    /// (fail closed without one), else a screen the size of the image at `origin`.
-    private static func screenContext(for regions: RegionsFile, image: PixelBuffer,
-                                      origin: (x: Int, y: Int)) throws(CLIError) -> ScreenContext {
-        guard !regions.windowRules.isEmpty else {
-            return ScreenContext(width: origin.x + image.width, height: origin.y + image.height, windows: [])
-        }
-        let lines = regions.windowRules.map { String($0.line) }.joined(separator: ", ")
+    /// The live screen when the file has window rules (fail closed without one); nil when it
+    /// has none, and the rules resolve against a screen the size of the image.
+    private static func liveContext(for regions: RegionsFile) throws(CLIError) -> ScreenContext? {
+        let windowRules = regions.windowRules
+        guard !windowRules.isEmpty else { return nil }
+        let lines = (windowRules.count == 1 ? "line " : "lines ") + windowRules.map { String($0.line) }.joined(separator: ", ")
         do throws(X11Error) {
             return try Display().screenContext()
         } catch {
-            let reason = "\(regions.path): window rules (line \(lines)) need an X display to resolve; nothing was written"
+            let reason = "\(regions.path): window rules (\(lines)) need an X display to resolve; nothing was written"
             throw error.kind == .noDisplay && getenv("DISPLAY") == nil
                 ? .usage("\(reason) (DISPLAY is not set)") : .failure("\(reason) (\(error.message))")
         }

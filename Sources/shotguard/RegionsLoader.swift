@@ -7,7 +7,10 @@ enum RegionsLoader {
     /// A file that exists but does not parse is a usage error (exit 2): nothing is written.
     static func load(explicitPath: String?) throws(CLIError) -> RegionsFile? {
         let path = explicitPath ?? RegionsFile.defaultPath
-        if explicitPath == nil, access(path, F_OK) != 0 { return nil }
+        // Only a path with nothing at all behind it means "no rules": a dangling link or a
+        // folder in the way is an error, or a broken setup would silently redact nothing.
+        var status = stat()
+        if explicitPath == nil, lstat(path, &status) != 0, errno == ENOENT { return nil }
         do throws(RegionsError) {
             return try RegionsFile.load(path: path)
         } catch {

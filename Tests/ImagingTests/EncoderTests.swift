@@ -43,8 +43,8 @@ final class EncoderTests: XCTestCase {
     }
 
     func testEveryFilterRoundTrips() throws {
-        let image = TestData.screenshotLike(width: 64, height: 48)
-        for filter in [EncodeOptions.Filter.none, .sub, .up, .adaptive] {
+        let image = TestData.screenshotLike(width: 64, height: 300)
+        for filter in [EncodeOptions.Filter.none, .sub, .up] {
             let png = try PNGEncoder.encode(image, options: EncodeOptions(compressionLevel: 1, filter: filter), destination: "m")
             XCTAssertEqual(try PNGDecoder.decode(png, source: "m").pixels, image.pixels)
         }

@@ -27,13 +27,13 @@ typedef struct {
 enum {
     SG_PNG_FILTER_NONE = 0,
     SG_PNG_FILTER_SUB = 1,
-    SG_PNG_FILTER_UP = 2,
-    SG_PNG_FILTER_ADAPTIVE = 3
+    SG_PNG_FILTER_UP = 2
 };
 
 /* Encodes a 32-bit image stored as B,G,R,X (or B,G,R,A) bytes per pixel.
  * has_alpha = 0 writes RGB and drops the fourth byte; 1 writes RGBA.
- * level is the zlib level 0-9. Writes only IHDR, IDAT and IEND.
+ * level is the zlib level 0-9; filter one SG_PNG_FILTER_* for every row.
+ * Writes only IHDR, IDAT and IEND. Compresses on up to one thread per core.
  * Returns 0 on success; otherwise -1 with a message in err (NUL-terminated). */
 int sg_png_encode_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
                        size_t bytes_per_row, int has_alpha, int level, int filter,

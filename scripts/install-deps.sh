@@ -1,0 +1,20 @@
+#!/bin/sh
+# Installs the Debian packages shotguard needs to build, test, run the demo and bench.
+# Uses apt-get as root, sudo otherwise; installs only what is missing.
+set -eu
+packages="pkg-config libx11-dev libxext-dev libxfixes-dev libpng-dev zlib1g-dev
+  xvfb openbox x11-utils scrot maim xclip xdotool imagemagick mandoc zsh fish"
+missing=""
+for package in $packages; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+    echo "installing:$missing"
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+if ! command -v swift >/dev/null 2>&1; then
+    echo "shotguard needs the Swift 6 toolchain (swift) on PATH: https://www.swift.org/install/linux/" >&2
+    exit 1
+fi
