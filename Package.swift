@@ -20,10 +20,13 @@ let package = Package(
         // The X11 layer: display, windows, capture.
         .target(name: "ShotguardX11", dependencies: ["CX11", "CShotguardSys", "ShotguardImaging", "ShotguardRegions"]),
 
+        // The background agent: event loop, sources, alignment, reporters.
+        .target(name: "ShotguardAgent", dependencies: ["ShotguardX11", "ShotguardRegions", "ShotguardImaging", "CShotguardSys"]),
+
         // The command-line tool.
         .executableTarget(
             name: "shotguard",
-            dependencies: ["ShotguardImaging", "ShotguardRegions", "ShotguardX11", "CShotguardSys"]
+            dependencies: ["ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardAgent"]
         ),
 
         .testTarget(name: "ImagingTests", dependencies: ["ShotguardImaging"], exclude: ["Fixtures"]),

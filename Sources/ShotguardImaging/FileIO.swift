@@ -7,6 +7,11 @@ public enum FileIO {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ImagingError(.io, source: path, "cannot open: \(errnoText())") }
         defer { if fd != STDIN_FILENO { close(fd) } }
+        return try read(fd: fd, name: path, limit: limit)
+    }
+
+    /// Reads an open descriptor to its end, refusing more than `limit` bytes.
+    public static func read(fd: Int32, name path: String, limit: Int) throws(ImagingError) -> [UInt8] {
         var data = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {

@@ -38,8 +38,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         px >= x && px < maxX && py >= y && py < maxY
     }
 
-    /// X geometry syntax, as `xwininfo` and `maim -g` print it: `WxH+X+Y`.
-    public var description: String {
-        "\(width)x\(height)\(x < 0 ? "-" : "+")\(abs(x))\(y < 0 ? "-" : "+")\(abs(y))"
-    }
+    /// X geometry syntax, as `xwininfo` and `maim -g` print it: `WxH+X+Y`. A position left of
+    /// or above the screen prints as `+-X` (a leading `-` would mean "from the far edge").
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }

@@ -9,16 +9,25 @@ public final class ChildProcess {
     public let program: String
     private var exited = false
 
-    /// Starts `program` (searched in PATH) with `arguments`. `keepDescriptors` stay open in the
-    /// child; every other descriptor this process marked close-on-exec does not leak.
-    public init(_ program: String, _ arguments: [String], keepDescriptors: [Int32] = [],
-                quiet: Bool = true) throws(X11Error) {
+    /// Where the child's standard output and error go.
+    public enum Output: Sendable { case discard, inherit, standardError }
+
+    /// Starts `program` (searched in PATH) with `arguments` and `environment` added to this
+    /// process's. `keepDescriptors` stay open in the child; every other descriptor this process
+    /// marked close-on-exec does not leak.
+    public init(_ program: String, _ arguments: [String], environment: [String: String] = [:],
+                keepDescriptors: [Int32] = [], output: Output = .discard) throws(X11Error) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if quiet {
+        switch output {
+        case .discard:
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        case .standardError:
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        case .inherit:
+            break
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         for fd in keepDescriptors {
@@ -38,8 +47,18 @@ public final class ChildProcess {
 
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var inherited: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if environment[name] == nil { inherited.append(text) }
+            index += 1
+        }
+        let envp = (inherited + environment.map { "\($0.key)=\($0.value)" }).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard status == 0 else {
             throw X11Error(.unsupported, "cannot start \(program): \(String(cString: strerror(status)))")
         }

@@ -22,6 +22,7 @@ enum Commands {
         RedactCommand.self,
         RegionsCheckCommand.self,
         RegionsShowCommand.self,
+        WatchCommand.self,
         WindowsCommand.self,
     ] }
 

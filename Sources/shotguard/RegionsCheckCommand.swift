@@ -1,5 +1,6 @@
 // `shotguard regions check`: parses the regions file and shows what each rule hits right now.
 import ShotguardRegions
+import ShotguardAgent
 import ShotguardX11
 
 enum RegionsCheckCommand: Subcommand {

@@ -1,5 +1,6 @@
 // `shotguard windows`: the viewable windows, with what a rule needs to match them.
 import ShotguardRegions
+import ShotguardAgent
 import ShotguardX11
 
 enum WindowsCommand: Subcommand {

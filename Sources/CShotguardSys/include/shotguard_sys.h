@@ -1,13 +1,25 @@
-/* System calls that Swift's Glibc module does not import. */
+/* System calls and GNU extensions that Swift's Glibc module does not import. Each can go
+ * when the Glibc overlay exports it. */
 #ifndef SHOTGUARD_SYS_H
 #define SHOTGUARD_SYS_H
 
-#include <sys/signalfd.h>
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <signal.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/signalfd.h>
 
-/* signalfd(2): not exported by Swift's Glibc overlay. */
+/* signalfd(2). */
 static inline int sg_signalfd(int fd, const sigset_t *mask, int flags) {
     return signalfd(fd, mask, flags);
+}
+
+/* memmem(3), for finding a row of pixels in a screen capture. */
+static inline void *sg_memmem(const void *haystack, size_t haystack_length, const void *needle,
+                              size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
 }
 
 #endif

@@ -1,6 +1,6 @@
 // A small JSON writer with keys kept in the order given (for stable, readable output).
 
-indirect enum JSON {
+public indirect enum JSON: Sendable {
     case string(String)
     case number(Int)
     case bool(Bool)
@@ -8,7 +8,7 @@ indirect enum JSON {
     case array([JSON])
     case object([(String, JSON)])
 
-    var text: String {
+    public var text: String {
         switch self {
         case .string(let value): return JSON.quote(value)
         case .number(let value): return String(value)
@@ -20,7 +20,7 @@ indirect enum JSON {
         }
     }
 
-    static func quote(_ value: String) -> String {
+    public static func quote(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -1,0 +1,106 @@
+// Turning source events into signals of a capture event (and opening the event at the first).
+import Glibc
+import ShotguardImaging
+import ShotguardX11
+
+extension Agent {
+    /// How long a file or clipboard image already seen stays a duplicate.
+    static let duplicateWindow = 5.0
+
+    func handleFiles(_ paths: [String]) {
+        for path in paths {
+            if path.hasPrefix(spool.folder + "/") { continue }  // our own reports
+            switch ScreenshotFileClassifier.classify(path, now: now()) {
+            case .failure(let reason):
+                log.verbose("ignored \(path): \(reason)")
+            case .success(let file):
+                let key = "file:\(path):\(file.modified)"
+                guard !isDuplicate(key) else {
+                    log.verbose("ignored \(path): already seen")
+                    continue
+                }
+                let weak = file.strength == .weak
+                log.verbose("\(weak ? "image" : "screenshot") file \(path)\(weak ? " (counts if found on screen)" : "")")
+                signal(SignalRecord(kind: .file, time: now(), detail: path), counted: !weak,
+                       candidate: Candidate(source: .file, png: file.png, path: path, isWeak: weak, key: key))
+            }
+        }
+    }
+
+    func handleDesktop(_ signals: [DesktopSignal]) {
+        for desktopSignal in signals {
+            switch desktopSignal {
+            case .clipboardImage(let png, let owner):
+                let key = "clipboard:\(png.count):\(fnv1a(png))"
+                guard !isDuplicate(key) else {
+                    log.verbose("ignored the clipboard image from \(owner): the same image was just seen")
+                    continue
+                }
+                log.verbose("clipboard image (\(png.count) bytes) from \(owner)")
+                signal(SignalRecord(kind: .clipboard, time: now(), detail: owner), counted: true,
+                       candidate: Candidate(source: .clipboard, png: png, path: nil, isWeak: false, key: key))
+            case .clipboardFailed(let reason):
+                log.warning("clipboard: \(reason)")
+            case .toolWindowOpened(let id, let tool):
+                log.verbose("screenshot tool window \(hexID(id)) (\(tool))")
+                signal(SignalRecord(kind: .toolWindow, time: now(), detail: tool), counted: true, candidate: nil)
+                event?.openToolWindows.insert(id)
+            case .toolWindowClosed(let id):
+                guard let event, event.openToolWindows.remove(id) != nil else { continue }
+                event.lastSignal = monotonicNow()
+            }
+        }
+    }
+
+    /// Adds a signal to the open event, opening one (context and screen grabbed now) if none is.
+    func signal(_ record: SignalRecord, counted: Bool, candidate: Candidate?) {
+        if let candidate { seen[candidate.key] = monotonicNow() }
+        if event == nil { event = open() }
+        event?.add(record, counted: counted, candidate: candidate, now: monotonicNow())
+    }
+
+    private func open() -> CaptureEvent? {
+        let context = display.screenContext()
+        do throws(X11Error) {
+            let root = Aligner.opaque(try grabber.captureScreen())
+            let event = CaptureEvent(id: Self.reportID(), now: monotonicNow(), wallNow: now(), context: context, root: root)
+            log.verbose("capture event \(event.id): \(context.windows.count) windows, fallback \(event.fallbackRect)")
+            return event
+        } catch {
+            log.error("cannot capture the screen: \(error.message)")
+            return nil
+        }
+    }
+
+    func isDuplicate(_ key: String) -> Bool {
+        let current = monotonicNow()
+        seen = seen.filter { current - $0.value < Self.duplicateWindow }
+        return seen[key] != nil
+    }
+
+    /// `20261129-140703-120`: local time to the millisecond, unique enough for one user's screen.
+    static func reportID() -> String {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        var parts = tm()
+        var seconds = time.tv_sec
+        localtime_r(&seconds, &parts)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(Int(parts.tm_year) + 1900, 4))\(pad(Int(parts.tm_mon) + 1, 2))\(pad(Int(parts.tm_mday), 2))-"
+            + "\(pad(Int(parts.tm_hour), 2))\(pad(Int(parts.tm_min), 2))\(pad(Int(parts.tm_sec), 2))-"
+            + pad(Int(time.tv_nsec / 1_000_000), 3)
+    }
+}
+
+/// FNV-1a 64: a quick fingerprint to recognise the same clipboard image offered again.
+func fnv1a(_ bytes: [UInt8]) -> String {
+    var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in bytes {
+        value ^= UInt64(byte)
+        value = value &* 0x100_0000_01B3
+    }
+    return String(value, radix: 16)
+}

@@ -1,0 +1,22 @@
+// What `shotguard watch` was asked to do.
+
+public struct AgentOptions: Sendable {
+    /// `--regions FILE`; nil for the default path (where a missing file means no rules).
+    public var regionsPath: String?
+    /// Extra folders (`--dir`), besides the XDG pictures folder, its Screenshots and home.
+    public var folders: [String] = []
+    public var toolClasses: [String] = []
+    public var spoolFolder: String?
+    public var execCommand: String?
+    public var printJSON = false
+    public var once = false
+    public var verbose = false
+    public var useSharedMemory = true
+    public var compressionLevel = 1
+    public var watchFiles = true
+    public var watchClipboard = true
+    public var watchTools = true
+    public var version = "0"
+
+    public init() {}
+}

@@ -1,0 +1,45 @@
+// The folders where screenshot tools save by default: XDG pictures, its Screenshots, home.
+import Glibc
+
+enum DefaultFolders {
+    /// `XDG_PICTURES_DIR` from `user-dirs.dirs` (else `~/Pictures`), its `Screenshots`
+    /// subfolder, and the home folder.
+    static func screenshotFolders() -> [String] {
+        let home = getenv("HOME").map { String(cString: $0) } ?? "/"
+        let pictures = picturesFolder(home: home)
+        return [pictures, pictures + "/Screenshots", home]
+    }
+
+    static func picturesFolder(home: String) -> String {
+        let config = getenv("XDG_CONFIG_HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? home + "/.config"
+        guard let file = fopen(config + "/user-dirs.dirs", "r") else { return home + "/Pictures" }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0, let line {
+            let text = String(cString: line).trimmingCharacters(in: " \t\n")
+            guard text.hasPrefix("XDG_PICTURES_DIR=") else { continue }
+            var value = String(text.dropFirst("XDG_PICTURES_DIR=".count))
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            value = value.replacingOccurrences(of: "$HOME", with: home)
+            if value.hasPrefix("/"), value != home { return value }
+        }
+        return home + "/Pictures"
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text.removeFirst() }
+        while let last = text.last, set.contains(last) { text.removeLast() }
+        return String(text)
+    }
+
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,58 @@
+// Runs the user's command for each report, one at a time, with a short queue and no stacking.
+import ShotguardX11
+
+/// `--exec CMD`: `/bin/sh -c CMD` with `SHOTGUARD_IMAGE` and `SHOTGUARD_REPORT` set. At most
+/// one runs; later reports wait in a short queue, and beyond it they are dropped with a log line.
+final class ExecReporter {
+    let command: String
+    private var running: ChildProcess?
+    private var queue: [(image: String?, report: String)] = []
+    private let log: Log
+    static let queueLimit = 4
+
+    init(command: String, log: Log) {
+        self.command = command
+        self.log = log
+    }
+
+    var isIdle: Bool { running == nil && queue.isEmpty }
+
+    func submit(image: String?, report: String) {
+        guard queue.count < Self.queueLimit else {
+            log.warning("--exec command still busy and \(Self.queueLimit) reports waiting: dropped \(report)")
+            return
+        }
+        queue.append((image, report))
+        startNext()
+    }
+
+    /// Reaps a finished command (on SIGCHLD) and starts the next queued one.
+    func childExited() {
+        if let running, running.hasExited {
+            log.verbose("--exec command finished (pid \(running.pid))")
+            self.running = nil
+        }
+        startNext()
+    }
+
+    private func startNext() {
+        guard running == nil, !queue.isEmpty else { return }
+        let next = queue.removeFirst()
+        var environment = ["SHOTGUARD_REPORT": next.report]
+        environment["SHOTGUARD_IMAGE"] = next.image ?? ""
+        do throws(X11Error) {
+            running = try ChildProcess("/bin/sh", ["-c", command], environment: environment, output: .standardError)
+        } catch {
+            log.error("--exec: \(error.message)")
+            startNext()
+        }
+    }
+
+    /// Waits for the running command and the queue to finish (for --once and shutdown).
+    func drain(wait: () -> Void) {
+        while !isIdle {
+            wait()
+            childExited()
+        }
+    }
+}

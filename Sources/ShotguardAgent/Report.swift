@@ -1,0 +1,71 @@
+// The report of one capture event (schema version 1, see DESIGN.md) and its JSON form.
+import ShotguardImaging
+import ShotguardRegions
+
+/// One signal that joined a capture event.
+struct SignalRecord {
+    enum Kind: String { case file, clipboard, toolWindow = "tool-window" }
+
+    let kind: Kind
+    let time: Double
+    /// The file path, the clipboard owner, or the tool's class.
+    let detail: String
+}
+
+/// What the agent hands to reporters: the redacted image and what happened.
+struct Report {
+    enum Source: String { case file, clipboard, fallback, none }
+
+    static let schema = 1
+
+    let id: String
+    let time: Double
+    var signals: [SignalRecord] = []
+    var source: Source = .none
+    /// Where the real image came from (a file path), when it did.
+    var original: String?
+    var image: PixelBuffer?
+    var alignment: Alignment?
+    var redactions: [RegionHit] = []
+    var activeWindow: WindowInfo?
+    /// Whether a rule redacted the active window, so its title must not be written down.
+    var activeWindowRedacted = false
+    var screen: (width: Int, height: Int) = (0, 0)
+    var notes: [String] = []
+
+    func json(imagePath: String?, host: String, version: String) -> JSON {
+        var imageFields: [(String, JSON)] = [("source", .string(source.rawValue)),
+                                             ("path", imagePath.map(JSON.string) ?? .null)]
+        if let original { imageFields.append(("original", .string(original))) }
+        imageFields += [("width", .number(image?.width ?? 0)), ("height", .number(image?.height ?? 0))]
+        return .object([
+            ("schema", .number(Self.schema)),
+            ("id", .string(id)),
+            ("time", .string(Log.iso8601(time))),
+            ("signals", .array(signals.map { signal in
+                .object([("kind", .string(signal.kind.rawValue)), ("time", .string(Log.iso8601(signal.time))),
+                         ("detail", .string(signal.detail))])
+            })),
+            ("image", .object(imageFields)),
+            ("alignment", alignment.map { alignment in
+                .object([("method", .string(alignment.method.rawValue)), ("geometry", .string(alignment.rect.description)),
+                         ("window", alignment.windowID.map { .string("0x" + String($0, radix: 16)) } ?? .null)])
+            } ?? .null),
+            ("redactions", .array(redactions.map { hit in
+                .object([("line", .number(hit.line)), ("geometry", .string(hit.rect.description)),
+                         ("x", .number(hit.rect.x)), ("y", .number(hit.rect.y)), ("width", .number(hit.rect.width)),
+                         ("height", .number(hit.rect.height)), ("fill", .string(hit.fill.description))])
+            })),
+            ("activeWindow", activeWindow.map { window in
+                .object([("id", .string("0x" + String(window.id, radix: 16))), ("class", .string(window.className)),
+                         ("instance", .string(window.instance)),
+                         ("title", activeWindowRedacted ? .null : .string(window.title)),
+                         ("titleWithheld", .bool(activeWindowRedacted)), ("geometry", .string(window.frame.description))])
+            } ?? .null),
+            ("screen", .object([("width", .number(screen.width)), ("height", .number(screen.height))])),
+            ("host", .string(host)),
+            ("shotguard", .string(version)),
+            ("note", notes.isEmpty ? .null : .string(notes.joined(separator: "; "))),
+        ])
+    }
+}

@@ -1,0 +1,88 @@
+// The clipboard transfer steps and the tool-window checks of DesktopEvents.
+import CX11
+
+extension DesktopEvents {
+    func ownerChanged(_ notify: XFixesSelectionNotifyEvent, now: Double) -> [DesktopSignal] {
+        guard watchesClipboard, notify.selection == clipboard, notify.owner != 0, notify.owner != window else { return [] }
+        // A new owner replaces any transfer in progress: its data is gone with the old owner.
+        fetch = ClipboardFetch(owner: notify.owner, timestamp: notify.selection_timestamp, now: now)
+        XConvertSelection(display.handle, clipboard, targets, targetsProperty, window, notify.selection_timestamp)
+        display.flush()
+        return []
+    }
+
+    func selectionArrived(_ event: XSelectionEvent, now: Double) -> [DesktopSignal] {
+        guard let fetch, event.requestor == window, event.selection == clipboard else { return [] }
+        guard event.property != 0 else {
+            self.fetch = nil
+            return fetch.step == .targets ? [] : [.clipboardFailed(reason: "the clipboard owner refused image/png")]
+        }
+        guard let property = display.takeProperty(event.property, of: window) else {
+            self.fetch = nil
+            return [.clipboardFailed(reason: "the clipboard data could not be read")]
+        }
+        switch fetch.step {
+        case .targets:
+            let offered = stride(from: 0, to: property.bytes.count - 3, by: 4).map { index in
+                Atom(property.bytes[index]) | Atom(property.bytes[index + 1]) << 8
+                    | Atom(property.bytes[index + 2]) << 16 | Atom(property.bytes[index + 3]) << 24
+            }
+            guard property.format == 32, offered.contains(png) else {
+                self.fetch = nil
+                return []
+            }
+            fetch.progressed(now: now, to: .data)
+            XConvertSelection(display.handle, clipboard, png, dataProperty, window, fetch.timestamp)
+            display.flush()
+            return []
+        case .data where property.type == incr:
+            // INCR: the owner sends the image in chunks, each after we delete the last one;
+            // takeProperty has deleted the INCR property, which starts the transfer.
+            fetch.progressed(now: now, to: .incremental)
+            return []
+        case .data:
+            self.fetch = nil
+            return [.clipboardImage(png: property.bytes, owner: describe(fetch.owner))]
+        case .incremental:
+            return []
+        }
+    }
+
+    func chunkArrived(_ event: XPropertyEvent, now: Double) -> [DesktopSignal] {
+        guard let fetch, fetch.step == .incremental, event.atom == dataProperty, event.state == PropertyNewValue else { return [] }
+        guard let chunk = display.takeProperty(dataProperty, of: window) else { return [] }
+        if chunk.bytes.isEmpty {
+            self.fetch = nil
+            return [.clipboardImage(png: fetch.data, owner: describe(fetch.owner))]
+        }
+        guard fetch.append(chunk.bytes) else {
+            self.fetch = nil
+            return [.clipboardFailed(reason: "the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB")]
+        }
+        fetch.progressed(now: now)
+        return []
+    }
+
+    /// Starts following a new top-level window: its class may be set only after creation.
+    func track(_ id: Window) -> [DesktopSignal] {
+        guard id != window else { return [] }
+        let (_, error) = display.trap { XSelectInput(display.handle, id, PropertyChangeMask | StructureNotifyMask) }
+        guard error == nil else { return [] }
+        return check(id)
+    }
+
+    func check(_ id: Window) -> [DesktopSignal] {
+        guard !toolWindows.contains(id) else { return [] }
+        let hint = display.classHint(of: id)
+        let names = [hint.instance.lowercased(), hint.className.lowercased()]
+        guard let tool = names.first(where: { isTool($0) }) else { return [] }
+        toolWindows.insert(id)
+        return [.toolWindowOpened(id: UInt(id), toolClass: tool)]
+    }
+
+    /// The clipboard owner for reports: its WM_CLASS where it has one, else its id.
+    private func describe(_ owner: Window) -> String {
+        let hint = display.classHint(of: owner)
+        return hint.className.isEmpty ? hexID(UInt(owner)) : "\(hint.className) (\(hexID(UInt(owner))))"
+    }
+}

@@ -1,0 +1,106 @@
+// The agent's eyes on X: clipboard owner changes and screenshot tools' windows, as signals.
+import CX11
+import ShotguardImaging
+
+/// Something on the desktop that may mean a screenshot.
+public enum DesktopSignal {
+    /// A new clipboard owner offered a PNG; `owner` describes it (class, or window id).
+    case clipboardImage(png: [UInt8], owner: String)
+    /// A clipboard transfer failed (stalled owner, too large, refused).
+    case clipboardFailed(reason: String)
+    /// A window of a known screenshot tool appeared (before it paints, where possible).
+    case toolWindowOpened(id: UInt, toolClass: String)
+    /// A screenshot tool's window went away (unmapped or destroyed).
+    case toolWindowClosed(id: UInt)
+}
+
+/// Reads X events for the clipboard and tool-window sources. Call `process` whenever the
+/// connection is readable, and `expire` when `deadline` passes.
+public final class DesktopEvents {
+    let display: Display
+    let window: Window
+    private let fixesEventBase: Int32
+    let clipboard, targets, png, incr, targetsProperty, dataProperty: Atom
+    var fetch: ClipboardFetch?
+    private let toolClasses: Set<String>
+    var toolWindows: Set<Window> = []
+    public var watchesClipboard: Bool
+    public var watchesTools: Bool
+
+    /// Default screenshot tools, by either half of WM_CLASS, compared in lower case.
+    public static let knownTools = ["flameshot", "spectacle", "ksnip", "gnome-screenshot", "org.gnome.screenshot",
+                                    "xfce4-screenshooter", "shutter", "slop", "screengrab", "deepin-screenshot"]
+
+    public init(display: Display, clipboard watchClipboard: Bool, tools watchTools: Bool,
+                extraToolClasses: [String]) throws(X11Error) {
+        self.display = display
+        let handle = display.handle
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        guard XFixesQueryExtension(handle, &eventBase, &errorBase) != 0 else {
+            throw X11Error(.unsupported, "the X server has no XFixes extension: cannot watch the clipboard")
+        }
+        fixesEventBase = eventBase
+        clipboard = display.atom("CLIPBOARD")
+        targets = display.atom("TARGETS")
+        png = display.atom("image/png")
+        incr = display.atom("INCR")
+        targetsProperty = display.atom("SHOTGUARD_TARGETS")
+        dataProperty = display.atom("SHOTGUARD_DATA")
+        self.toolClasses = Set((Self.knownTools + extraToolClasses).map { $0.lowercased() })
+        watchesClipboard = watchClipboard
+        watchesTools = watchTools
+        var attributes = XSetWindowAttributes()
+        attributes.event_mask = PropertyChangeMask
+        window = XCreateWindow(handle, display.root, -10, -10, 1, 1, 0, 0, UInt32(InputOnly), nil,
+                               UInt(CWEventMask), &attributes)
+        XStoreName(handle, window, "shotguard")
+        if watchClipboard { XFixesSelectSelectionInput(handle, display.root, clipboard, UInt(XFixesSetSelectionOwnerNotifyMask)) }
+        if watchTools { XSelectInput(handle, display.root, SubstructureNotifyMask) }
+        display.sync()
+    }
+
+    func isTool(_ name: String) -> Bool { toolClasses.contains(name) }
+
+    /// The time by which a clipboard transfer must progress, or nil when none is running.
+    public var deadline: Double? { fetch?.deadline }
+
+    /// Abandons a stalled transfer.
+    public func expire(now: Double) -> [DesktopSignal] {
+        guard let fetch, now >= fetch.deadline else { return [] }
+        self.fetch = nil
+        return [.clipboardFailed(reason: "the clipboard owner \(hexID(UInt(fetch.owner))) stalled for \(Int(ClipboardFetch.timeout)) s")]
+    }
+
+    /// Handles every event Xlib has read or can read without blocking.
+    public func process(now: Double) -> [DesktopSignal] {
+        var signals: [DesktopSignal] = []
+        var event = XEvent()
+        while XPending(display.handle) > 0 {
+            XNextEvent(display.handle, &event)
+            signals += handle(&event, now: now)
+        }
+        return signals
+    }
+
+    private func handle(_ event: inout XEvent, now: Double) -> [DesktopSignal] {
+        switch event.type {
+        case fixesEventBase + XFixesSelectionNotify:
+            let notify = withUnsafePointer(to: &event) { $0.withMemoryRebound(to: XFixesSelectionNotifyEvent.self, capacity: 1) { $0.pointee } }
+            return ownerChanged(notify, now: now)
+        case SelectionNotify:
+            return selectionArrived(event.xselection, now: now)
+        case PropertyNotify where event.xproperty.window == window:
+            return chunkArrived(event.xproperty, now: now)
+        case CreateNotify where watchesTools:
+            return track(event.xcreatewindow.window)
+        case PropertyNotify where watchesTools && event.xproperty.atom == XA_WM_CLASS:
+            return check(event.xproperty.window)
+        case UnmapNotify, DestroyNotify:
+            let id = event.type == UnmapNotify ? event.xunmap.window : event.xdestroywindow.window
+            guard toolWindows.remove(id) != nil else { return [] }
+            return [.toolWindowClosed(id: UInt(id))]
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,57 @@
+// `shotguard watch`: the background agent that notices screenshots and reports them redacted.
+import ShotguardAgent
+
+enum WatchCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "watch", summary: "notice screenshots and hand them on redacted (the background agent)",
+        arguments: "",
+        options: [
+            .regions,
+            OptionSpec("dir", value: "DIR", kind: .directory, repeatable: true,
+                       help: "Also watch DIR for screenshots (repeatable; it may not exist yet)."),
+            OptionSpec("tool-class", value: "CLASS", repeatable: true,
+                       help: "Also treat windows of WM_CLASS CLASS as a screenshot tool (repeatable)."),
+            OptionSpec("spool", value: "DIR", kind: .directory,
+                       help: "Write reports into DIR (default $XDG_STATE_HOME/shotguard/reports)."),
+            OptionSpec("exec", value: "CMD", help: "Run CMD through /bin/sh for each report, with SHOTGUARD_IMAGE and SHOTGUARD_REPORT."),
+            OptionSpec("json", help: "Print each report as one JSON line on standard output."),
+            OptionSpec("once", help: "Exit after the first report."),
+            OptionSpec("verbose", help: "Log every signal and decision."),
+            OptionSpec("no-files", help: "Do not watch folders for screenshot files."),
+            OptionSpec("no-clipboard", help: "Do not watch the clipboard."),
+            OptionSpec("no-tools", help: "Do not watch for screenshot tools' windows."),
+            .noShm, .compression, .help,
+        ],
+        details: "Watches the XDG pictures folder, its Screenshots subfolder, the home folder and every --dir,\n"
+            + "the CLIPBOARD selection and screenshot tools' windows. At the first signal it records the\n"
+            + "windows and grabs the screen; the real screenshot replaces that fallback when it can be\n"
+            + "placed on the screen. SIGHUP reloads the regions file (keeping the old rules if the new\n"
+            + "file is invalid); SIGINT and SIGTERM stop after the report in hand.")
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positionals.isEmpty else { throw .usage("watch: takes no arguments") }
+        var options = AgentOptions()
+        options.regionsPath = arguments.value("regions")
+        options.folders = arguments.all("dir")
+        options.toolClasses = arguments.all("tool-class")
+        options.spoolFolder = arguments.value("spool")
+        options.execCommand = arguments.value("exec")
+        options.printJSON = arguments.has("json")
+        options.once = arguments.has("once")
+        options.verbose = arguments.has("verbose")
+        options.useSharedMemory = !arguments.has("no-shm")
+        options.compressionLevel = try arguments.compressionLevel(default: 1)
+        options.watchFiles = !arguments.has("no-files")
+        options.watchClipboard = !arguments.has("no-clipboard")
+        options.watchTools = !arguments.has("no-tools")
+        options.version = Commands.version
+        let agent: Agent
+        do throws(AgentError) {
+            agent = try Agent(options: options)
+        } catch {
+            throw error.isUsage ? .usage(error.message) : .failure(error.message)
+        }
+        let code = agent.run()
+        if code != 0 { throw .failure("the agent stopped with an error (see the log above)") }
+    }
+}
