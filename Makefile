@@ -31,3 +31,39 @@ bench: release
 
 clean:
 	rm -rf .build out
+
+# Install paths. DESTDIR stages a package; PREFIX=/usr suits a distribution package.
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
+# XDG autostart is read from $XDG_CONFIG_DIRS (/etc/xdg), whatever the PREFIX.
+AUTOSTARTDIR ?= /etc/xdg/autostart
+# The binary to install; built with 'swift build -c release' when missing.
+BINARY ?= .build/release/shotguard
+
+INSTALLED = $(BINDIR)/shotguard $(MANDIR)/man1/shotguard.1 $(MANDIR)/man5/shotguard-regions.5 \
+	$(BASHCOMPDIR)/shotguard $(ZSHCOMPDIR)/_shotguard $(FISHCOMPDIR)/shotguard.fish \
+	$(SYSTEMDUSERDIR)/shotguard.service $(AUTOSTARTDIR)/shotguard.desktop
+
+install:
+	@if [ ! -x "$(BINARY)" ]; then echo "$(SWIFT) build -c release"; $(SWIFT) build -c release; fi
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
+		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)" \
+		"$(DESTDIR)$(SYSTEMDUSERDIR)" "$(DESTDIR)$(AUTOSTARTDIR)"
+	install -m 755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/shotguard"
+	install -m 644 man/shotguard.1 "$(DESTDIR)$(MANDIR)/man1/shotguard.1"
+	install -m 644 man/shotguard-regions.5 "$(DESTDIR)$(MANDIR)/man5/shotguard-regions.5"
+	install -m 644 completions/shotguard.bash "$(DESTDIR)$(BASHCOMPDIR)/shotguard"
+	install -m 644 completions/_shotguard "$(DESTDIR)$(ZSHCOMPDIR)/_shotguard"
+	install -m 644 completions/shotguard.fish "$(DESTDIR)$(FISHCOMPDIR)/shotguard.fish"
+	sed 's|^ExecStart=/usr/local/bin/shotguard|ExecStart=$(BINDIR)/shotguard|' packaging/shotguard.service \
+		> "$(DESTDIR)$(SYSTEMDUSERDIR)/shotguard.service"
+	chmod 644 "$(DESTDIR)$(SYSTEMDUSERDIR)/shotguard.service"
+	install -m 644 packaging/shotguard.desktop "$(DESTDIR)$(AUTOSTARTDIR)/shotguard.desktop"
+
+uninstall:
+	for file in $(INSTALLED); do rm -f "$(DESTDIR)$$file"; done

@@ -61,6 +61,29 @@ def table(title, rows):
         print(f"  {name:<44} {seconds * 1000:>7.1f}ms {seconds / base:>12.2f}x {size:>11,} {size / base_size:>9.2f}x")
 
 
+def watch_latency(display, folder, env, runs):
+    """Seconds from scrot's exit (its file closed) to the report line of `shotguard watch`
+    (written after the report folder is in place), for `runs` screenshots."""
+    shots = os.path.join(folder, "shots")
+    os.makedirs(shots, exist_ok=True)
+    agent = subprocess.Popen([SHOTGUARD, "watch", "--dir", shots, "--spool", os.path.join(folder, "spool"),
+                              "--json", "--no-clipboard", "--no-tools"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        time.sleep(1)
+        latencies = []
+        for index in range(runs):
+            subprocess.run(["scrot", "-o", os.path.join(shots, f"scrot-{index}.png")], env=env, check=True)
+            closed = time.perf_counter()
+            agent.stdout.readline()
+            latencies.append(time.perf_counter() - closed)
+            time.sleep(1.2)
+        return latencies
+    finally:
+        agent.terminate()
+        agent.wait()
+
+
 def bench_size(width, height, folder):
     server, display = start_xvfb(width, height)
     try:
@@ -85,6 +108,11 @@ def bench_size(width, height, folder):
         ]
         rows = [(name, median_time(command, env), os.path.getsize(out(file))) for name, command, file in redactions]
         table(f"redact, {width}x{height} screenshot-like PNG, median of {RUNS}", rows)
+
+        latencies = watch_latency(display, folder, env, max(3, RUNS // 2))
+        print(f"\nwatch, {width}x{height}: file closed by scrot -> report written, median of {len(latencies)}: "
+              f"{statistics.median(latencies) * 1000:.0f} ms (min {min(latencies) * 1000:.0f}, max {max(latencies) * 1000:.0f}); "
+              "the agent waits 1 s after the last signal for more signals of the same screenshot")
     finally:
         server.terminate()
         server.wait()

@@ -30,13 +30,13 @@ extension Agent {
     func handleDesktop(_ signals: [DesktopSignal]) {
         for desktopSignal in signals {
             switch desktopSignal {
-            case .clipboardImage(let png, let owner):
+            case .clipboardImage(let png, let owner, let incremental):
                 let key = "clipboard:\(png.count):\(fnv1a(png))"
                 guard !isDuplicate(key) else {
                     log.verbose("ignored the clipboard image from \(owner): the same image was just seen")
                     continue
                 }
-                log.verbose("clipboard image (\(png.count) bytes) from \(owner)")
+                log.verbose("clipboard image (\(png.count) bytes\(incremental ? ", INCR" : "")) from \(owner)")
                 signal(SignalRecord(kind: .clipboard, time: now(), detail: owner), counted: true,
                        candidate: Candidate(source: .clipboard, png: png, path: nil, isWeak: false, key: key))
             case .clipboardFailed(let reason):

@@ -29,6 +29,7 @@ public final class Agent {
     /// Files and clipboard images already reported or seen, with when: duplicates are ignored.
     var seen: [String: Double] = [:]
     let host: String
+    private let lock: InstanceLock
 
     public init(options: AgentOptions) throws(AgentError) {
         let log = Log(verbose: options.verbose)
@@ -42,6 +43,7 @@ public final class Agent {
         } catch {
             throw AgentError(message: error.message, isUsage: false)
         }
+        lock = try InstanceLock(display: display.name)
         grabber = ScreenGrabber(display: display, allowSharedMemory: options.useSharedMemory)
         spool = SpoolReporter(folder: FileSource.normalized(options.spoolFolder ?? SpoolReporter.defaultFolder),
                               compressionLevel: options.compressionLevel)

@@ -105,7 +105,7 @@ private struct GeometryScanner {
     var atEnd: Bool { position == bytes.count }
 
     func error(_ message: String) -> GeometrySyntaxError {
-        GeometrySyntaxError(message: "\(message) (expected \(GeometrySyntaxError.expectedForm))", offset: position)
+        GeometrySyntaxError(message: "\(message) (a geometry is \(GeometrySyntaxError.expectedForm))", offset: position)
     }
 
     @discardableResult
@@ -144,7 +144,14 @@ private struct GeometryScanner {
     }
 
     mutating func offset(what: String) throws(GeometrySyntaxError) -> Offset {
-        if skip("+") { return Offset(try length(what: what)) }
+        if skip("+") {
+            // `+-N`: a position left of or above the near edge, as XParseGeometry and xwininfo write it.
+            let negative = skip("-")
+            let value = try length(what: what)
+            guard negative else { return Offset(value) }
+            guard case .pixels(let pixels) = value else { throw error("\(what) below zero must be in pixels") }
+            return Offset(.pixels(-pixels))
+        }
         if skip("-") { return Offset(try length(what: what), fromFarEdge: true) }
         throw error("expected '+' or '-' before \(what)")
     }

@@ -74,6 +74,16 @@ public final class ChildProcess {
         return exited
     }
 
+    /// Waits for the child to exit and returns its exit status (128 + N when killed by signal N).
+    public func waitForExit() -> Int32 {
+        var status: Int32 = 0
+        while !exited {
+            if waitpid(pid, &status, 0) == pid { exited = true } else if errno != EINTR { return -1 }
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
     /// Sends SIGTERM to this child only and waits for it (SIGKILL after about 2 s).
     public func stop() {
         guard !hasExited else { return }

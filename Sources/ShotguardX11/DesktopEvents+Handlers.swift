@@ -42,7 +42,7 @@ extension DesktopEvents {
             return []
         case .data:
             self.fetch = nil
-            return [.clipboardImage(png: property.bytes, owner: describe(fetch.owner))]
+            return [.clipboardImage(png: property.bytes, owner: describe(fetch.owner), incremental: false)]
         case .incremental:
             return []
         }
@@ -53,7 +53,7 @@ extension DesktopEvents {
         guard let chunk = display.takeProperty(dataProperty, of: window) else { return [] }
         if chunk.bytes.isEmpty {
             self.fetch = nil
-            return [.clipboardImage(png: fetch.data, owner: describe(fetch.owner))]
+            return [.clipboardImage(png: fetch.data, owner: describe(fetch.owner), incremental: true)]
         }
         guard fetch.append(chunk.bytes) else {
             self.fetch = nil
@@ -75,7 +75,13 @@ extension DesktopEvents {
         guard !toolWindows.contains(id) else { return [] }
         let hint = display.classHint(of: id)
         let names = [hint.instance.lowercased(), hint.className.lowercased()]
-        guard let tool = names.first(where: { isTool($0) }) else { return [] }
+        guard let tool = names.first(where: { isTool($0) }) else {
+            // Named and not a tool: stop hearing about this window's property changes.
+            if !hint.className.isEmpty || !hint.instance.isEmpty {
+                _ = display.trap { XSelectInput(display.handle, id, NoEventMask) }
+            }
+            return []
+        }
         toolWindows.insert(id)
         return [.toolWindowOpened(id: UInt(id), toolClass: tool)]
     }

@@ -4,8 +4,9 @@ import ShotguardImaging
 
 /// Something on the desktop that may mean a screenshot.
 public enum DesktopSignal {
-    /// A new clipboard owner offered a PNG; `owner` describes it (class, or window id).
-    case clipboardImage(png: [UInt8], owner: String)
+    /// A new clipboard owner offered a PNG; `owner` describes it (class, or window id);
+    /// `incremental` when it came in INCR chunks.
+    case clipboardImage(png: [UInt8], owner: String, incremental: Bool)
     /// A clipboard transfer failed (stalled owner, too large, refused).
     case clipboardFailed(reason: String)
     /// A window of a known screenshot tool appeared (before it paints, where possible).

@@ -25,7 +25,10 @@ public final class Display {
         ErrorTrap.install(on: handle)
     }
 
-    deinit { XCloseDisplay(handle) }
+    deinit {
+        XCloseDisplay(handle)
+        ErrorTrap.forget(handle)
+    }
 
     public var width: Int { Int(XDisplayWidth(handle, screen)) }
     public var height: Int { Int(XDisplayHeight(handle, screen)) }
@@ -45,7 +48,7 @@ public final class Display {
     }
 
     /// Whether the server went away (the IO error handler fired). Nothing more can be asked of it.
-    public var isLost: Bool { ErrorTrap.isConnectionLost }
+    public var isLost: Bool { ErrorTrap.isConnectionLost(handle) }
 
     /// A round trip to the server: everything sent before has been processed.
     public func sync() { XSync(handle, 0) }

@@ -4,7 +4,7 @@ import CX11
 /// The one process-wide record of X errors: Xlib's handlers are plain C functions, so what
 /// they see must live in a global. Private to this file; read only through `ErrorTrap`.
 private nonisolated(unsafe) var lastError: (code: UInt8, request: UInt8, resource: UInt)?
-private nonisolated(unsafe) var connectionLost = false
+private nonisolated(unsafe) var lostDisplays: Set<OpaquePointer> = []
 
 private func recordError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
     if let event, lastError == nil {
@@ -14,12 +14,12 @@ private func recordError(_ display: OpaquePointer?, _ event: UnsafeMutablePointe
 }
 
 private func recordIOError(_ display: OpaquePointer?) -> Int32 {
-    connectionLost = true
+    if let display { lostDisplays.insert(display) }
     return 0
 }
 
 private func recordIOErrorExit(_ display: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    connectionLost = true
+    if let display { lostDisplays.insert(display) }
 }
 
 /// Scoped capture of X protocol errors: install once, then `run` a request and `XSync`.
@@ -32,7 +32,11 @@ enum ErrorTrap {
         XSetIOErrorExitHandler(display, recordIOErrorExit, nil)
     }
 
-    static var isConnectionLost: Bool { connectionLost }
+    /// Whether the server of `display` went away.
+    static func isConnectionLost(_ display: OpaquePointer) -> Bool { lostDisplays.contains(display) }
+
+    /// Forgets a closed display, whose address malloc may hand out again.
+    static func forget(_ display: OpaquePointer) { lostDisplays.remove(display) }
 
     /// Runs `body`, then `XSync`s and returns the first X error it caused, if any.
     static func run<T>(_ display: OpaquePointer, _ body: () -> T) -> (T, (code: UInt8, request: UInt8, resource: UInt)?) {

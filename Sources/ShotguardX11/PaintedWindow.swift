@@ -49,13 +49,22 @@ public final class PaintedWindow {
     }
 
     /// Moves the window so its client area's top-left is at (x, y) on the root, and waits for
-    /// the move to take effect.
+    /// the move to take effect. A window manager may place the frame, not the client, at the
+    /// requested point; the request is then corrected once by the decoration's offset.
     public func move(x: Int, y: Int) throws(X11Error) {
-        XMoveWindow(display.handle, id, Int32(x), Int32(y))
-        display.sync()
-        for _ in 0..<500 {
-            if let frame = try? display.geometry(of: id).frame, frame.x == x, frame.y == y { return }
-            usleep(10_000)
+        var request = (x: x, y: y)
+        for _ in 0..<2 {
+            let start = try display.geometry(of: id).frame
+            XMoveWindow(display.handle, id, Int32(request.x), Int32(request.y))
+            display.sync()
+            var frame = start
+            for _ in 0..<300 {
+                frame = try display.geometry(of: id).frame
+                if frame.x == x, frame.y == y { return }
+                if frame.x != start.x || frame.y != start.y { break }
+                usleep(10_000)
+            }
+            request = (request.x - (frame.x - x), request.y - (frame.y - y))
         }
         throw X11Error(.capture, "window \(hexID(UInt(id))) did not move to +\(x)+\(y)")
     }

@@ -1,4 +1,5 @@
 // A private Xvfb server: for the demo and the tests, where there is no desktop.
+import CX11
 import Glibc
 
 /// An Xvfb started by this process on a free display number, stopped by its pid.
@@ -46,14 +47,40 @@ public final class VirtualDisplay {
     }
 
     /// Starts openbox on this display when it is installed; returns whether it runs. Waits until
-    /// it has taken over (it sets `_NET_SUPPORTING_WM_CHECK`), bounded to about 5 s.
+    /// it manages windows, bounded to about 5 s: `_NET_SUPPORTING_WM_CHECK` is set early in its
+    /// start-up, while a window mapped before start-up ends can be dropped (seen with openbox
+    /// 3.6), so a probe window is mapped until the manager maps it.
     @discardableResult
     public func startWindowManager() -> Bool {
         guard programExists("openbox"), let display = try? Display(name: name) else { return false }
         guard let manager = try? ChildProcess("env", ["DISPLAY=\(name)", "openbox", "--sm-disable"]) else { return false }
         windowManager = manager
         for _ in 0..<500 {
-            if display.cardinals("_NET_SUPPORTING_WM_CHECK", of: display.root) != nil { return true }
+            if display.cardinals("_NET_SUPPORTING_WM_CHECK", of: display.root) != nil { break }
+            if manager.hasExited { return false }
+            usleep(10_000)
+        }
+        return waitUntilManaging(display, manager: manager)
+    }
+
+    private func waitUntilManaging(_ display: Display, manager: ChildProcess) -> Bool {
+        var attributes = XSetWindowAttributes()
+        attributes.event_mask = StructureNotifyMask
+        let probe = XCreateWindow(display.handle, display.root, 0, 0, 1, 1, 0, 0, UInt32(InputOnly), nil,
+                                  UInt(CWEventMask), &attributes)
+        defer {
+            XDestroyWindow(display.handle, probe)
+            display.sync()
+        }
+        var event = XEvent()
+        for attempt in 0..<500 {
+            if attempt % 25 == 0 {
+                XMapWindow(display.handle, probe)
+                display.sync()
+            }
+            while XCheckWindowEvent(display.handle, probe, StructureNotifyMask, &event) != 0 {
+                if event.type == MapNotify { return true }
+            }
             if manager.hasExited { return false }
             usleep(10_000)
         }

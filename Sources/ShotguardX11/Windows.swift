@@ -72,7 +72,7 @@ extension Display {
         var focus: Window = 0
         var revert: Int32 = 0
         XGetInputFocus(handle, &focus, &revert)
-        guard focus > 1 else { return nil }  // None or PointerRoot
+        guard focus > 1, focus != root else { return nil }  // None, PointerRoot, or reverted to the root
         return topLevel(containing: focus)
     }
 

@@ -21,6 +21,12 @@ enum CLI {
             Console.error("shotguard: unknown option '\(first)' (see 'shotguard --help')\n")
             return .usage
         }
+        if first == "regions", Commands.find(arguments) == nil {
+            let known = Commands.specs.filter { $0.name.hasPrefix("regions ") }.map { $0.name.dropFirst(8) }
+            let wanted = arguments.dropFirst().first.map { "unknown regions command '\($0)'" } ?? "regions needs a command"
+            Console.error("shotguard: \(wanted) (expected \(known.joined(separator: " or ")); see 'shotguard --help')\n")
+            return .usage
+        }
         guard let (command, wordCount) = Commands.find(arguments) else {
             let names = Commands.specs.map { $0.name.split(separator: " ")[0] }
             let known = Array(Set(names)).sorted().joined(separator: ", ")

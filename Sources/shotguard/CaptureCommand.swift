@@ -6,7 +6,7 @@ import ShotguardX11
 enum CaptureCommand: Subcommand {
     static let spec = CommandSpec(
         name: "capture", summary: "capture the screen, a window or a rectangle, redacted",
-        arguments: "-o FILE.png",
+        arguments: "-o FILE",
         options: [
             .output,
             OptionSpec("screen", help: "Capture the whole screen (the default)."),
@@ -40,9 +40,6 @@ enum CaptureCommand: Subcommand {
         }
         let windowID = try arguments.value("window").map { text throws(CLIError) in try LiveDisplay.windowID(text) }
         let regions = arguments.has("no-redact") ? nil : try RegionsLoader.load(explicitPath: arguments.value("regions"))
-        if regions == nil, !arguments.has("no-redact") {
-            Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
-        }
 
         let display = try LiveDisplay.open()
         let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"))
@@ -63,6 +60,9 @@ enum CaptureCommand: Subcommand {
         var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
         if let regions { image.redact(regions, context: context, origin: captured) }
         try ImageOutput.write(image, to: output, compressionLevel: level)
+        if regions == nil, !arguments.has("no-redact") {
+            Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
+        }
     }
 
     /// The window's rectangle on screen; it must exist and be viewable.

@@ -45,7 +45,7 @@ extension OptionSpec {
     static let output = OptionSpec("output", short: "o", value: "FILE", kind: .file,
                                    help: "Write the PNG to FILE (atomically); '-' writes to standard output.")
     static let regions = OptionSpec("regions", value: "FILE", kind: .file,
-                                    help: "Read rules from FILE instead of ~/.config/shotguard/regions.")
+                                    help: "Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions.")
     static let compression = OptionSpec("compression", value: "N", kind: .number,
                                         help: "zlib level 0-9 for the PNG (default 1: fast; 9: smallest).")
     static let noShm = OptionSpec("no-shm", help: "Capture with XGetImage even where MIT-SHM is available.")

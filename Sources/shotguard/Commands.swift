@@ -13,7 +13,7 @@ enum Commands {
         name: "", summary: "notice screenshots on an X11 desktop and redact them before they leave",
         arguments: "COMMAND [OPTIONS]",
         options: [.help, OptionSpec("version", help: "Print the version and exit.")],
-        details: "Run 'shotguard COMMAND --help' for the options of one command.\n"
+        details: "Run 'shotguard COMMAND --help' (or 'shotguard help COMMAND') for the options of one command.\n"
             + "Exit status: 0 success, 1 runtime failure, 2 usage or regions-file error.")
 
     static var all: [any Subcommand.Type] { [

@@ -59,8 +59,12 @@ enum DemoCommand: Subcommand {
 
     private static func outputFolder(_ requested: String?) throws(CLIError) -> String {
         if let requested {
-            if mkdir(requested, 0o755) != 0, errno != EEXIST {
-                throw .failure("\(requested): cannot create the folder: \(errnoText())")
+            var path = requested.hasPrefix("/") ? "" : "."
+            for part in requested.split(separator: "/") {
+                path += "/" + part
+                if mkdir(path, 0o755) != 0, errno != EEXIST {
+                    throw .failure("\(requested): cannot create the folder \(path): \(errnoText())")
+                }
             }
             return requested
         }

@@ -7,13 +7,13 @@ import ShotguardX11
 enum RedactCommand: Subcommand {
     static let spec = CommandSpec(
         name: "redact", summary: "redact an existing PNG image",
-        arguments: "IN.png -o OUT.png",
+        arguments: "IN.png -o FILE",
         options: [
             .output, .regions,
             OptionSpec("rect", value: "WxH+X+Y", kind: .geometry, repeatable: true,
                        help: "Also cover this rectangle of the image (repeatable; % and -X/-Y allowed)."),
             OptionSpec("fill", value: "STYLE", kind: .fill,
-                       help: "Cover for --rect: black (default), #rrggbb or pixelate:N (weaker)."),
+                       help: "Cover for --rect: black (default), #rrggbb or pixelate[:N] (weaker)."),
             OptionSpec("origin", value: "+X+Y", kind: .geometry,
                        help: "Where the image's top-left corner was on screen, for rules (default +0+0)."),
             .compression, .help,
@@ -24,7 +24,7 @@ enum RedactCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
-            throw .usage("redact: expected one input image (shotguard redact IN.png -o OUT.png)")
+            throw .usage("redact: expected one input image (shotguard redact IN.png -o FILE)")
         }
         let output = try arguments.output(for: spec)
         let level = try arguments.compressionLevel(default: EncodeOptions.fast.compressionLevel)

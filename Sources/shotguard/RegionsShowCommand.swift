@@ -6,7 +6,7 @@ import ShotguardX11
 enum RegionsShowCommand: Subcommand {
     static let spec = CommandSpec(
         name: "regions show", summary: "write a capture with every rule's rectangles outlined",
-        arguments: "-o preview.png",
+        arguments: "-o FILE",
         options: [.output, .regions, .noShm, .compression, .help],
         details: "Each rectangle that would be redacted is outlined in red and labelled with its rule's\n"
             + "line number: a picture of what will be hidden. Nothing in it is redacted.")

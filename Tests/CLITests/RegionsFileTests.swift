@@ -91,4 +91,15 @@ final class RegionsFileTests: XCTestCase {
         assertFailure(result, status: 2, prefix: "shotguard: \(regions): ", mentions: ["No such file or directory"])
         assertOnlyFiles(["in.png"], in: sandbox)
     }
+
+    /// Regression: a dangling link at the default path was taken for "no regions file", and the
+    /// image went out with only the --rect covers (fail open). It is an error, and nothing is written.
+    func testDanglingLinkAtTheDefaultPathIsRefused() throws {
+        let path = sandbox.path(".config/shotguard/regions")
+        try FileManager.default.createDirectory(atPath: sandbox.path(".config/shotguard"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: sandbox.path("synced/regions"))
+        let result = try sandbox.run(["redact", "in.png", "--rect", "5x5+0+0", "-o", "out.png"])
+        assertFailure(result, status: 2, prefix: "shotguard: \(path): ", mentions: ["No such file or directory"])
+        assertOnlyFiles(["in.png", ".config", ".config/shotguard", ".config/shotguard/regions"], in: sandbox)
+    }
 }

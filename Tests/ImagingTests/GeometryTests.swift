@@ -52,7 +52,7 @@ final class GeometryTests: XCTestCase {
             XCTAssertThrowsError(try Geometry.parse(text), text) { error in
                 let error = error as! GeometrySyntaxError
                 XCTAssertEqual(error.offset, offset, text)
-                XCTAssertEqual(error.message, "\(message) (expected \(GeometrySyntaxError.expectedForm))", text)
+                XCTAssertEqual(error.message, "\(message) (a geometry is \(GeometrySyntaxError.expectedForm))", text)
             }
         }
     }

@@ -5,7 +5,7 @@ import ShotguardRegions
 
 final class ParseErrorTests: XCTestCase {
     private let words = "expected class=, instance=, title=, title~, a geometry WxH+X+Y or fill="
-    private let geometryForm = "expected WxH+X+Y, e.g. 300x28-0+0 or 25%x100%+0+0"
+    private let geometryForm = "a geometry is WxH+X+Y, e.g. 300x28-0+0 or 25%x100%+0+0"
 
     func testDesignExampleUnknownFill() {
         let text = String(repeating: "# padding\n", count: 11) + "window class=firefox     fill=blurr"

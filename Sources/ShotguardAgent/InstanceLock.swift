@@ -1,0 +1,31 @@
+// One agent per display: a second `shotguard watch` (autostart and the systemd unit both
+// enabled) would report every screenshot twice.
+import Glibc
+
+/// An exclusive `flock` on `$XDG_RUNTIME_DIR/shotguard/watch-DISPLAY.lock`, held for the
+/// agent's life and released by the kernel when the process ends, however it ends.
+final class InstanceLock {
+    private let fd: Int32
+
+    init(display: String) throws(AgentError) {
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? "/tmp/shotguard-\(getuid())"
+        let folder = runtime + "/shotguard"
+        for path in [runtime, folder] where mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw AgentError(message: "cannot create \(path) for the agent's lock: \(String(cString: strerror(errno)))", isUsage: false)
+        }
+        let name = display.map { $0 == "/" ? "_" : $0 }.reduce(into: "") { $0.append($1) }
+        let path = "\(folder)/watch-\(name).lock"
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            throw AgentError(message: "cannot open the agent's lock \(path): \(String(cString: strerror(errno)))", isUsage: false)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw AgentError(message: "another shotguard watch is already running on display \(display) (lock \(path))",
+                             isUsage: false)
+        }
+    }
+
+    deinit { close(fd) }
+}

@@ -1,0 +1,94 @@
+// The desktop the watch tests photograph: a private Xvfb with openbox, a busy wallpaper, windows.
+import Foundation
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+/// A 640x400 screen with openbox, a wallpaper whose rows never repeat (so a region can be found
+/// in only one place), a "Vault" window that rules redact and a "Notes" window they do not.
+final class WatchDesktop {
+    static let regions = """
+        window class=Vault 100%x40+0+20   # a row of the vault
+        screen 64x32-0+0 fill=#00ff00     # the clock corner
+        window class=Nobody               # hits nothing
+
+        """
+
+    let server: VirtualDisplay
+    let display: Display
+    let vault: PaintedWindow
+    let notes: PaintedWindow
+
+    init() throws {
+        server = try VirtualDisplay(width: 640, height: 400)
+        guard server.startWindowManager() else { throw FixtureError("openbox did not start (Debian package 'openbox')") }
+        display = try Display(name: server.name)
+        try display.setRootBackground(Self.wallpaper(width: 640, height: 400))
+        vault = try PaintedWindow(display: display, frame: Rect(x: 40, y: 60, width: 200, height: 120),
+                                  content: Self.pattern(width: 200, height: 120, seed: 3), instance: "vault",
+                                  className: "Vault", title: "Vault - Personal")
+        notes = try PaintedWindow(display: display, frame: Rect(x: 330, y: 180, width: 220, height: 140),
+                                  content: Self.pattern(width: 220, height: 140, seed: 9), instance: "notes",
+                                  className: "Notes", title: "Notes")
+    }
+
+    var name: String { server.name }
+
+    /// What is on the screen now (no redaction), captured by this process.
+    func screen() throws -> PixelBuffer { try ScreenGrabber(display: display).captureScreen() }
+
+    /// The rectangles the standard rules cover now, with their fills, in screen coordinates.
+    func expectedRedactions() throws -> [(rect: Rect, fill: UInt32)] {
+        let frame = try display.geometry(of: vault.id).frame
+        return [(Rect(x: frame.x, y: frame.y + 20, width: frame.width, height: 40), 0x000000),
+                (Rect(x: 640 - 64, y: 0, width: 64, height: 32), 0x00FF00)]
+    }
+
+    /// Pseudo-random pixels: every row differs from every other, as on a busy screen.
+    static func pattern(width: Int, height: Int, seed: UInt32) -> PixelBuffer {
+        var image = PixelBuffer(width: width, height: height)
+        var state = seed &* 2_654_435_761 | 1
+        for y in 0..<height {
+            for x in 0..<width {
+                state ^= state << 13
+                state ^= state >> 17
+                state ^= state << 5
+                image[x, y] = 0xFF00_0000 | (state & 0x7F7F7F) | 0x202020
+            }
+        }
+        return image
+    }
+
+    static func wallpaper(width: Int, height: Int) -> PixelBuffer { pattern(width: width, height: height, seed: 1) }
+
+    func stop() {
+        vault.destroy()
+        notes.destroy()
+        server.stop()
+    }
+}
+
+/// Asserts that `image`, showing `origin` of the screen, equals `screen` there except inside
+/// each expected rectangle, where every pixel is the fill.
+func assertRedacted(_ image: PixelBuffer?, origin: Rect, screen: PixelBuffer, expected: [(rect: Rect, fill: UInt32)],
+                    file: StaticString = #filePath, line: UInt = #line) {
+    guard let image else { return XCTFail("the report has no image", file: file, line: line) }
+    XCTAssertEqual(image.width, origin.width, file: file, line: line)
+    XCTAssertEqual(image.height, origin.height, file: file, line: line)
+    var failures = 0
+    for y in 0..<min(image.height, origin.height) {
+        for x in 0..<min(image.width, origin.width) {
+            let (sx, sy) = (origin.x + x, origin.y + y)
+            let fill = expected.first { $0.rect.contains(x: sx, y: sy) }?.fill
+            let want = fill ?? (screen[sx, sy] & 0xFF_FFFF)
+            if image[x, y] & 0xFF_FFFF != want {
+                failures += 1
+                if failures <= 3 {
+                    XCTFail("pixel (\(x),\(y)) at screen (\(sx),\(sy)) is \(String(image[x, y] & 0xFF_FFFF, radix: 16)), "
+                        + "expected \(String(want, radix: 16))\(fill == nil ? "" : " (the fill)")", file: file, line: line)
+                }
+            }
+        }
+    }
+    XCTAssertEqual(failures, 0, "pixels differ", file: file, line: line)
+}

@@ -1,0 +1,32 @@
+// A screenshot of several megabytes through the clipboard arrives by INCR, whole and redacted.
+import Foundation
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class WatchLargeClipboardTests: XCTestCase {
+    func testAMultiMegabyteScreenshotThroughXclipArrivesByINCR() throws {
+        let server = try VirtualDisplay(width: 1600, height: 1000)
+        defer { server.stop() }
+        let display = try Display(name: server.name)
+        // Noise does not compress: the PNG is several megabytes, far over one X request.
+        try display.setRootBackground(WatchDesktop.pattern(width: 1600, height: 1000, seed: 5))
+        let screen = try ScreenGrabber(display: display).captureScreen()
+        let sandbox = try Sandbox(self)
+        let regions = try sandbox.write("regions", text: "screen 300x200-0-0\nscreen 10%x10%+100+100 fill=#ff0000\n")
+        let watch = try WatchAgent(["--regions", regions, "--no-files", "--no-tools"], sandbox: sandbox, display: server.name)
+
+        let shot = sandbox.path("private/large.png")
+        try runTool("mkdir -p '\(sandbox.path("private"))' && maim -u '\(shot)'", display: server.name)
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int)
+        XCTAssertGreaterThan(size, 3_000_000, "the test image should be several megabytes")
+        try runTool("xclip -selection clipboard -t image/png -i '\(shot)'", display: server.name)
+
+        let report = try XCTUnwrap(watch.nextReport(seconds: 20), watch.log)
+        XCTAssertTrue(watch.log.contains("clipboard image (\(size) bytes, INCR)"), watch.log)
+        XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "clipboard")
+        assertRedacted(report.image, origin: Rect(x: 0, y: 0, width: 1600, height: 1000), screen: screen,
+                       expected: [(Rect(x: 1300, y: 800, width: 300, height: 200), 0x000000),
+                                  (Rect(x: 100, y: 100, width: 160, height: 100), 0xFF0000)])
+    }
+}

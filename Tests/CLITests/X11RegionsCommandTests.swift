@@ -1,0 +1,99 @@
+// `regions check` and `regions show` against a known desktop: each rule's hits, and red outlines.
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class X11RegionsCommandTests: XCTestCase {
+    nonisolated(unsafe) static let desktop = X11Scene.desktop()
+
+    override class func setUp() {
+        super.setUp()
+        desktop.start()
+    }
+
+    override class func tearDown() {
+        desktop.stop()
+        super.tearDown()
+    }
+
+    private var sandbox: Sandbox!
+    private var rules = ""
+    private var desktop: X11Desktop { Self.desktop }
+
+    override func setUpWithError() throws {
+        _ = try desktop.name()
+        sandbox = try Sandbox(self)
+        rules = try sandbox.write("rules", text: X11Scene.rules)
+    }
+
+    func testCheckListsEachRuleWithItsHits() throws {
+        let result = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        var sections: [Int: [String]] = [:]
+        var current = 0
+        for line in result.stdoutText.split(separator: "\n").map(String.init).dropFirst() {
+            if let match = line.firstMatch(of: #/^line (\d+): /#) {
+                current = Int(match.1)!
+                sections[current] = []
+            } else {
+                sections[current, default: []].append(line)
+            }
+        }
+        XCTAssertTrue(result.stdoutText.hasPrefix("\(rules): 6 rules; screen 320x240, 4 viewable windows\n"), result.stdoutText)
+        XCTAssertEqual(sections.keys.sorted(), [2, 3, 4, 5, 6, 7], result.stdoutText)
+        let ids = desktop.ids.map { hexID($0) }
+        let expected: [Int: [String]] = [
+            2: ["    window \(ids[0]) Vault/vault \"Vault – Personal\" at 100x80+40+30 -> 100x80+40+30 black"],
+            3: ["    window \(ids[1]) Chat/chat \"Team chat\" at 100x120+250+150 -> 20x30+300+210 #00ff00"],
+            4: ["window \(ids[2]) Notes/notes \"Notes\" at ", " -> 10x10+0+0 #ff0000"],
+            5: ["    hits nothing"],
+            6: ["    screen -> 40x10+280+0 #0000ff"],
+            7: ["    window \(ids[3]) Cover/cover \"Over the vault\" at 60x50+120+60 -> 10x10+170+100 #ffff00"],
+        ]
+        for (line, parts) in expected {
+            let hits = sections[line] ?? []
+            XCTAssertEqual(hits.count, 1, "line \(line): \(hits)")
+            for part in parts {
+                XCTAssertTrue(hits.first?.contains(part) ?? false, "line \(line) hit \(hits) contains \(part)")
+            }
+        }
+    }
+
+    /// Every pixel of the 3-pixel outline of each rectangle is red, except under a label tab
+    /// (red with white text); every other pixel is the screen as it is: nothing is redacted.
+    func testShowOutlinesEachRectangleInRed() throws {
+        let result = try desktop.run(["regions", "show", "--regions", rules, "-o", "preview.png"], in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let preview = try sandbox.image("preview.png")
+        let screen = desktop.screen
+        XCTAssertEqual(preview.width, screen.width)
+        XCTAssertEqual(preview.height, screen.height)
+        guard preview.width == screen.width, preview.height == screen.height else { return }
+        let red: UInt32 = 0xFF2020, white: UInt32 = 0xFFFFFF
+        let tabs = X11Scene.covers.map { cover in
+            let size = PixelBuffer.textSize("L\(cover.line)", scale: 2)
+            return Rect(x: cover.rect.x, y: cover.rect.y, width: size.width + 8, height: size.height + 6)
+        }
+        let rings = X11Scene.covers.map(\.rect)
+        var wrong: [String] = []
+        var whiteInTabs = 0
+        for y in 0..<screen.height {
+            for x in 0..<screen.width {
+                let pixel = preview.rgb(x: x, y: y)
+                let inTab = tabs.contains { $0.contains(x: x, y: y) }
+                let onRing = rings.contains { ring in
+                    ring.contains(x: x, y: y) && !Rect(x: ring.x + 3, y: ring.y + 3, width: ring.width - 6,
+                                                       height: ring.height - 6).contains(x: x, y: y)
+                }
+                let expected: Set<UInt32> = inTab ? [red, white] : onRing ? [red] : [screen.rgb(x: x, y: y)]
+                if pixel == white, inTab { whiteInTabs += 1 }
+                if !expected.contains(pixel), wrong.count < 5 { wrong.append("(\(x),\(y)) \(hex(pixel))") }
+            }
+        }
+        XCTAssertEqual(wrong, [], "pixels that are not what the preview should show")
+        XCTAssertGreaterThan(whiteInTabs, 0, "the tabs carry labels")
+        assertOnlyFiles(["rules", "preview.png"], in: sandbox)
+    }
+}

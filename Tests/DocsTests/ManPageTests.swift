@@ -1,0 +1,104 @@
+// shotguard(1) and shotguard-regions(5) against the built binary's help, and mandoc's linter.
+import Foundation
+import XCTest
+
+final class ManPageTests: XCTestCase {
+    static let pages = ["man/shotguard.1", "man/shotguard-regions.5"]
+
+    func testManPageHasASubsectionForEveryCommandAndNoOther() throws {
+        let help = try ShotguardHelp.read()
+        let page = try ManPage.render("man/shotguard.1")
+        let commands = try XCTUnwrap(page.section("COMMANDS"), "shotguard(1) has no COMMANDS section")
+        let documented = commands.subsections.map(\.title)
+        for command in help.commands where !documented.contains(command.name) {
+            XCTFail("shotguard(1) does not document '\(command.label)': add a '.SS \(command.name)' under COMMANDS")
+        }
+        for title in documented where !help.commands.contains(where: { $0.name == title }) {
+            XCTFail("shotguard(1) documents a command '\(title)' that 'shotguard --help' does not list")
+        }
+        let synopsis = try XCTUnwrap(page.section("SYNOPSIS")).allLines.joined(separator: "\n")
+        for command in help.commands where !synopsis.contains(command.label) {
+            XCTFail("the SYNOPSIS of shotguard(1) does not show '\(command.label)'")
+        }
+    }
+
+    func testManPageDocumentsEveryOptionOfEveryCommand() throws {
+        let help = try ShotguardHelp.read()
+        let page = try ManPage.render("man/shotguard.1")
+        for command in help.all {
+            let place = command.name.isEmpty ? "OPTIONS" : "COMMANDS, subsection '\(command.name)'"
+            let lines = command.name.isEmpty
+                ? page.section("OPTIONS")?.allLines
+                : page.section("COMMANDS")?.subsection(command.name)
+            guard let lines else { continue } // reported by the test above
+            for option in command.options where !lines.hasTag(option.form) {
+                XCTFail("shotguard(1) lacks '\(option.form)' of '\(command.label)' (a tagged paragraph under \(place))")
+            }
+            for tag in lines.taggedLongOptions where !command.optionNames.contains(tag) {
+                XCTFail("shotguard(1) documents \(tag) under \(place), but '\(command.label) --help' has no such option")
+            }
+        }
+    }
+
+    func testManPagesNameNoOptionThatShotguardLacks() throws {
+        let known = try ShotguardHelp.read().allOptionNames
+        for path in Self.pages {
+            let page = try ManPage.render(path)
+            for name in longOptionNames(in: page.text).subtracting(known).sorted() {
+                XCTFail("\(path) names \(name), which no shotguard command has")
+            }
+        }
+    }
+
+    func testExitStatusSectionListsTheCodesOfHelp() throws {
+        let help = try ShotguardHelp.read()
+        let page = try ManPage.render("man/shotguard.1")
+        let lines = try XCTUnwrap(page.section("EXIT STATUS"), "shotguard(1) has no EXIT STATUS section").lines
+        let tags = lines.compactMap { $0.wholeMatch(of: #/ {7}(\d+)(?:\s.*)?/#).flatMap { Int($0.1) } }
+        XCTAssertEqual(tags, help.exitCodes, "the EXIT STATUS tags of shotguard(1) and the exit codes of --help")
+    }
+
+    func testManPagesHaveTheUsualSections() throws {
+        let expected = [
+            "man/shotguard.1": ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "FILES", "ENVIRONMENT",
+                                "EXIT STATUS", "EXAMPLES", "SEE ALSO"],
+            "man/shotguard-regions.5": ["NAME", "SYNOPSIS", "DESCRIPTION", "DIAGNOSTICS", "FILES", "EXAMPLES", "SEE ALSO"],
+        ]
+        for (path, titles) in expected {
+            XCTAssertEqual(try ManPage.render(path).sections.map(\.title), titles, path)
+        }
+        let page = try ManPage.render("man/shotguard.1").text
+        for word in ["DISPLAY", "XDG_CONFIG_HOME", "HOME", "TMPDIR", "~/.config/shotguard/regions",
+                     "$XDG_CONFIG_HOME/shotguard/regions", "shotguard-regions(5)", "scrot(1)", "maim(1)", "xwininfo(1)"] {
+            XCTAssertTrue(page.contains(word), "shotguard(1) mentions \(word)")
+        }
+    }
+
+    /// The example of shotguard-regions(5) must be a file that shotguard accepts.
+    func testRegionsPageExampleParses() throws {
+        let page = try ManPage.render("man/shotguard-regions.5")
+        let example = try XCTUnwrap(page.section("EXAMPLES")).lines
+            .drop { $0.isEmpty }.prefix { !$0.isEmpty }
+            .map { String($0.dropFirst(7)) }
+        XCTAssertGreaterThan(example.count, 3, "the example of shotguard-regions(5)")
+        let folder = try scratchFolder("example")
+        let regions = folder.appendingPathComponent("regions")
+        try (example.joined(separator: "\n") + "\n").write(to: regions, atomically: true, encoding: .utf8)
+        // 'regions check' parses the file before it opens the display, which is absent here:
+        // a file that parses fails later with 1, one that does not with 2 and its position.
+        let result = try runProgram(try shotguardBinary(), ["regions", "check", "--regions", regions.path],
+                             environment: testEnvironment(home: folder))
+        XCTAssertNotEqual(result.status, 2, "the example does not parse: \(result.stderr)\n\(example.joined(separator: "\n"))")
+        XCTAssertFalse(result.stderr.contains(regions.path + ":"), result.stderr)
+    }
+
+    func testMandocLintsBothPagesClean() throws {
+        let mandoc = try requireTool("mandoc", package: "mandoc")
+        for path in Self.pages {
+            // -W style reports everything mandoc knows to complain about, style included.
+            let result = try runProgram(mandoc, ["-Tlint", "-W", "style", repositoryFile(path).path])
+            XCTAssertEqual(result.stdout + result.stderr, "", "mandoc -Tlint -W style \(path)")
+            XCTAssertEqual(result.status, 0, "mandoc -Tlint -W style \(path)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+// ScreenGrabber on a screen of known pixels: the whole screen, rectangles, clipping, both methods.
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class X11GrabberTests: XCTestCase {
+    nonisolated(unsafe) static let fixture = XvfbFixture()
+    nonisolated(unsafe) static var screen = PixelBuffer(width: 0, height: 0)
+
+    override class func setUp() {
+        super.setUp()
+        fixture.start(width: 320, height: 240)
+        fixture.prepare { display in
+            let (windows, screen) = try Scene.show(Scene.standard, on: display)
+            Self.screen = screen
+            return windows
+        }
+    }
+
+    override class func tearDown() {
+        fixture.stop()
+        super.tearDown()
+    }
+
+    private var display: Display!
+
+    override func setUpWithError() throws {
+        display = try Self.fixture.scene()
+    }
+
+    override func tearDown() {
+        display = nil
+    }
+
+    private var screen: PixelBuffer { Self.screen }
+
+    func testWholeScreenBySharedMemory() throws {
+        let grabber = ScreenGrabber(display: display)
+        XCTAssertEqual(grabber.method, .sharedMemory, "a local Xvfb offers MIT-SHM")
+        assertSameRGB(try grabber.captureScreen(), screen)
+        XCTAssertEqual(grabber.method, .sharedMemory, "the segment kept working")
+    }
+
+    func testWholeScreenByGetImageWhenSharedMemoryIsNotAllowed() throws {
+        let grabber = ScreenGrabber(display: display, allowSharedMemory: false)
+        XCTAssertEqual(grabber.method, .getImage)
+        assertSameRGB(try grabber.captureScreen(), screen)
+    }
+
+    func testRectangleAcrossWindowsByBothMethods() throws {
+        let rect = Rect(x: 15, y: 25, width: 101, height: 87)
+        for allow in [true, false] {
+            let (image, captured) = try ScreenGrabber(display: display, allowSharedMemory: allow).capture(rect)
+            XCTAssertEqual(captured, rect, "shm \(allow)")
+            assertSameRGB(image, screen.cropped(to: rect), "shm \(allow)")
+        }
+    }
+
+    func testRectanglePartlyOffScreenIsClippedAndSaysWhere() throws {
+        let cases = [
+            (Rect(x: 300, y: -10, width: 50, height: 40), Rect(x: 300, y: 0, width: 20, height: 30)),
+            (Rect(x: -5, y: 220, width: 30, height: 40), Rect(x: 0, y: 220, width: 25, height: 20)),
+            (Rect(x: 250, y: 190, width: 200, height: 200), Rect(x: 250, y: 190, width: 70, height: 50)),
+            (Rect(x: -100, y: -100, width: 1000, height: 1000), Rect(x: 0, y: 0, width: 320, height: 240)),
+        ]
+        for allow in [true, false] {
+            let grabber = ScreenGrabber(display: display, allowSharedMemory: allow)
+            for (asked, expected) in cases {
+                let (image, captured) = try grabber.capture(asked)
+                XCTAssertEqual(captured, expected, "capture of \(asked), shm \(allow)")
+                assertSameRGB(image, screen.cropped(to: expected), "capture of \(asked), shm \(allow)")
+            }
+        }
+    }
+
+    func testRectangleEntirelyOffScreenThrows() throws {
+        let outside = [Rect(x: 320, y: 0, width: 10, height: 10), Rect(x: -20, y: -20, width: 20, height: 20),
+                       Rect(x: 0, y: 240, width: 320, height: 5), Rect(x: 10, y: 10, width: 0, height: 5)]
+        for allow in [true, false] {
+            let grabber = ScreenGrabber(display: display, allowSharedMemory: allow)
+            for rect in outside {
+                XCTAssertThrowsError(try grabber.capture(rect), "capture of \(rect)") { error in
+                    XCTAssertEqual((error as? X11Error)?.kind, .capture, "\(rect): \(error)")
+                    XCTAssertTrue("\(error)".contains("\(rect)"), "the error names the rectangle: \(error)")
+                }
+            }
+            // The grabber still works after refusing.
+            assertSameRGB(try grabber.captureScreen(), screen, "after the errors, shm \(allow)")
+        }
+    }
+
+    func testRepeatedCapturesOfDifferentSizesReuseOneGrabber() throws {
+        let rects = [Rect(x: 0, y: 0, width: 320, height: 240), Rect(x: 7, y: 3, width: 1, height: 1),
+                     Rect(x: 0, y: 239, width: 320, height: 1), Rect(x: 319, y: 0, width: 1, height: 240),
+                     Rect(x: 33, y: 41, width: 37, height: 53), Rect(x: 100, y: 100, width: 220, height: 140),
+                     Rect(x: 0, y: 0, width: 320, height: 240), Rect(x: 61, y: 71, width: 3, height: 169)]
+        for allow in [true, false] {
+            let grabber = ScreenGrabber(display: display, allowSharedMemory: allow)
+            for rect in rects + rects.reversed() {
+                let (image, captured) = try grabber.capture(rect)
+                XCTAssertEqual(captured, rect)
+                assertSameRGB(image, screen.cropped(to: rect), "capture of \(rect), shm \(allow)")
+            }
+            XCTAssertEqual(grabber.method, allow ? .sharedMemory : .getImage, "no fallback was needed")
+        }
+    }
+}

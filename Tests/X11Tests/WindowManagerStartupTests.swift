@@ -1,0 +1,37 @@
+// startWindowManager(): once it returns, openbox manages and shows the next window at once.
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class X11WindowManagerStartupTests: XCTestCase {
+    /// Regression: `startWindowManager` returned when openbox set `_NET_SUPPORTING_WM_CHECK`,
+    /// before it listened for map requests; a window mapped then was never shown. Several fresh
+    /// servers, since the race is in startup.
+    func testAWindowOpenedRightAfterStartupIsShownAndManaged() throws {
+        for attempt in 1...3 {
+            let server: VirtualDisplay
+            do {
+                server = try VirtualDisplay(width: 200, height: 150)
+            } catch {
+                throw FixtureError(description: "cannot start a private X server: \(error.message)")
+            }
+            defer { server.stop() }
+            guard server.startWindowManager() else {
+                throw FixtureError(description: programExists("openbox") ? "openbox did not start" : "openbox is not installed")
+            }
+            try openWindow(on: server.name, attempt: attempt)
+        }
+    }
+
+    /// Opens a window at once and checks it is managed; the connection closes on return, before
+    /// the server stops.
+    private func openWindow(on name: String, attempt: Int) throws {
+        let display = try Display(name: name)
+        let window = try PaintedWindow(display: display, frame: Rect(x: 20, y: 20, width: 60, height: 40),
+                                       content: PixelBuffer(width: 60, height: 40, fill: 0xFFE0_1010),
+                                       instance: "early", className: "Early", title: "attempt \(attempt)")
+        XCTAssertTrue(eventually { display.topLevelWindows().contains(window.id) }, "attempt \(attempt): managed")
+        XCTAssertTrue(eventually { display.frameExtents(of: window.id).top > 0 }, "attempt \(attempt): decorated")
+        window.destroy()
+    }
+}

@@ -1,0 +1,74 @@
+# fish completion for shotguard(1): subcommands, their options, and the options' values.
+# Installed as share/fish/vendor_completions.d/shotguard.fish; Tests/DocsTests checks it
+# against 'shotguard --help' and 'shotguard COMMAND --help'.
+
+# Prints the command named so far: "", "capture", "regions" or "regions show".
+# Commands come first, before any option.
+function __shotguard_command
+    set -l tokens (commandline -opc)
+    if test (count $tokens) -ge 2; and not string match -q -- '-*' $tokens[2]
+        if test $tokens[2] = regions; and test (count $tokens) -ge 3
+            echo "regions $tokens[3]"
+        else
+            echo $tokens[2]
+        end
+    end
+end
+
+# Whether the command named so far is exactly $argv.
+function __shotguard_using
+    set -l command (__shotguard_command)
+    test "$command" = "$argv"
+end
+
+# The ids of the viewable windows; nothing when there is no display.
+function __shotguard_window_ids
+    set -l shotguard (commandline -opc)[1]
+    $shotguard windows --ids 2>/dev/null
+end
+
+complete -c shotguard -f
+
+# Commands, and the options taken before one.
+complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the screen, a window or a rectangle, redacted'
+complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
+complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG image'
+complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
+complete -c shotguard -n '__shotguard_using ""' -a windows -d 'List the viewable windows, to help write rules'
+complete -c shotguard -n '__shotguard_using ""' -l version -d 'Print the version and exit'
+complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regions file against the windows on screen'
+complete -c shotguard -n '__shotguard_using regions' -a show -d "Write a capture with every rule's rectangles outlined"
+
+# Every command, and the root, takes --help.
+complete -c shotguard -n 'not __shotguard_using regions' -s h -l help -d 'Show help and exit'
+
+# Options that several commands share.
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"' \
+    -s o -l output -r -F -d "Write the PNG to FILE; '-' for standard output"
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions check"; or __shotguard_using "regions show"' \
+    -l regions -r -F -d 'Read rules from FILE'
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"' \
+    -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level for the PNG (0 fast, 9 smallest)'
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using "regions show"' \
+    -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
+
+# capture
+complete -c shotguard -n '__shotguard_using capture' -l screen -d 'Capture the whole screen (the default)'
+complete -c shotguard -n '__shotguard_using capture' -l active -d 'Capture the active window'
+complete -c shotguard -n '__shotguard_using capture' -l window -x -a '(__shotguard_window_ids)' -d 'Capture this window'
+complete -c shotguard -n '__shotguard_using capture' -l geometry -x -d 'Capture this rectangle of the screen (WxH+X+Y)'
+complete -c shotguard -n '__shotguard_using capture' -l frame -d 'With --active or --window, include the decorations'
+complete -c shotguard -n '__shotguard_using capture' -l no-redact -d 'Write the capture as it is, applying no rules'
+
+# demo
+complete -c shotguard -n '__shotguard_using demo' -l dir -x -a '(__fish_complete_directories)' -d 'Write the files into DIR'
+
+# redact
+complete -c shotguard -n '__shotguard_using redact' -F -d 'Input PNG'
+complete -c shotguard -n '__shotguard_using redact' -l rect -x -d 'Also cover this rectangle of the image (WxH+X+Y)'
+complete -c shotguard -n '__shotguard_using redact' -l fill -x -a 'black pixelate pixelate:16 \#' -d 'Cover for --rect'
+complete -c shotguard -n '__shotguard_using redact' -l origin -x -d "The image's top-left corner on screen (+X+Y)"
+
+# windows
+complete -c shotguard -n '__shotguard_using windows' -l json -d 'Print a JSON array instead of a table'
+complete -c shotguard -n '__shotguard_using windows' -l ids -d 'Print only the window ids'
