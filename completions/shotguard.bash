@@ -12,6 +12,8 @@ _shotguard_options() {
         redact) echo "-o --output --regions --rect --fill --origin --compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
+        watch) echo "--regions --dir --tool-class --spool --exec --json --once --verbose --no-files" \
+            "--no-clipboard --no-tools --no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
 }
@@ -19,7 +21,8 @@ _shotguard_options() {
 # Whether an option takes a value (as the next word or after '=').
 _shotguard_takes_value() {
     case $1 in
-        -o | --output | --regions | --window | --geometry | --compression | --dir | --rect | --fill | --origin)
+        -o | --output | --regions | --window | --geometry | --compression | --dir | --rect | --fill | --origin | \
+            --tool-class | --spool | --exec)
             return 0 ;;
     esac
     return 1
@@ -32,9 +35,12 @@ _shotguard_values() {
         -o | --output | --regions)
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -f -- "$2")) ;;
-        --dir)
+        --dir | --spool)
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -d -- "$2")) ;;
+        --exec)
+            # A command line for /bin/sh: its first word is a command.
+            COMPREPLY=($(compgen -c -- "$2")) ;;
         --window)
             # The ids of the viewable windows; nothing when there is no display.
             local shotguard=${COMP_WORDS[0]/#\~/$HOME}
@@ -46,7 +52,7 @@ _shotguard_values() {
         --compression)
             COMPREPLY=($(compgen -W $'0\n1\n2\n3\n4\n5\n6\n7\n8\n9' -- "$2")) ;;
         *)
-            COMPREPLY=() ;; # a geometry or a position: nothing to offer
+            COMPREPLY=() ;; # a geometry, a position or a window class: nothing to offer
     esac
 }
 
@@ -86,7 +92,7 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "capture demo redact regions windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "capture demo redact regions watch windows" -- "$cur"))
     elif [[ $command == regions ]]; then
         COMPREPLY=($(compgen -W "check show" -- "$cur"))
     elif [[ $command == redact ]]; then

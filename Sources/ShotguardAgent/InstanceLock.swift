@@ -22,8 +22,9 @@ final class InstanceLock {
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
+            // Exit 2, like a configuration error: a service manager must not restart into it.
             throw AgentError(message: "another shotguard watch is already running on display \(display) (lock \(path))",
-                             isUsage: false)
+                             isUsage: true)
         }
     }
 

@@ -38,41 +38,14 @@ extension Display {
     /// A whole property of `window` (read in pieces), deleting it afterwards; nil when absent.
     func takeProperty(_ property: Atom, of window: Window) -> (type: Atom, format: Int32, bytes: [UInt8])? {
         var bytes: [UInt8] = []
-        var offset = 0
-        var resultType: Atom = 0
-        var resultFormat: Int32 = 0
-        while true {
-            var type: Atom = 0
-            var format: Int32 = 0
-            var count: UInt = 0
-            var remaining: UInt = 0
-            var data: UnsafeMutablePointer<UInt8>?
-            let (status, error) = trap {
-                XGetWindowProperty(handle, window, property, offset / 4, 1 << 20, 0, Atom(AnyPropertyType),
-                                   &type, &format, &count, &remaining, &data)
-            }
-            guard status == Success, error == nil, type != 0 else {
-                if let data { XFree(data) }
-                return offset == 0 ? nil : (resultType, resultFormat, bytes)
-            }
-            let itemSize = format == 32 ? MemoryLayout<UInt>.size : Int(format) / 8
-            if let data {
-                if format == 32 {
-                    // Format-32 items arrive as C longs; keep their low 32 bits, as sent.
-                    data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { items in
-                        for index in 0..<Int(count) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: items[index]).littleEndian) { bytes += $0 } }
-                    }
-                } else {
-                    bytes += UnsafeBufferPointer(start: data, count: Int(count) * itemSize)
-                }
-                XFree(data)
-            }
-            resultType = type
-            resultFormat = format
-            offset += Int(count) * (format == 32 ? 4 : itemSize)
-            if remaining == 0 { break }
+        var first: PropertyChunk?
+        while let chunk = propertyChunk(property, of: window, offset: bytes.count / 4, length: 1 << 20) {
+            first = first ?? chunk
+            bytes += chunk.bytes
+            if chunk.remaining == 0 { break }
         }
+        guard let first else { return nil }
         XDeleteProperty(handle, window, property)
-        return (resultType, resultFormat, bytes)
+        return (first.type, first.format, bytes)
     }
 }

@@ -12,17 +12,33 @@ public final class PaintedWindow {
 
     /// Creates, names and maps the window at `frame` (a position request the window manager is
     /// asked to honour), and waits until it is viewable and exposed, bounded to about 5 s.
+    /// `argb` makes it a depth-32 window with an alpha channel, as compositing toolkits create.
     public init(display: Display, frame: Rect, content: PixelBuffer, instance: String, className: String,
-                title: String) throws(X11Error) {
+                title: String, argb: Bool = false) throws(X11Error) {
         self.display = display
         let handle = display.handle
-        pixmap = XCreatePixmap(handle, display.root, UInt32(content.width), UInt32(content.height), UInt32(display.depth))
-        try Self.put(content, into: pixmap, display: display)
+        var depth = display.depth
+        var visual = display.visual
         var attributes = XSetWindowAttributes()
+        var mask = CWBackPixmap | CWEventMask
+        if argb {
+            var info = XVisualInfo()
+            guard XMatchVisualInfo(handle, XDefaultScreen(handle), 32, TrueColor, &info) != 0 else {
+                throw X11Error(.unsupported, "the X server offers no 32-bit TrueColor visual")
+            }
+            depth = 32
+            visual = info.visual
+            // A window of another depth than its parent needs its own colormap and border.
+            attributes.colormap = XCreateColormap(handle, display.root, visual, AllocNone)
+            attributes.border_pixel = 0
+            mask |= CWColormap | CWBorderPixel
+        }
+        pixmap = XCreatePixmap(handle, display.root, UInt32(content.width), UInt32(content.height), UInt32(depth))
+        try Self.put(content, into: pixmap, display: display, visual: visual, depth: depth)
         attributes.background_pixmap = pixmap
         attributes.event_mask = ExposureMask | StructureNotifyMask
         id = XCreateWindow(handle, display.root, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height),
-                           0, display.depth, UInt32(InputOutput), display.visual, UInt(CWBackPixmap | CWEventMask), &attributes)
+                           0, depth, UInt32(InputOutput), visual, UInt(mask), &attributes)
         setNames(instance: instance, className: className, title: title)
         var hints = XSizeHints()
         hints.flags = USPosition | USSize
@@ -99,11 +115,12 @@ public final class PaintedWindow {
     }
 
     /// Copies `image` into `pixmap` with XPutImage.
-    static func put(_ image: PixelBuffer, into pixmap: Pixmap, display: Display) throws(X11Error) {
+    static func put(_ image: PixelBuffer, into pixmap: Pixmap, display: Display,
+                    visual: UnsafeMutablePointer<Visual>? = nil, depth: Int32? = nil) throws(X11Error) {
         var pixels = image.pixels
         let (status, error) = pixels.withUnsafeMutableBytes { bytes in
             display.trap { () -> Int32 in
-                guard let ximage = XCreateImage(display.handle, display.visual, UInt32(display.depth), ZPixmap, 0,
+                guard let ximage = XCreateImage(display.handle, visual ?? display.visual, UInt32(depth ?? display.depth), ZPixmap, 0,
                                                 bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
                                                 UInt32(image.width), UInt32(image.height), 32, Int32(image.width * 4))
                 else { return 0 }

@@ -2,37 +2,55 @@
 import CX11
 
 extension Display {
-    /// A format-32 property as a list of values. Xlib hands format-32 data back as C `long`,
-    /// 8 bytes per item on x86-64, whatever the 32 in the name says.
-    func cardinals(_ property: String, of window: Window, type: Atom = Atom(AnyPropertyType)) -> [UInt]? {
+    /// One piece of a property, copied out of Xlib's buffer. Xlib hands format-32 data back as
+    /// C `long`, 8 bytes per item on x86-64, whatever the 32 in the name says; `bytes` holds
+    /// such items as the 4 little-endian bytes that were sent, and `items` as numbers.
+    struct PropertyChunk {
+        let type: Atom
+        let format: Int32
+        let items: [UInt]
+        let bytes: [UInt8]
+        let remaining: Int
+    }
+
+    /// `length` 32-bit units of `property` from `offset` (also in 32-bit units); nil when the
+    /// window or the property is missing or the request fails.
+    func propertyChunk(_ property: Atom, of window: Window, offset: Int = 0, length: Int,
+                       type: Atom = Atom(AnyPropertyType)) -> PropertyChunk? {
         var actualType: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0
         var remaining: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let (status, error) = trap {
-            XGetWindowProperty(handle, window, atom(property), 0, 4096, 0, type,
+            XGetWindowProperty(handle, window, property, offset, length, 0, type,
                                &actualType, &format, &count, &remaining, &data)
         }
         defer { if let data { XFree(data) } }
-        guard status == Success, error == nil, format == 32, let data else { return nil }
-        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
+        guard status == Success, error == nil, actualType != 0, let data else { return nil }
+        let items: [UInt]
+        var bytes: [UInt8] = []
+        if format == 32 {
+            items = data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
+            bytes.reserveCapacity(items.count * 4)
+            for item in items { withUnsafeBytes(of: UInt32(truncatingIfNeeded: item).littleEndian) { bytes += $0 } }
+        } else {
+            items = []
+            bytes = Array(UnsafeBufferPointer(start: data, count: Int(count) * Int(format) / 8))
+        }
+        return PropertyChunk(type: actualType, format: format, items: items, bytes: bytes, remaining: Int(remaining))
+    }
+
+    /// A format-32 property as a list of values.
+    func cardinals(_ property: String, of window: Window, type: Atom = Atom(AnyPropertyType)) -> [UInt]? {
+        guard let chunk = propertyChunk(atom(property), of: window, length: 4096, type: type), chunk.format == 32 else { return nil }
+        return chunk.items
     }
 
     /// A property's raw bytes, for format-8 text.
     func bytes(_ property: String, of window: Window, type: Atom) -> [UInt8]? {
-        var actualType: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        let (status, error) = trap {
-            XGetWindowProperty(handle, window, atom(property), 0, 65536, 0, type,
-                               &actualType, &format, &count, &remaining, &data)
-        }
-        defer { if let data { XFree(data) } }
-        guard status == Success, error == nil, format == 8, let data else { return nil }
-        return Array(UnsafeBufferPointer(start: data, count: Int(count)))
+        guard let chunk = propertyChunk(atom(property), of: window, length: 65536, type: type), chunk.format == 8 else { return nil }
+        return chunk.bytes
     }
 
     /// `WM_CLASS` as (instance, class); empty strings when the window has none.

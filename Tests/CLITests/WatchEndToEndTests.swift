@@ -151,7 +151,7 @@ final class WatchEndToEndTests: XCTestCase {
     func testASecondAgentOnTheSameDisplayRefusesToStart() throws {
         let watch = try agent(["--no-clipboard"])
         let second = try sandbox.run(["watch", "--spool", sandbox.path("spool2")], environment: ["DISPLAY": desk.name])
-        XCTAssertEqual(second.status, 1)
+        XCTAssertEqual(second.status, 2)
         XCTAssertTrue(second.stderr.contains("another shotguard watch is already running on display \(desk.name)"), second.stderr)
         XCTAssertTrue(watch.process.isRunning, "the first agent keeps running")
     }

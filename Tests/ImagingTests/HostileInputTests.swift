@@ -26,8 +26,8 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
-    func testTruncationSaysSo() {
-        let bytes = Array(try! TestData.bytes(TestData.shared.appendingPathComponent("pngsuite/basn2c08.png")).dropLast(20))
+    func testTruncationSaysSo() throws {
+        let bytes = Array(try TestData.bytes(TestData.shared.appendingPathComponent("pngsuite/basn2c08.png")).dropLast(20))
         XCTAssertThrowsError(try PNGDecoder.decode(bytes, source: "cut.png")) { error in
             XCTAssertEqual((error as? ImagingError)?.description, "cut.png: PNG is truncated (no IEND chunk)")
         }
