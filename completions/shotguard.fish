@@ -34,6 +34,7 @@ complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the scree
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
+complete -c shotguard -n '__shotguard_using ""' -a watch -d 'Notice screenshots and hand them on redacted (the background agent)'
 complete -c shotguard -n '__shotguard_using ""' -a windows -d 'List the viewable windows, to help write rules'
 complete -c shotguard -n '__shotguard_using ""' -l version -d 'Print the version and exit'
 complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regions file against the windows on screen'
@@ -45,11 +46,11 @@ complete -c shotguard -n 'not __shotguard_using regions' -s h -l help -d 'Show h
 # Options that several commands share.
 complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"' \
     -s o -l output -r -F -d "Write the PNG to FILE; '-' for standard output"
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions check"; or __shotguard_using "regions show"' \
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions check"; or __shotguard_using "regions show"; or __shotguard_using watch' \
     -l regions -r -F -d 'Read rules from FILE'
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"' \
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"; or __shotguard_using watch' \
     -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level for the PNG (0 fast, 9 smallest)'
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using "regions show"' \
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using "regions show"; or __shotguard_using watch' \
     -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
 
 # capture
@@ -68,6 +69,18 @@ complete -c shotguard -n '__shotguard_using redact' -F -d 'Input PNG'
 complete -c shotguard -n '__shotguard_using redact' -l rect -x -d 'Also cover this rectangle of the image (WxH+X+Y)'
 complete -c shotguard -n '__shotguard_using redact' -l fill -x -a 'black pixelate pixelate:16 \#' -d 'Cover for --rect'
 complete -c shotguard -n '__shotguard_using redact' -l origin -x -d "The image's top-left corner on screen (+X+Y)"
+
+# watch
+complete -c shotguard -n '__shotguard_using watch' -l dir -x -a '(__fish_complete_directories)' -d 'Also watch DIR for screenshots'
+complete -c shotguard -n '__shotguard_using watch' -l tool-class -x -d 'Also treat windows of WM_CLASS CLASS as a screenshot tool'
+complete -c shotguard -n '__shotguard_using watch' -l spool -x -a '(__fish_complete_directories)' -d 'Write reports into DIR'
+complete -c shotguard -n '__shotguard_using watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD through /bin/sh for each report'
+complete -c shotguard -n '__shotguard_using watch' -l json -d 'Print each report as one JSON line'
+complete -c shotguard -n '__shotguard_using watch' -l once -d 'Exit after the first report'
+complete -c shotguard -n '__shotguard_using watch' -l verbose -d 'Log every signal and decision'
+complete -c shotguard -n '__shotguard_using watch' -l no-files -d 'Do not watch folders for screenshot files'
+complete -c shotguard -n '__shotguard_using watch' -l no-clipboard -d 'Do not watch the clipboard'
+complete -c shotguard -n '__shotguard_using watch' -l no-tools -d "Do not watch for screenshot tools' windows"
 
 # windows
 complete -c shotguard -n '__shotguard_using windows' -l json -d 'Print a JSON array instead of a table'

@@ -35,7 +35,6 @@ public final class Agent {
         let log = Log(verbose: options.verbose)
         self.options = options
         self.log = log
-        regions = try Self.loadRegions(options.regionsPath, log: log)
         do throws(X11Error) {
             display = try Display()
             desktop = try DesktopEvents(display: display, clipboard: options.watchClipboard, tools: options.watchTools,
@@ -44,6 +43,7 @@ public final class Agent {
             throw AgentError(message: error.message, isUsage: false)
         }
         lock = try InstanceLock(display: display.name)
+        regions = try Self.loadRegions(options.regionsPath, log: log)
         grabber = ScreenGrabber(display: display, allowSharedMemory: options.useSharedMemory)
         spool = SpoolReporter(folder: FileSource.normalized(options.spoolFolder ?? SpoolReporter.defaultFolder),
                               compressionLevel: options.compressionLevel)

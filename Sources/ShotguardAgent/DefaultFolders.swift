@@ -5,7 +5,7 @@ enum DefaultFolders {
     /// `XDG_PICTURES_DIR` from `user-dirs.dirs` (else `~/Pictures`), its `Screenshots`
     /// subfolder, and the home folder.
     static func screenshotFolders() -> [String] {
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/"
+        guard let home = UserFolders.home() else { return [] }
         let pictures = picturesFolder(home: home)
         return [pictures, pictures + "/Screenshots", home]
     }

@@ -11,10 +11,12 @@ final class InstanceLock {
         let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? "/tmp/shotguard-\(getuid())"
         let folder = runtime + "/shotguard"
-        for path in [runtime, folder] where mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw AgentError(message: "cannot create \(path) for the agent's lock: \(String(cString: strerror(errno)))", isUsage: false)
+        do throws(SystemError) {
+            try UserFolders.makePrivate(folder)
+        } catch {
+            throw AgentError(message: "cannot prepare the agent's lock: \(error)", isUsage: false)
         }
-        let name = display.map { $0 == "/" ? "_" : $0 }.reduce(into: "") { $0.append($1) }
+        let name = Self.key(for: display).map { $0 == "/" ? "_" : $0 }.reduce(into: "") { $0.append($1) }
         let path = "\(folder)/watch-\(name).lock"
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
@@ -29,4 +31,12 @@ final class InstanceLock {
     }
 
     deinit { close(fd) }
+
+    /// One name per display: `:0`, `:0.1` and `unix:0` are the same server.
+    static func key(for display: String) -> String {
+        var key = display
+        if let colon = key.lastIndex(of: ":"), let dot = key[colon...].firstIndex(of: ".") { key = String(key[..<dot]) }
+        if key.hasPrefix("unix:") { key.removeFirst(4) }
+        return key
+    }
 }

@@ -13,17 +13,12 @@ struct SpoolReporter {
         if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
             return state + "/shotguard/reports"
         }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.local/state/shotguard/reports"
+        return (UserFolders.home() ?? "/") + "/.local/state/shotguard/reports"
     }
 
     /// Creates the spool folder (and its parents) with mode 0700 where missing.
     func prepare() throws(SystemError) {
-        var path = ""
-        for part in folder.split(separator: "/") {
-            path += "/" + part
-            if mkdir(path, 0o700) != 0, errno != EEXIST { throw SystemError(call: "mkdir \(path)", code: errno) }
-        }
+        try UserFolders.makePrivate(folder)
     }
 
     /// The paths the report will have once written.

@@ -37,7 +37,7 @@ public final class DesktopEvents {
         self.display = display
         let handle = display.handle
         var eventBase: Int32 = 0, errorBase: Int32 = 0
-        guard XFixesQueryExtension(handle, &eventBase, &errorBase) != 0 else {
+        guard XFixesQueryExtension(handle, &eventBase, &errorBase) != 0 || !watchClipboard else {
             throw X11Error(.unsupported, "the X server has no XFixes extension: cannot watch the clipboard")
         }
         fixesEventBase = eventBase

@@ -9,7 +9,19 @@ enum CLI {
             return .usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            let topic = Commands.find(Array(arguments.dropFirst()))?.command.spec ?? root
+            let words = Array(arguments.dropFirst())
+            if words.isEmpty {
+                Console.output(root.helpText)
+                return .success
+            }
+            if words == ["regions"] {
+                Console.output(Commands.specs.filter { $0.name.hasPrefix("regions ") }.map(\.helpText).joined(separator: "\n"))
+                return .success
+            }
+            guard let topic = Commands.find(words)?.command.spec else {
+                Console.error("shotguard: unknown command '\(words.joined(separator: " "))' (see 'shotguard --help')\n")
+                return .usage
+            }
             Console.output(topic.helpText)
             return .success
         }

@@ -60,17 +60,50 @@ final class ManPageTests: XCTestCase {
 
     func testManPagesHaveTheUsualSections() throws {
         let expected = [
-            "man/shotguard.1": ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "FILES", "ENVIRONMENT",
-                                "EXIT STATUS", "EXAMPLES", "SEE ALSO"],
+            "man/shotguard.1": ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "BACKGROUND AGENT", "FILES",
+                                "ENVIRONMENT", "EXIT STATUS", "EXAMPLES", "SEE ALSO"],
             "man/shotguard-regions.5": ["NAME", "SYNOPSIS", "DESCRIPTION", "DIAGNOSTICS", "FILES", "EXAMPLES", "SEE ALSO"],
         ]
         for (path, titles) in expected {
             XCTAssertEqual(try ManPage.render(path).sections.map(\.title), titles, path)
         }
-        let page = try ManPage.render("man/shotguard.1").text
+        let manual = try ManPage.render("man/shotguard.1")
+        let page = manual.text
         for word in ["DISPLAY", "XDG_CONFIG_HOME", "HOME", "TMPDIR", "~/.config/shotguard/regions",
                      "$XDG_CONFIG_HOME/shotguard/regions", "shotguard-regions(5)", "scrot(1)", "maim(1)", "xwininfo(1)"] {
             XCTAssertTrue(page.contains(word), "shotguard(1) mentions \(word)")
+        }
+        // What 'shotguard watch' reads and writes, and the files that start it.
+        let background = try XCTUnwrap(manual.section("BACKGROUND AGENT"))
+        for title in ["Sources", "Capture events", "Reports", "Report format", "Signals and locking"] {
+            XCTAssertNotNil(background.subsection(title), "shotguard(1) has a subsection '\(title)' under BACKGROUND AGENT")
+        }
+        let files = try XCTUnwrap(manual.section("FILES")).allLines.joined(separator: "\n")
+        for path in ["$XDG_STATE_HOME/shotguard/reports", "~/.local/state/shotguard/reports",
+                     "$XDG_RUNTIME_DIR/shotguard/watch-DISPLAY.lock", "lib/systemd/user/shotguard.service",
+                     "/etc/xdg/autostart/shotguard.desktop"] {
+            XCTAssertTrue(files.contains(path), "the FILES section of shotguard(1) names \(path)")
+        }
+        let environment = try XCTUnwrap(manual.section("ENVIRONMENT")).allLines
+        for variable in ["DISPLAY", "XDG_CONFIG_HOME", "HOME", "TMPDIR", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"] {
+            XCTAssertTrue(environment.hasTag(variable), "the ENVIRONMENT section of shotguard(1) describes \(variable)")
+        }
+    }
+
+    /// Every field of report.json (schema 1) is described under BACKGROUND AGENT, "Report format".
+    func testReportFormatNamesEveryField() throws {
+        let page = try ManPage.render("man/shotguard.1")
+        let format = try XCTUnwrap(page.section("BACKGROUND AGENT")?.subsection("Report format"),
+                                   "shotguard(1) has no 'Report format' under BACKGROUND AGENT").joined(separator: "\n")
+        let topLevel = ["schema", "id", "time", "signals", "image", "alignment", "redactions", "activeWindow", "screen",
+                        "host", "shotguard", "note"]
+        for field in topLevel {
+            XCTAssertTrue(format.split(separator: "\n").map(String.init).hasTag(field), "'Report format' has a paragraph for \(field)")
+        }
+        let nested = ["kind", "detail", "source", "path", "original", "width", "height", "method", "geometry", "window",
+                      "line", "x", "y", "fill", "class", "instance", "title", "titleWithheld"]
+        for field in nested {
+            XCTAssertNotNil(format.firstMatch(of: try Regex("\\b\(field)\\b")), "'Report format' names the field \(field)")
         }
     }
 
