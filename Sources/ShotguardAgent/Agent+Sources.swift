@@ -80,18 +80,10 @@ extension Agent {
 
     /// `20261129-140703-120`: local time to the millisecond, unique enough for one user's screen.
     static func reportID() -> String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        var parts = tm()
-        var seconds = time.tv_sec
-        localtime_r(&seconds, &parts)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))\(pad(Int(parts.tm_mon) + 1, 2))\(pad(Int(parts.tm_mday), 2))-"
-            + "\(pad(Int(parts.tm_hour), 2))\(pad(Int(parts.tm_min), 2))\(pad(Int(parts.tm_sec), 2))-"
-            + pad(Int(time.tv_nsec / 1_000_000), 3)
+        let t = CalendarTime()
+        let pad = CalendarTime.pad
+        return "\(pad(t.year, 4))\(pad(t.month, 2))\(pad(t.day, 2))-\(pad(t.hour, 2))\(pad(t.minute, 2))\(pad(t.second, 2))-"
+            + pad(t.millisecond, 3)
     }
 }
 

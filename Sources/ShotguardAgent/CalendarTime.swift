@@ -1,0 +1,34 @@
+// Wall-clock time broken into fields, for log lines, report ids and ISO 8601 report times.
+import Glibc
+
+struct CalendarTime {
+    let year, month, day, hour, minute, second, millisecond: Int
+
+    /// `seconds` since the epoch (now when nil), in local time or UTC.
+    init(_ seconds: Double? = nil, utc: Bool = false) {
+        let instant: Double
+        if let seconds {
+            instant = seconds
+        } else {
+            var time = timespec()
+            clock_gettime(CLOCK_REALTIME, &time)
+            instant = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        var whole = time_t(instant.rounded(.down))
+        var parts = tm()
+        if utc { gmtime_r(&whole, &parts) } else { localtime_r(&whole, &parts) }
+        year = Int(parts.tm_year) + 1900
+        month = Int(parts.tm_mon) + 1
+        day = Int(parts.tm_mday)
+        hour = Int(parts.tm_hour)
+        minute = Int(parts.tm_min)
+        second = Int(parts.tm_sec)
+        millisecond = min(999, Int((instant - Double(whole)) * 1000))
+    }
+
+    /// `value` in decimal, zero-padded to `width` digits.
+    static func pad(_ value: Int, _ width: Int = 2) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}
