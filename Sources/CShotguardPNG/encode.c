@@ -159,7 +159,9 @@ static void *sg_compress_band(void *argument) {
         const int last_row = i + 1 == band->row_count;
         const int flush = last_row ? (band->is_last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
         const int status = deflate(&stream, flush);
-        ok = (status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR) && stream.avail_in == 0;
+        /* The output buffer holds deflateBound of the band, so every row is taken whole and a
+         * finished band ends its stream; anything else is a failure, never a short image. */
+        ok = stream.avail_in == 0 && (flush == Z_FINISH ? status == Z_STREAM_END : status == Z_OK);
     }
     band->size = capacity - stream.avail_out;
     band->failed = !ok;

@@ -45,7 +45,16 @@ extension Agent {
         let origin = report.alignment!.rect
         if let regions {
             report.redactions = image.redact(regions, context: event.context, origin: origin)
-            let hitWindows = Set(regions.hits(against: event.context).compactMap(\.windowID))
+            var contexts = [event.context]
+            if report.alignment?.verified == false {
+                // A screen-sized image that is not the screen as it was at the event: it may
+                // show the windows as they are now, so their rules apply too.
+                let current = display.screenContext()
+                contexts.append(current)
+                report.redactions += image.redact(regions, context: current, origin: origin)
+                report.notes.append("the image differs from the screen at the event; rules were applied for the windows then and now")
+            }
+            let hitWindows = Set(contexts.flatMap { regions.hits(against: $0) }.compactMap(\.windowID))
             report.activeWindowRedacted = event.context.activeWindowID.map(hitWindows.contains) ?? false
         }
         report.image = image

@@ -42,9 +42,17 @@ extension Agent {
             case .clipboardFailed(let reason):
                 log.warning("clipboard: \(reason)")
             case .toolWindowOpened(let id, let tool):
-                log.verbose("screenshot tool window \(hexID(id)) (\(tool))")
-                signal(SignalRecord(kind: .toolWindow, time: now(), detail: tool), counted: true, candidate: nil)
+                // The screen is grabbed now, before the tool paints over it; the event counts
+                // only once the window is mapped (a tray daemon's hidden windows never are).
+                log.verbose("screenshot tool window \(hexID(id)) (\(tool)) created")
+                signal(SignalRecord(kind: .toolWindow, time: now(), detail: tool), counted: false, candidate: nil)
+            case .toolWindowMapped(let id, let tool):
+                log.verbose("screenshot tool window \(hexID(id)) (\(tool)) shown")
+                if event == nil || !(event?.signals.contains { $0.kind == .toolWindow } ?? false) {
+                    signal(SignalRecord(kind: .toolWindow, time: now(), detail: tool), counted: false, candidate: nil)
+                }
                 event?.openToolWindows.insert(id)
+                event?.count(now: monotonicNow())
             case .toolWindowClosed(let id):
                 guard let event, event.openToolWindows.remove(id) != nil else { continue }
                 event.lastSignal = monotonicNow()

@@ -103,7 +103,7 @@ public final class Agent {
             if options.once, reported > 0 { stopping = true }
         }
         if event != nil { settle(final: true) }
-        exec?.drain { waitForChild() }
+        exec?.drain(seconds: 5) { waitForChild() }
         log.info("stopped")
         return 0
     }
@@ -144,17 +144,24 @@ public final class Agent {
     /// SIGHUP: the new rules replace the old only when the file is valid.
     private func reloadRegions() {
         do throws(AgentError) {
-            regions = try Self.loadRegions(options.regionsPath, log: log)
+            let reloaded = try Self.loadRegions(options.regionsPath, log: log)
+            if reloaded == nil, regions != nil {
+                // An editor may be between removing the old file and writing the new one.
+                log.error("kept the previous rules: \(RegionsFile.defaultPath) is missing")
+                return
+            }
+            regions = reloaded
             log.info("reloaded \(regions?.path ?? "regions"): \(regions?.rules.count ?? 0) rules")
         } catch {
             log.error("kept the previous rules: \(error.message)")
         }
     }
 
-    /// Blocks until a child may have exited (for draining --exec at the end).
+    /// Blocks until a child may have exited (for draining --exec at the end); a second SIGINT
+    /// or SIGTERM ends the wait at once.
     private func waitForChild() {
         var fds = [pollfd(fd: signalReader.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-        _ = poll(&fds, 1, 1000)
-        _ = signalReader.read()
+        _ = poll(&fds, 1, 200)
+        if signalReader.read().contains(where: { $0 == SIGINT || $0 == SIGTERM }) { exec?.abandon() }
     }
 }

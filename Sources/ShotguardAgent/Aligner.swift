@@ -12,6 +12,8 @@ struct Alignment {
     /// The image's rectangle in screen coordinates.
     let rect: Rect
     let windowID: UInt?
+    /// Whether the pixels were checked against the screen at event time.
+    var verified = true
 }
 
 /// Places images on the event-time screen. The root capture must be opaque (see `opaque`).
@@ -32,8 +34,9 @@ enum Aligner {
     static func align(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext, verify: Bool) -> Alignment? {
         let candidate = image.hasAlpha ? opaque(image) : image
         if image.width == root.width, image.height == root.height {
-            if !verify || matches(candidate, root: root, x: 0, y: 0) {
-                return Alignment(method: .screen, rect: root.bounds, windowID: nil)
+            let same = matches(candidate, root: root, x: 0, y: 0)
+            if same || !verify {
+                return Alignment(method: .screen, rect: root.bounds, windowID: nil, verified: same)
             }
         }
         for window in context.windows.reversed()
@@ -50,7 +53,7 @@ enum Aligner {
     static func matches(_ image: PixelBuffer, root: PixelBuffer, x: Int, y: Int) -> Bool {
         guard x >= 0, y >= 0, x + image.width <= root.width, y + image.height <= root.height else { return false }
         let area = image.width * image.height
-        let allowed = min(area / 4, 1024 + area / 200)
+        let allowed = min(area / 10, 1024 + area / 200)
         var differing = 0
         return image.pixels.withUnsafeBufferPointer { pixels in
             root.pixels.withUnsafeBufferPointer { screen in
@@ -72,7 +75,8 @@ enum Aligner {
     /// finds each as an exact byte run in the root's rows, and checks each hit over the whole
     /// image. Rows that cross the cursor simply find nothing; the next row is tried.
     static func search(_ image: PixelBuffer, root: PixelBuffer) -> Rect? {
-        guard image.width <= root.width, image.height <= root.height, image.width >= 4, image.height >= 1 else { return nil }
+        // Too small a piece could match anywhere.
+        guard image.width <= root.width, image.height <= root.height, image.width >= 16, image.height >= 8 else { return nil }
         for row in sampleRows(image) {
             if let found = searchRow(row, of: image, root: root) { return found }
         }
@@ -93,12 +97,15 @@ enum Aligner {
         return scored.sorted { $0.changes > $1.changes }.prefix(count).map(\.row)
     }
 
+    /// The one place where `row` of the image starts a match; nil when there is none, or more
+    /// than one (a crop of repeated UI could sit on its twin, and the rules there be missed).
     private static func searchRow(_ row: Int, of image: PixelBuffer, root: PixelBuffer) -> Rect? {
         let needleLength = image.width * 4
         let rowLength = root.width * 4
         return image.pixels.withUnsafeBytes { pixels in
             root.pixels.withUnsafeBytes { screen in
                 let needle = pixels.baseAddress! + row * needleLength
+                var found: Rect?
                 for top in 0...(root.height - image.height) {
                     let line = screen.baseAddress! + (top + row) * rowLength
                     var offset = 0
@@ -109,11 +116,12 @@ enum Aligner {
                         guard byte % 4 == 0 else { continue }
                         let x = byte / 4
                         if x + image.width <= root.width, matches(image, root: root, x: x, y: top) {
-                            return Rect(x: x, y: top, width: image.width, height: image.height)
+                            guard found == nil else { return nil }
+                            found = Rect(x: x, y: top, width: image.width, height: image.height)
                         }
                     }
                 }
-                return nil
+                return found
             }
         }
     }

@@ -20,7 +20,7 @@ final class CaptureEvent {
     let context: ScreenContext
     /// The whole screen at event time, opaque, for alignment.
     let root: PixelBuffer
-    /// The active window's rectangle (or the screen), grabbed at event time.
+    /// The active window's rectangle (or the screen), cut from the event-time grab of the root.
     let fallbackRect: Rect
     var signals: [SignalRecord] = []
     var candidates: [Candidate] = []
@@ -29,12 +29,14 @@ final class CaptureEvent {
     var lastSignal: Double
     var lastCountedSignal: Double
     let toolDeadline: Double
+    let start: Double
     var looks = 0
 
     /// Settle this long after the last signal; keep counted signals together at least `debounce`.
     static let settle = 0.75
     static let debounce = 1.0
     static let toolWindowLimit = 60.0
+    static let limit = 10.0
 
     init(id: String, now: Double, wallNow: Double, context: ScreenContext, root: PixelBuffer) {
         self.id = id
@@ -47,22 +49,28 @@ final class CaptureEvent {
         lastSignal = now
         lastCountedSignal = now
         toolDeadline = now + Self.toolWindowLimit
+        start = now
     }
 
+    /// Adds a signal. Only a counted one (classified as a screenshot) keeps the event open
+    /// longer: a stream of unrelated images cannot hold an old screen context open.
     func add(_ signal: SignalRecord, counted: Bool, candidate: Candidate?, now: Double) {
         signals.append(signal)
         if let candidate { candidates.append(candidate) }
-        lastSignal = now
-        if counted {
-            hasCountedSignal = true
-            lastCountedSignal = now
-        }
+        if counted { count(now: now) }
     }
 
-    /// When the event may settle: after the quiet period, and not while a tool window is open
-    /// (for at most a minute).
+    /// Marks the event as a screenshot (a counted signal, or a tool window that was mapped).
+    func count(now: Double) {
+        hasCountedSignal = true
+        lastSignal = now
+        lastCountedSignal = now
+    }
+
+    /// When the event may settle: after the quiet period (at most `limit` after it opened), and
+    /// not while a tool window is shown (for at most a minute).
     var settleTime: Double {
-        let quiet = max(lastSignal + Self.settle, lastCountedSignal + Self.debounce)
+        let quiet = min(max(lastSignal + Self.settle, lastCountedSignal + Self.debounce), start + Self.limit)
         return openToolWindows.isEmpty ? quiet : max(quiet, toolDeadline)
     }
 

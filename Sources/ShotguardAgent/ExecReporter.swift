@@ -48,11 +48,26 @@ final class ExecReporter {
         }
     }
 
-    /// Waits for the running command and the queue to finish (for --once and shutdown).
-    func drain(wait: () -> Void) {
-        while !isIdle {
+    /// Stops waiting: the queue is dropped (drain then stops the running command).
+    func abandon() {
+        queue.removeAll()
+        running?.stop()
+        running = nil
+    }
+
+    /// Waits for the running command and the queue to finish (for --once and shutdown), for
+    /// at most `seconds`; then stops the command and drops what waits, saying so.
+    func drain(seconds: Double, wait: () -> Void) {
+        let deadline = monotonicNow() + seconds
+        while !isIdle, monotonicNow() < deadline {
             wait()
             childExited()
         }
+        guard !isIdle else { return }
+        log.warning("--exec command still running after \(Int(seconds)) s: stopped it"
+            + (queue.isEmpty ? "" : "; \(queue.count) waiting reports not handed on"))
+        queue.removeAll()
+        running?.stop()
+        running = nil
     }
 }

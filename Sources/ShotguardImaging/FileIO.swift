@@ -48,15 +48,17 @@ public enum FileIO {
             umask(mask)
             fchmod(fd, mode & ~mask)
             try writeAll(bytes, to: fd, name: path)
+            // A full disk can show only here: delayed allocation reports ENOSPC at fsync.
             guard fsync(fd) == 0 else { throw ImagingError(.io, source: path, "cannot write: \(errnoText())") }
-            guard close(fd) == 0 else {
-                unlink(temporary)
-                throw ImagingError(.io, source: path, "cannot write: \(errnoText())")
-            }
         } catch {
             close(fd)
             unlink(temporary)
             throw error
+        }
+        guard close(fd) == 0 else {
+            let reason = errnoText()
+            unlink(temporary)
+            throw ImagingError(.io, source: path, "cannot write: \(reason)")
         }
         guard rename(temporary, path) == 0 else {
             let reason = errnoText()

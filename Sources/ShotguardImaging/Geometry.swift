@@ -4,18 +4,6 @@
 public enum Length: Hashable, Sendable {
     case pixels(Int)
     case percent(Double)
-
-    /// Resolves against `extent`. Percentages round outward for sizes (`roundUp`), so a
-    /// redaction never comes out a pixel short of what was asked for.
-    func resolve(in extent: Int, roundUp: Bool) -> Int {
-        switch self {
-        case .pixels(let value):
-            return value
-        case .percent(let value):
-            let exact = Double(extent) * value / 100
-            return Int(roundUp ? exact.rounded(.up) : exact.rounded(.down))
-        }
-    }
 }
 
 /// One offset of a geometry: from the left/top edge (`+N`) or from the right/bottom edge (`-N`).
@@ -44,15 +32,24 @@ public struct Geometry: Hashable, Sendable, CustomStringConvertible {
         self.y = y
     }
 
-    /// The rectangle this geometry names inside `target`, clipped to `target`.
+    /// The rectangle this geometry names inside `target`, clipped to `target`. With
+    /// percentages the exact edges may fall between pixels; both edges round outward, so a
+    /// redaction never comes out a pixel short on either side.
     public func resolve(in target: Rect) -> Rect {
-        let w = width.resolve(in: target.width, roundUp: true)
-        let h = height.resolve(in: target.height, roundUp: true)
-        let dx = x.length.resolve(in: target.width, roundUp: false)
-        let dy = y.length.resolve(in: target.height, roundUp: false)
-        let left = x.fromFarEdge ? target.width - w - dx : dx
-        let top = y.fromFarEdge ? target.height - h - dy : dy
-        return Rect(x: target.x + left, y: target.y + top, width: w, height: h).intersection(target)
+        let (left, right) = Self.span(size: width, offset: x, extent: target.width)
+        let (top, bottom) = Self.span(size: height, offset: y, extent: target.height)
+        return Rect(x: target.x + left, y: target.y + top, width: right - left, height: bottom - top).intersection(target)
+    }
+
+    private static func span(size: Length, offset: Offset, extent: Int) -> (Int, Int) {
+        func exact(_ length: Length) -> Double {
+            switch length {
+            case .pixels(let value): return Double(value)
+            case .percent(let value): return Double(extent) * value / 100
+            }
+        }
+        let start = offset.fromFarEdge ? Double(extent) - exact(offset.length) - exact(size) : exact(offset.length)
+        return (Int(start.rounded(.down)), Int((start + exact(size)).rounded(.up)))
     }
 
     public var description: String {

@@ -36,13 +36,15 @@ final class ClipboardFetch {
 
 extension Display {
     /// A whole property of `window` (read in pieces), deleting it afterwards; nil when absent.
-    func takeProperty(_ property: Atom, of window: Window) -> (type: Atom, format: Int32, bytes: [UInt8])? {
+    /// Stops reading past `limit` bytes (the caller sees more than `limit` and refuses it).
+    func takeProperty(_ property: Atom, of window: Window, limit: Int = ClipboardFetch.maximumSize)
+        -> (type: Atom, format: Int32, bytes: [UInt8])? {
         var bytes: [UInt8] = []
         var first: PropertyChunk?
         while let chunk = propertyChunk(property, of: window, offset: bytes.count / 4, length: 1 << 20) {
             first = first ?? chunk
             bytes += chunk.bytes
-            if chunk.remaining == 0 { break }
+            if chunk.remaining == 0 || bytes.count > limit { break }
         }
         guard let first else { return nil }
         XDeleteProperty(handle, window, property)

@@ -42,6 +42,9 @@ extension DesktopEvents {
             return []
         case .data:
             self.fetch = nil
+            guard property.bytes.count <= ClipboardFetch.maximumSize else {
+                return [.clipboardFailed(reason: "the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB")]
+            }
             return [.clipboardImage(png: property.bytes, owner: describe(fetch.owner), incremental: false)]
         case .incremental:
             return []
@@ -72,7 +75,7 @@ extension DesktopEvents {
     }
 
     func check(_ id: Window) -> [DesktopSignal] {
-        guard !toolWindows.contains(id) else { return [] }
+        guard toolWindows[id] == nil else { return [] }
         let hint = display.classHint(of: id)
         let names = [hint.instance.lowercased(), hint.className.lowercased()]
         guard let tool = names.first(where: { isTool($0) }) else {
@@ -82,8 +85,13 @@ extension DesktopEvents {
             }
             return []
         }
-        toolWindows.insert(id)
-        return [.toolWindowOpened(id: UInt(id), toolClass: tool)]
+        toolWindows[id] = tool
+        var signals: [DesktopSignal] = [.toolWindowOpened(id: UInt(id), toolClass: tool)]
+        // Already shown (its class was set after mapping): its MapNotify has passed.
+        if (try? display.geometry(of: id))?.isViewable == true {
+            signals.append(.toolWindowMapped(id: UInt(id), toolClass: tool))
+        }
+        return signals
     }
 
     /// The clipboard owner for reports: its WM_CLASS where it has one, else its id.

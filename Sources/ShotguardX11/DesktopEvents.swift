@@ -9,8 +9,10 @@ public enum DesktopSignal {
     case clipboardImage(png: [UInt8], owner: String, incremental: Bool)
     /// A clipboard transfer failed (stalled owner, too large, refused).
     case clipboardFailed(reason: String)
-    /// A window of a known screenshot tool appeared (before it paints, where possible).
+    /// A window of a known screenshot tool was created (before it paints, where possible).
     case toolWindowOpened(id: UInt, toolClass: String)
+    /// A screenshot tool's window was mapped: the tool is really in use, not idle in a tray.
+    case toolWindowMapped(id: UInt, toolClass: String)
     /// A screenshot tool's window went away (unmapped or destroyed).
     case toolWindowClosed(id: UInt)
 }
@@ -24,7 +26,8 @@ public final class DesktopEvents {
     let clipboard, targets, png, incr, targetsProperty, dataProperty: Atom
     var fetch: ClipboardFetch?
     private let toolClasses: Set<String>
-    var toolWindows: Set<Window> = []
+    /// Known tool windows and their tool names, from creation to destruction.
+    var toolWindows: [Window: String] = [:]
     public var watchesClipboard: Bool
     public var watchesTools: Bool
 
@@ -96,10 +99,15 @@ public final class DesktopEvents {
             return track(event.xcreatewindow.window)
         case PropertyNotify where watchesTools && event.xproperty.atom == XA_WM_CLASS:
             return check(event.xproperty.window)
-        case UnmapNotify, DestroyNotify:
-            let id = event.type == UnmapNotify ? event.xunmap.window : event.xdestroywindow.window
-            guard toolWindows.remove(id) != nil else { return [] }
-            return [.toolWindowClosed(id: UInt(id))]
+        case MapNotify:
+            guard let tool = toolWindows[event.xmap.window] else { return [] }
+            return [.toolWindowMapped(id: UInt(event.xmap.window), toolClass: tool)]
+        case UnmapNotify:
+            guard toolWindows[event.xunmap.window] != nil else { return [] }
+            return [.toolWindowClosed(id: UInt(event.xunmap.window))]
+        case DestroyNotify:
+            guard toolWindows.removeValue(forKey: event.xdestroywindow.window) != nil else { return [] }
+            return [.toolWindowClosed(id: UInt(event.xdestroywindow.window))]
         default:
             return []
         }

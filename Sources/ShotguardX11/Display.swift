@@ -30,8 +30,20 @@ public final class Display {
         ErrorTrap.forget(handle)
     }
 
-    public var width: Int { Int(XDisplayWidth(handle, screen)) }
-    public var height: Int { Int(XDisplayHeight(handle, screen)) }
+    /// The root window's size now. Asked of the server each time: XDisplayWidth keeps the size
+    /// from connection time, and a monitor plugged in later changes it.
+    public var size: (width: Int, height: Int) {
+        var rootReturn: Window = 0
+        var x: Int32 = 0, y: Int32 = 0
+        var width: UInt32 = 0, height: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
+        guard XGetGeometry(handle, root, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else {
+            return (Int(XDisplayWidth(handle, screen)), Int(XDisplayHeight(handle, screen)))
+        }
+        return (Int(width), Int(height))
+    }
+
+    public var width: Int { size.width }
+    public var height: Int { size.height }
     public var fileDescriptor: Int32 { XConnectionNumber(handle) }
     var depth: Int32 { XDefaultDepth(handle, screen) }
     var visual: UnsafeMutablePointer<Visual> { XDefaultVisual(handle, screen) }

@@ -12,15 +12,20 @@ public final class PaintedWindow {
 
     /// Creates, names and maps the window at `frame` (a position request the window manager is
     /// asked to honour), and waits until it is viewable and exposed, bounded to about 5 s.
-    /// `argb` makes it a depth-32 window with an alpha channel, as compositing toolkits create.
+    /// `argb` makes it a depth-32 window with an alpha channel, as compositing toolkits create;
+    /// `popup` an override-redirect window that no window manager handles (a menu, a tooltip).
     public init(display: Display, frame: Rect, content: PixelBuffer, instance: String, className: String,
-                title: String, argb: Bool = false) throws(X11Error) {
+                title: String, argb: Bool = false, popup: Bool = false) throws(X11Error) {
         self.display = display
         let handle = display.handle
         var depth = display.depth
         var visual = display.visual
         var attributes = XSetWindowAttributes()
         var mask = CWBackPixmap | CWEventMask
+        if popup {
+            attributes.override_redirect = 1
+            mask |= CWOverrideRedirect
+        }
         if argb {
             var info = XVisualInfo()
             guard XMatchVisualInfo(handle, XDefaultScreen(handle), 32, TrueColor, &info) != 0 else {

@@ -13,19 +13,27 @@ public final class ScreenGrabber {
 
     public init(display: Display, allowSharedMemory: Bool = true) {
         self.display = display
-        shared = allowSharedMemory ? SharedMemoryImage(display: display, width: display.width, height: display.height) : nil
+        let size = display.size
+        shared = allowSharedMemory ? SharedMemoryImage(display: display, width: size.width, height: size.height) : nil
         method = shared == nil ? .getImage : .sharedMemory
     }
 
     /// The pixels of `rect` on screen, clipped to the screen. Throws when nothing of it is on
     /// screen or the server refuses.
     public func capture(_ rect: Rect) throws(X11Error) -> (image: PixelBuffer, rect: Rect) {
-        let screen = Rect(x: 0, y: 0, width: display.width, height: display.height)
+        let size = display.size
+        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
         let area = rect.intersection(screen)
         guard !area.isEmpty else {
             throw X11Error(.capture, "the rectangle \(rect) is entirely off the \(screen.width)x\(screen.height) screen")
         }
         let box = (x: area.x, y: area.y, width: area.width, height: area.height)
+        if let current = shared, !current.fits(width: box.width, height: box.height) {
+            // The screen grew (a monitor was added): a segment of the new size replaces the old.
+            shared = nil
+            shared = SharedMemoryImage(display: display, width: size.width, height: size.height)
+            method = shared == nil ? .getImage : .sharedMemory
+        }
         if let shared {
             if let image = try? shared.grab(box, { (image) throws(X11Error) in try Self.pixels(of: image) }) {
                 return (image, area)
@@ -48,7 +56,7 @@ public final class ScreenGrabber {
 
     /// The whole screen.
     public func captureScreen() throws(X11Error) -> PixelBuffer {
-        try capture(Rect(x: 0, y: 0, width: display.width, height: display.height)).image
+        try capture(Rect(x: 0, y: 0, width: Int(Int32.max), height: Int(Int32.max))).image
     }
 
     private func lost() -> X11Error {

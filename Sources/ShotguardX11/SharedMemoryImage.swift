@@ -60,12 +60,17 @@ final class SharedMemoryImage {
         info.deallocate()
     }
 
+    /// Whether a grab of this size fits in the segment.
+    func fits(width: Int, height: Int) -> Bool {
+        width * height * (Int(image.pointee.bits_per_pixel) / 8) <= capacity
+    }
+
     /// Grabs `rect` of the root into the segment and hands the XImage to `body`. The XImage's
     /// size is set to the rectangle's, which the root-sized segment always has room for.
     func grab<T>(_ rect: (x: Int, y: Int, width: Int, height: Int),
                  _ body: (UnsafeMutablePointer<XImage>) throws(X11Error) -> T) throws(X11Error) -> T {
         let bytesPerPixel = Int(image.pointee.bits_per_pixel) / 8
-        guard rect.width * rect.height * bytesPerPixel <= capacity else {
+        guard fits(width: rect.width, height: rect.height) else {
             throw X11Error(.capture, "capture rectangle is larger than the screen")
         }
         image.pointee.width = Int32(rect.width)

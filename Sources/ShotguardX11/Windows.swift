@@ -30,19 +30,33 @@ extension Display {
         return (Int(values[0]), Int(values[1]), Int(values[2]), Int(values[3]))
     }
 
-    /// Top-level client windows in stacking order, bottom first: `_NET_CLIENT_LIST_STACKING`
-    /// from the window manager, else the root's children (no window manager running).
+    /// Top-level windows in stacking order, bottom first: the window manager's clients
+    /// (`_NET_CLIENT_LIST_STACKING`), then the override-redirect windows it does not manage
+    /// (menus, pop-ups, tooltips, which may show an application's secrets outside its main
+    /// window), on top, where they are drawn. Without a window manager: the root's children.
     public func topLevelWindows() -> [Window] {
-        if let list = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW), !list.isEmpty {
-            return list.map { Window($0) }
+        guard let tree = children(of: root) else { return [] }
+        guard let managed = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW), !managed.isEmpty else {
+            return tree.children.map { clientWindow(in: $0) }
         }
+        let overrides = tree.children.filter { child in
+            var attributes = XWindowAttributes()
+            // No trap: a window that just vanished fails here and is simply left out.
+            return XGetWindowAttributes(handle, child, &attributes) != 0 && attributes.override_redirect != 0
+                && attributes.map_state == IsViewable
+        }
+        return managed.map { Window($0) } + overrides
+    }
+
+    /// A window's parent and children (bottom first), or nil when it is gone.
+    func children(of window: Window) -> (parent: Window, children: [Window])? {
         var rootReturn: Window = 0, parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
+        var list: UnsafeMutablePointer<Window>?
         var count: UInt32 = 0
-        let (status, _) = trap { XQueryTree(handle, root, &rootReturn, &parent, &children, &count) }
-        guard status != 0, let children else { return [] }
-        defer { XFree(children) }
-        return (0..<Int(count)).map { clientWindow(in: children[$0]) }
+        let (status, _) = trap { XQueryTree(handle, window, &rootReturn, &parent, &list, &count) }
+        defer { if let list { XFree(list) } }
+        guard status != 0 else { return nil }
+        return (parent, list.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? [])
     }
 
     /// The client inside a top-level window: itself when it has `WM_CLASS` or no children,
@@ -51,15 +65,10 @@ extension Display {
         if depth == 3 || cardinals("WM_STATE", of: window) != nil || !classHint(of: window).className.isEmpty {
             return window
         }
-        var rootReturn: Window = 0, parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        let (status, _) = trap { XQueryTree(handle, window, &rootReturn, &parent, &children, &count) }
-        guard status != 0, let children else { return window }
-        defer { XFree(children) }
-        for index in 0..<Int(count) {
-            let client = clientWindow(in: children[index], depth: depth + 1)
-            if client != children[index] || cardinals("WM_STATE", of: client) != nil { return client }
+        guard let tree = children(of: window) else { return window }
+        for child in tree.children {
+            let client = clientWindow(in: child, depth: depth + 1)
+            if client != child || cardinals("WM_STATE", of: client) != nil { return client }
         }
         return window
     }
@@ -79,14 +88,9 @@ extension Display {
     private func topLevel(containing window: Window) -> Window? {
         var current = window
         for _ in 0..<64 {
-            var rootReturn: Window = 0, parent: Window = 0
-            var children: UnsafeMutablePointer<Window>?
-            var count: UInt32 = 0
-            let (status, _) = trap { XQueryTree(handle, current, &rootReturn, &parent, &children, &count) }
-            if let children { XFree(children) }
-            guard status != 0 else { return nil }
-            if parent == root || parent == 0 { return current }
-            current = parent
+            guard let tree = children(of: current) else { return nil }
+            if tree.parent == root || tree.parent == 0 { return current }
+            current = tree.parent
         }
         return nil
     }
@@ -100,7 +104,8 @@ extension Display {
             guard let info = try? windowInfo(window), info.isViewable else { continue }
             windows.append(info)
         }
-        return ScreenContext(width: width, height: height, windows: windows, activeWindowID: activeWindow().map { UInt($0) })
+        let size = self.size
+        return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: activeWindow().map { UInt($0) })
     }
 
     /// One window's class, title and geometry; throws when it has gone.

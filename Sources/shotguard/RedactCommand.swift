@@ -41,7 +41,8 @@ enum RedactCommand: Subcommand {
         let live = try regions.flatMap { regions throws(CLIError) in try liveContext(for: regions) }
         var image = try decode(input)
         if let regions {
-            let screen = live ?? ScreenContext(width: origin.x + image.width, height: origin.y + image.height, windows: [])
+            let screen: ScreenContext
+            if let live { screen = live } else { screen = try imageAsScreen(image, origin: arguments.value("origin"), regions: regions) }
             image.redact(regions, context: screen,
                          origin: Rect(x: origin.x, y: origin.y, width: image.width, height: image.height))
         }
@@ -51,11 +52,27 @@ enum RedactCommand: Subcommand {
         try ImageOutput.write(image, to: output, compressionLevel: level)
     }
 
-    /// The live screen when the file has window rules (fail closed without one); nil when it
-    /// has none, and the rules resolve against a screen the size of the image.
+    /// Without a display the image is taken to be the whole screen. That cannot hold for an
+    /// image placed with --origin, so rules whose rectangles depend on the screen's size
+    /// (percentages, offsets from the right or bottom) fail closed there.
+    private static func imageAsScreen(_ image: PixelBuffer, origin: String?, regions: RegionsFile) throws(CLIError) -> ScreenContext {
+        let sized = regions.screenRules.filter { rule in
+            guard let geometry = rule.geometry else { return false }
+            let lengths = [geometry.width, geometry.height, geometry.x.length, geometry.y.length]
+            return geometry.x.fromFarEdge || geometry.y.fromFarEdge || lengths.contains { if case .percent = $0 { true } else { false } }
+        }
+        if origin != nil, !sized.isEmpty {
+            throw .usage("\(regions.path): screen rules (line \(sized.map { String($0.line) }.joined(separator: ", "))) need the "
+                + "screen's size, which --origin without an X display cannot give; nothing was written")
+        }
+        return ScreenContext(width: image.width, height: image.height, windows: [])
+    }
+
+    /// The live screen (windows and size) whenever a display is there; without one, nil when
+    /// the file has no window rules, and a usage error (fail closed) when it has.
     private static func liveContext(for regions: RegionsFile) throws(CLIError) -> ScreenContext? {
         let windowRules = regions.windowRules
-        guard !windowRules.isEmpty else { return nil }
+        guard !windowRules.isEmpty else { return try? Display().screenContext() }
         let lines = (windowRules.count == 1 ? "line " : "lines ") + windowRules.map { String($0.line) }.joined(separator: ", ")
         do throws(X11Error) {
             return try Display().screenContext()

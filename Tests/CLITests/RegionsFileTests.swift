@@ -102,4 +102,14 @@ final class RegionsFileTests: XCTestCase {
         assertFailure(result, status: 2, prefix: "shotguard: \(path): ", mentions: ["No such file or directory"])
         assertOnlyFiles(["in.png", ".config", ".config/shotguard", ".config/shotguard/regions"], in: sandbox)
     }
+
+    func testScreenRulesThatNeedTheScreenSizeFailClosedWithOriginAndNoDisplay() throws {
+        let sandbox = try Sandbox(self)
+        let input = try sandbox.write("in.png", png: PixelBuffer(width: 40, height: 30, fill: 0xFF12_3456))
+        let rules = try sandbox.write("rules", text: "screen 10x10+0+0\nscreen 25%x100%+0+0\nscreen 5x5-0+0\n")
+        let result = try sandbox.run(["redact", input, "--regions", rules, "--origin", "+100+50", "-o", sandbox.path("out.png")])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("\(rules): screen rules (line 2, 3) need the screen's size"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.path("out.png")))
+    }
 }

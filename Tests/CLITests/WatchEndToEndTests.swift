@@ -114,10 +114,11 @@ final class WatchEndToEndTests: XCTestCase {
         // Taken before the event, in a folder nobody watches (home is watched).
         let early = sandbox.path("private/early.png")
         try runTool("mkdir -p '\(sandbox.path("private"))' && scrot -o '\(early)'", display: desk.name)
-        // A screenshot tool's window opens the event: the agent records the windows now.
+        // A screenshot tool's window opens the event: the agent records the windows now. Like
+        // flameshot's and slop's overlays it is override-redirect, so focus and title bars stay.
         let tool = try PaintedWindow(display: desk.display, frame: Rect(x: 600, y: 360, width: 30, height: 30),
                                      content: PixelBuffer(width: 30, height: 30, fill: 0xFF80_8080), instance: "flameshot",
-                                     className: "flameshot", title: "flameshot")
+                                     className: "flameshot", title: "flameshot", popup: true)
         XCTAssertTrue(watch.waitForLog("capture event", seconds: 5), watch.log)
         let before = try desk.display.geometry(of: desk.vault.id).frame
         try desk.vault.move(x: before.x + 150, y: before.y + 120)
