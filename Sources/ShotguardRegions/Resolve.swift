@@ -59,7 +59,8 @@ extension Rule {
         case .window:
             return context.windows.compactMap { window in
                 guard window.isViewable, matches(window) else { return nil }
-                let rect = (geometry?.resolve(in: window.frame) ?? window.frame).intersection(screen)
+                // No geometry means the whole window, decorations and title bar included.
+                let rect = (geometry?.resolve(in: window.frame) ?? window.outerFrame).intersection(screen)
                 return rect.isEmpty ? nil : RegionHit(line: line, fill: fill, rect: rect, windowID: window.id)
             }
         }

@@ -16,14 +16,19 @@ public struct WindowInfo: Hashable, Sendable {
     public var frame: Rect
     /// Whether the window is mapped and all its ancestors are; unviewable windows never match.
     public var isViewable: Bool
+    /// The client area with the window manager's decorations around it (`_NET_FRAME_EXTENTS`):
+    /// its title bar shows the title a rule may have matched on.
+    public var outerFrame: Rect
 
-    public init(id: UInt, className: String, instance: String, title: String, frame: Rect, isViewable: Bool) {
+    public init(id: UInt, className: String, instance: String, title: String, frame: Rect, isViewable: Bool,
+                outerFrame: Rect? = nil) {
         self.id = id
         self.className = className
         self.instance = instance
         self.title = title
         self.frame = frame
         self.isViewable = isViewable
+        self.outerFrame = outerFrame ?? frame
     }
 }
 

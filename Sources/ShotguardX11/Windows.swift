@@ -112,7 +112,10 @@ extension Display {
     public func windowInfo(_ window: Window) throws(X11Error) -> WindowInfo {
         let (frame, isViewable) = try geometry(of: window)
         let hint = classHint(of: window)
+        let extents = frameExtents(of: window)
+        let outer = Rect(x: frame.x - extents.left, y: frame.y - extents.top,
+                         width: frame.width + extents.left + extents.right, height: frame.height + extents.top + extents.bottom)
         return WindowInfo(id: UInt(window), className: hint.className, instance: hint.instance,
-                          title: title(of: window), frame: frame, isViewable: isViewable)
+                          title: title(of: window), frame: frame, isViewable: isViewable, outerFrame: outer)
     }
 }
