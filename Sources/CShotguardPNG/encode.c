@@ -83,37 +83,48 @@ static void sg_on_flush(png_structp png) {
     (void)png;
 }
 
+/* B,G,R,X (or B,G,R,A) pixels to R,G,B (or R,G,B,A) bytes. Two loops, so that neither has a
+ * branch in it and the compiler can unroll them. */
+static void sg_convert_row(const unsigned char *source, uint32_t width, int has_alpha, unsigned char *out) {
+    if (has_alpha) {
+        for (uint32_t x = 0; x < width; x++) {
+            out[x * 4 + 0] = source[x * 4 + 2];
+            out[x * 4 + 1] = source[x * 4 + 1];
+            out[x * 4 + 2] = source[x * 4 + 0];
+            out[x * 4 + 3] = source[x * 4 + 3];
+        }
+    } else {
+        for (uint32_t x = 0; x < width; x++) {
+            out[x * 3 + 0] = source[x * 4 + 2];
+            out[x * 3 + 1] = source[x * 4 + 1];
+            out[x * 3 + 2] = source[x * 4 + 0];
+        }
+    }
+}
+
 /* One row as PNG wants it: the filter type byte, then R,G,B(,A) with the filter applied.
- * previous is the unfiltered previous row in the same layout (NULL for the band's first row
- * of the image); UP treats a missing previous row as zeros, as the PNG spec does. */
+ * raw receives the unfiltered row; previous is the unfiltered previous row (NULL for the
+ * image's first row, which UP treats as zeros, as the PNG spec does). With no filter the
+ * row is converted straight into place. */
 static void sg_filter_row(const unsigned char *source, uint32_t width, int has_alpha, int filter,
                           const unsigned char *previous, unsigned char *raw, unsigned char *row) {
     const int channels = has_alpha ? 4 : 3;
-    for (uint32_t x = 0; x < width; x++) {
-        raw[x * channels + 0] = source[x * 4 + 2];
-        raw[x * channels + 1] = source[x * 4 + 1];
-        raw[x * channels + 2] = source[x * 4 + 0];
-        if (has_alpha) {
-            raw[x * channels + 3] = source[x * 4 + 3];
-        }
-    }
     const size_t length = (size_t)width * channels;
+    if (filter != SG_PNG_FILTER_SUB && filter != SG_PNG_FILTER_UP) {
+        row[0] = 0;
+        sg_convert_row(source, width, has_alpha, row + 1);
+        return;
+    }
+    sg_convert_row(source, width, has_alpha, raw);
     row[0] = (unsigned char)filter;
-    switch (filter) {
-    case SG_PNG_FILTER_SUB:
+    if (filter == SG_PNG_FILTER_SUB) {
         for (size_t i = 0; i < length; i++) {
             row[1 + i] = (unsigned char)(raw[i] - (i >= (size_t)channels ? raw[i - channels] : 0));
         }
-        break;
-    case SG_PNG_FILTER_UP:
+    } else {
         for (size_t i = 0; i < length; i++) {
             row[1 + i] = (unsigned char)(raw[i] - (previous ? previous[i] : 0));
         }
-        break;
-    default:
-        row[0] = 0;
-        memcpy(row + 1, raw, length);
-        break;
     }
 }
 
@@ -143,7 +154,7 @@ static void *sg_compress_band(void *argument) {
     stream.avail_out = (uInt)capacity;
     if (ok && band->first_row > 0 && band->filter == SG_PNG_FILTER_UP) {
         const unsigned char *above = band->pixels + (size_t)(band->first_row - 1) * band->bytes_per_row;
-        sg_filter_row(above, band->width, band->has_alpha, SG_PNG_FILTER_NONE, NULL, previous, row);
+        sg_convert_row(above, band->width, band->has_alpha, previous);
     }
     for (uint32_t i = 0; ok && i < band->row_count; i++) {
         const uint32_t y = band->first_row + i;
