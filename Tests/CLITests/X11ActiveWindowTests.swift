@@ -3,33 +3,16 @@ import ShotguardImaging
 import ShotguardX11
 import XCTest
 
-final class X11ActiveWindowTests: XCTestCase {
+final class X11ActiveWindowTests: X11DesktopTestCase {
     nonisolated(unsafe) static let desktop = X11Desktop(width: 400, height: 300, windows: [
         DesktopWindow(frame: Rect(x: 20, y: 30, width: 120, height: 90), colours: [0xE01010, 0x10E010, 0x1010E0, 0xE0E010],
                       className: "Back", instance: "back", title: "back"),
         DesktopWindow(frame: Rect(x: 200, y: 80, width: 150, height: 100), colours: [0xF01818, 0x18F018, 0x1818F0, 0xF0F018],
                       className: "Front", instance: "front", title: "front"),
     ])
-
-    override class func setUp() {
-        super.setUp()
-        desktop.start(windowManager: true)
-    }
-
-    override class func tearDown() {
-        desktop.stop()
-        super.tearDown()
-    }
-
-    private var sandbox: Sandbox!
-    private var desktop: X11Desktop { Self.desktop }
-    private var rules = ""
-
-    override func setUpWithError() throws {
-        _ = try desktop.name()
-        sandbox = try Sandbox(self)
-        rules = try sandbox.write("rules", text: "window class=Front 20x10+0+0 fill=#ff0000\nwindow class=Back\nscreen 10x10+0+0\n")
-    }
+    override class var sharedDesktop: X11Desktop { desktop }
+    override class var windowManager: Bool { true }
+    override class var rulesText: String { "window class=Front 20x10+0+0 fill=#ff0000\nwindow class=Back\nscreen 10x10+0+0\n" }
 
     /// Activates window `index` and returns where openbox put its client area.
     private func activate(_ index: Int) throws -> Rect {

@@ -3,28 +3,10 @@ import ShotguardImaging
 import ShotguardX11
 import XCTest
 
-final class X11CaptureFailureTests: XCTestCase {
+final class X11CaptureFailureTests: X11DesktopTestCase {
     nonisolated(unsafe) static let desktop = X11Desktop(width: 200, height: 150, windows: [])
-
-    override class func setUp() {
-        super.setUp()
-        desktop.start()
-    }
-
-    override class func tearDown() {
-        desktop.stop()
-        super.tearDown()
-    }
-
-    private var sandbox: Sandbox!
-    private var rules = ""
-    private var desktop: X11Desktop { Self.desktop }
-
-    override func setUpWithError() throws {
-        _ = try desktop.name()
-        sandbox = try Sandbox(self)
-        rules = try sandbox.write("rules", text: "screen 10x10+0+0\n")
-    }
+    override class var sharedDesktop: X11Desktop { desktop }
+    override class var rulesText: String { "screen 10x10+0+0\n" }
 
     private func window() throws -> PaintedWindow {
         try PaintedWindow(display: try desktop.display(), frame: Rect(x: 10, y: 10, width: 40, height: 30),

@@ -3,28 +3,9 @@ import ShotguardImaging
 import ShotguardX11
 import XCTest
 
-final class X11CaptureTests: XCTestCase {
+final class X11CaptureTests: X11DesktopTestCase {
     nonisolated(unsafe) static let desktop = X11Scene.desktop()
-
-    override class func setUp() {
-        super.setUp()
-        desktop.start()
-    }
-
-    override class func tearDown() {
-        desktop.stop()
-        super.tearDown()
-    }
-
-    private var sandbox: Sandbox!
-    private var rules = ""
-    private var desktop: X11Desktop { Self.desktop }
-
-    override func setUpWithError() throws {
-        _ = try desktop.name()
-        sandbox = try Sandbox(self)
-        rules = try sandbox.write("rules", text: X11Scene.rules)
-    }
+    override class var sharedDesktop: X11Desktop { desktop }
 
     /// Runs `capture -o shot.png` plus `extra`, expects a quiet success, returns the image.
     private func capture(_ extra: [String], file: StaticString = #filePath, line: UInt = #line) throws -> PixelBuffer {

@@ -3,28 +3,9 @@ import ShotguardImaging
 import ShotguardX11
 import XCTest
 
-final class X11RegionsCommandTests: XCTestCase {
+final class X11RegionsCommandTests: X11DesktopTestCase {
     nonisolated(unsafe) static let desktop = X11Scene.desktop()
-
-    override class func setUp() {
-        super.setUp()
-        desktop.start()
-    }
-
-    override class func tearDown() {
-        desktop.stop()
-        super.tearDown()
-    }
-
-    private var sandbox: Sandbox!
-    private var rules = ""
-    private var desktop: X11Desktop { Self.desktop }
-
-    override func setUpWithError() throws {
-        _ = try desktop.name()
-        sandbox = try Sandbox(self)
-        rules = try sandbox.write("rules", text: X11Scene.rules)
-    }
+    override class var sharedDesktop: X11Desktop { desktop }
 
     func testCheckListsEachRuleWithItsHits() throws {
         let result = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)

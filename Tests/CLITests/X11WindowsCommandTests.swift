@@ -4,26 +4,15 @@ import ShotguardImaging
 import ShotguardX11
 import XCTest
 
-final class X11WindowsCommandTests: XCTestCase {
+final class X11WindowsCommandTests: X11DesktopTestCase {
     nonisolated(unsafe) static let desktop = X11Scene.desktop()
+    override class var sharedDesktop: X11Desktop { desktop }
 
-    override class func setUp() {
-        super.setUp()
-        desktop.start()
-    }
-
-    override class func tearDown() {
-        desktop.stop()
-        super.tearDown()
-    }
-
-    private var sandbox: Sandbox!
-    private var desktop: X11Desktop { Self.desktop }
     /// The Chat window has the focus (no window manager: the focus is the active window).
     private let active = 1
 
     override func setUpWithError() throws {
-        sandbox = try Sandbox(self)
+        try super.setUpWithError()
         try runXTool("xdotool", ["windowfocus", "--sync", hexID(desktop.ids[active])], display: try desktop.name())
     }
 

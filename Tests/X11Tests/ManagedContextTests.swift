@@ -1,11 +1,12 @@
-// A window rule without a geometry covers the window's decorations too: the title bar shows the
-// title that a `title~` rule matched on.
+// The screen context under a window manager: pop-ups (override-redirect windows) belong to it,
+// since they can show what an application's rules hide; and a window rule without a geometry
+// covers the decorations, since the title bar shows the title a `title~` rule matched on.
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
 import XCTest
 
-final class X11DecorationsTests: XCTestCase {
+final class X11ManagedContextTests: XCTestCase {
     nonisolated(unsafe) static let fixture = XvfbFixture()
 
     override class func setUp() {
@@ -20,6 +21,26 @@ final class X11DecorationsTests: XCTestCase {
     override class func tearDown() {
         fixture.stop()
         super.tearDown()
+    }
+
+    func testAPopupIsInTheContextAboveTheManagedWindows() throws {
+        let display = try Self.fixture.scene()
+        let main = try PaintedWindow(display: display, frame: Rect(x: 20, y: 20, width: 120, height: 80),
+                                     content: PixelBuffer(width: 120, height: 80, fill: 0xFF10_20E0), instance: "vault",
+                                     className: "Vault", title: "Vault")
+        let menu = try PaintedWindow(display: display, frame: Rect(x: 150, y: 60, width: 90, height: 100),
+                                     content: PixelBuffer(width: 90, height: 100, fill: 0xFFE0_2010), instance: "vault",
+                                     className: "Vault", title: "", popup: true)
+        defer {
+            menu.destroy()
+            main.destroy()
+        }
+        let windows = display.screenContext().windows
+        let ids = windows.map(\.id)
+        XCTAssertTrue(ids.contains(UInt(main.id)), "the managed window")
+        XCTAssertEqual(ids.last, UInt(menu.id), "the pop-up, on top")
+        XCTAssertEqual(windows.last?.frame, Rect(x: 150, y: 60, width: 90, height: 100))
+        XCTAssertEqual(windows.last?.className, "Vault")
     }
 
     func testAWholeWindowRuleCoversTheTitleBarAndAGeometryOnlyTheClient() throws {
