@@ -44,17 +44,17 @@ extension Agent {
         }
         let origin = report.alignment!.rect
         if let regions {
-            report.redactions = image.redact(regions, context: event.context, origin: origin)
-            var contexts = [event.context]
+            var hits = regions.hits(against: event.context)
+            report.redactions = image.redact(hits, origin: origin)
             if report.alignment?.verified == false {
                 // A screen-sized image that is not the screen as it was at the event: it may
                 // show the windows as they are now, so their rules apply too.
-                let current = display.screenContext()
-                contexts.append(current)
-                report.redactions += image.redact(regions, context: current, origin: origin)
+                let current = regions.hits(against: display.screenContext())
+                report.redactions += image.redact(current, origin: origin)
+                hits += current
                 report.notes.append("the image differs from the screen at the event; rules were applied for the windows then and now")
             }
-            let hitWindows = Set(contexts.flatMap { regions.hits(against: $0) }.compactMap(\.windowID))
+            let hitWindows = Set(hits.compactMap(\.windowID))
             report.activeWindowRedacted = event.context.activeWindowID.map(hitWindows.contains) ?? false
         }
         report.image = image

@@ -71,7 +71,7 @@ extension Agent {
         do throws(X11Error) {
             // The pixels first: a screenshot tool may paint over them any moment, while the
             // window list (about 0.5 ms a window) changes far less quickly.
-            let root = Aligner.opaque(try grabber.captureScreen())
+            let root = try grabber.captureScreen()
             let context = display.screenContext()
             let event = CaptureEvent(id: Self.reportID(), now: monotonicNow(), wallNow: now(), context: context, root: root)
             log.verbose("capture event \(event.id): \(context.windows.count) windows, fallback \(event.fallbackRect)")

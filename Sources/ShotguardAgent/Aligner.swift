@@ -16,10 +16,10 @@ struct Alignment {
     var verified = true
 }
 
-/// Places images on the event-time screen. The root capture must be opaque (see `opaque`).
+/// Places images on the event-time screen. Captures come opaque (fourth byte 0xFF), as decoded
+/// opaque PNG pixels are, so rows compare as plain bytes.
 enum Aligner {
-    /// `root` with every pixel's fourth byte set to 0xFF, as decoded opaque PNG pixels have it
-    /// (an X server leaves it 0), so that rows compare as plain bytes.
+    /// `image` with every pixel's fourth byte set to 0xFF, for an image with alpha.
     static func opaque(_ image: PixelBuffer) -> PixelBuffer {
         var copy = image
         copy.pixels.withUnsafeMutableBufferPointer { pixels in

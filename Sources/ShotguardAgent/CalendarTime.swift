@@ -1,19 +1,31 @@
-// Wall-clock time broken into fields, for log lines, report ids and ISO 8601 report times.
+// Clocks as seconds (wall, monotonic, file times) and wall-clock time broken into fields, for
+// log lines, report ids and ISO 8601 report times.
 import Glibc
+import ShotguardImaging
+
+/// A `timespec` as seconds.
+func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
+
+/// Seconds since the epoch.
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return seconds(time)
+}
+
+/// Seconds on the monotonic clock, for timers.
+func monotonicNow() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return seconds(time)
+}
 
 struct CalendarTime {
     let year, month, day, hour, minute, second, millisecond: Int
 
     /// `seconds` since the epoch (now when nil), in local time or UTC.
     init(_ seconds: Double? = nil, utc: Bool = false) {
-        let instant: Double
-        if let seconds {
-            instant = seconds
-        } else {
-            var time = timespec()
-            clock_gettime(CLOCK_REALTIME, &time)
-            instant = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-        }
+        let instant = seconds ?? now()
         var whole = time_t(instant.rounded(.down))
         var parts = tm()
         if utc { gmtime_r(&whole, &parts) } else { localtime_r(&whole, &parts) }
@@ -27,8 +39,5 @@ struct CalendarTime {
     }
 
     /// `value` in decimal, zero-padded to `width` digits.
-    static func pad(_ value: Int, _ width: Int = 2) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
+    static func pad(_ value: Int, _ width: Int = 2) -> String { String(value).leftPadded(to: width) }
 }

@@ -80,7 +80,7 @@ final class FileSource {
             var status = stat()
             let path = folder + "/" + name
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
-            let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+            let modified = seconds(status.st_mtim)
             if modified >= cutoff { found.append((path, modified)) }
         }
         return found.sorted { $0.1 < $1.1 }.map(\.0)
@@ -96,7 +96,7 @@ final class FileSource {
     private func modifiedTime(_ path: String) -> Double {
         var status = stat()
         guard lstat(path, &status) == 0 else { return 0 }
-        return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+        return seconds(status.st_mtim)
     }
 
     private func isDirectory(_ path: String) -> Bool {
@@ -119,18 +119,4 @@ final class FileSource {
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         return path
     }
-}
-
-/// Seconds since the epoch, as a Double.
-func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-/// Seconds on the monotonic clock, for timers.
-func monotonicNow() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

@@ -50,7 +50,7 @@ enum ScreenshotFileClassifier {
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
         guard status.st_uid == getuid() else { return .failure(.notOwned) }
         guard Int(status.st_size) <= maximumSize else { return .failure(.tooLarge) }
-        let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+        let modified = seconds(status.st_mtim)
         guard now - modified <= maximumAge else { return .failure(.old) }
         let strength: ScreenshotFile.Strength = isStronglyNamed(path) ? .strong : .weak
         guard name.lowercased().hasSuffix(".png") else {

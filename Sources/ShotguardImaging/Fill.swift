@@ -53,7 +53,8 @@ public struct FillSyntaxError: Error, Equatable, Sendable {
 }
 
 extension String {
-    func leftPadded(to length: Int, with pad: Character = "0") -> String {
+    /// The string with `pad` added on the left up to `length` characters.
+    public func leftPadded(to length: Int, with pad: Character = "0") -> String {
         count >= length ? self : String(repeating: pad, count: length - count) + self
     }
 }

@@ -6,7 +6,8 @@
 public struct PixelBuffer: Sendable, Equatable {
     public let width: Int
     public let height: Int
-    /// Whether the fourth byte is meaningful alpha (PNG with transparency) or padding (X capture).
+    /// Whether the fourth byte is meaningful alpha (a PNG with transparency); otherwise it is
+    /// 0xFF and not written out.
     public var hasAlpha: Bool
     public var pixels: [UInt32]
 

@@ -2,12 +2,18 @@
 import ShotguardImaging
 
 extension PixelBuffer {
-    /// Redacts every hit of `regions` resolved against `context`, for an image whose pixels
-    /// show `origin` on screen. Returns the hits in image coordinates (for reports).
+    /// Redacts `hits` (in screen coordinates) on an image whose pixels show `origin` on
+    /// screen. Returns the hits in image coordinates (for reports).
+    @discardableResult
+    public mutating func redact(_ hits: [RegionHit], origin: Rect) -> [RegionHit] {
+        let placed = hits.translated(toImageAt: origin)
+        for hit in placed { redact(hit.rect, with: hit.fill) }
+        return placed
+    }
+
+    /// Redacts every hit of `regions` resolved against `context` (see `redact(_:origin:)`).
     @discardableResult
     public mutating func redact(_ regions: RegionsFile, context: ScreenContext, origin: Rect) -> [RegionHit] {
-        let hits = regions.hits(against: context).translated(toImageAt: origin)
-        for hit in hits { redact(hit.rect, with: hit.fill) }
-        return hits
+        redact(regions.hits(against: context), origin: origin)
     }
 }

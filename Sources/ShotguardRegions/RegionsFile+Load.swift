@@ -6,6 +6,8 @@ import Glibc
 import Musl
 #endif
 
+import ShotguardImaging
+
 extension RegionsFile {
     /// The largest regions file `load` accepts. Real files are a few hundred bytes; the cap keeps
     /// a mistaken `--regions /dev/zero` or a huge log from being read into memory.
@@ -31,7 +33,7 @@ extension RegionsFile {
         func systemFailure(_ code: Int32 = errno) -> RegionsError { failure(String(cString: strerror(code))) }
 
         // O_NONBLOCK so that opening a FIFO by mistake does not hang waiting for a writer.
-        let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw systemFailure() }
         defer { close(descriptor) }
 
@@ -41,33 +43,18 @@ extension RegionsFile {
         guard kind != S_IFDIR else { throw systemFailure(EISDIR) }
         guard kind == S_IFREG else { throw failure("not a regular file") }
         guard status.st_size <= maximumFileSize else { throw tooLarge(path: path, size: Int(status.st_size)) }
-
-        // Read one byte past the cap, so a file that grew after fstat is still caught.
-        var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
-        var count = 0
-        while count < bytes.count {
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                retryingInterrupts { read(descriptor, buffer.baseAddress! + count, buffer.count - count) }
-            }
-            guard result >= 0 else { throw systemFailure() }
-            if result == 0 { break }
-            count += result
+        // The read is capped too, so a file that grew after fstat is still caught.
+        do throws(ImagingError) {
+            return try FileIO.read(fd: descriptor, name: path, limit: maximumFileSize)
+        } catch {
+            // FileIO fails right after the read that set errno.
+            throw error.kind == .tooLarge ? tooLarge(path: path, size: maximumFileSize + 1) : systemFailure()
         }
-        guard count <= maximumFileSize else { throw tooLarge(path: path, size: count) }
-        return Array(bytes[..<count])
     }
 
     private static func tooLarge(path: String, size: Int) -> RegionsError {
         RegionsError(path: path,
                      message: "the regions file is too large (\(size) bytes or more; the limit is 1 MiB)")
-    }
-}
-
-/// Runs a POSIX call again while it fails with `EINTR`.
-private func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) -> Result {
-    while true {
-        let result = call()
-        if result >= 0 || errno != EINTR { return result }
     }
 }
 

@@ -77,14 +77,14 @@ public final class PaintedWindow {
         for _ in 0..<2 {
             let start = try display.geometry(of: id).frame
             XMoveWindow(display.handle, id, Int32(request.x), Int32(request.y))
-            display.sync()
-            var frame = start
-            for _ in 0..<300 {
-                frame = try display.geometry(of: id).frame
-                if frame.x == x, frame.y == y { return }
-                if frame.x != start.x || frame.y != start.y { break }
-                usleep(10_000)
+            display.flush()
+            // Each ConfigureNotify (real or from the window manager) may mean the move is done.
+            _ = display.waitForEvent(on: id, mask: StructureNotifyMask, seconds: 3) { event in
+                guard event.type == ConfigureNotify, let frame = try? display.geometry(of: id).frame else { return false }
+                return frame.x != start.x || frame.y != start.y
             }
+            let frame = try display.geometry(of: id).frame
+            if frame.x == x, frame.y == y { return }
             request = (request.x - (frame.x - x), request.y - (frame.y - y))
         }
         throw X11Error(.capture, "window \(hexID(UInt(id))) did not move to +\(x)+\(y)")
@@ -106,17 +106,10 @@ public final class PaintedWindow {
     }
 
     private func waitFor(_ type: Int32) throws(X11Error) {
-        var event = XEvent()
-        for _ in 0..<500 {
-            while XCheckWindowEvent(display.handle, id, ExposureMask | StructureNotifyMask, &event) != 0 {
-                if event.type == type {
-                    display.sync()
-                    return
-                }
-            }
-            usleep(10_000)
+        guard display.waitForEvent(on: id, mask: ExposureMask | StructureNotifyMask, seconds: 5, { $0.type == type }) else {
+            throw X11Error(.capture, "window \(hexID(UInt(id))) was not shown within 5 s")
         }
-        throw X11Error(.capture, "window \(hexID(UInt(id))) was not shown within 5 s")
+        display.sync()
     }
 
     /// Copies `image` into `pixmap` with XPutImage.

@@ -63,7 +63,10 @@ public final class ScreenGrabber {
         X11Error(.connectionLost, "lost the connection to X display '\(display.name)'")
     }
 
-    /// Copies a 32-bit ZPixmap into a pixel buffer, row by row (rows may be padded).
+    /// Copies a 32-bit ZPixmap into a pixel buffer, row by row (rows may be padded), setting
+    /// the fourth byte (0 from a depth-24 server) to 0xFF on the way: captured pixels then
+    /// equal decoded opaque PNG pixels, so alignment compares them as plain bytes with no
+    /// second pass.
     static func pixels(of image: UnsafeMutablePointer<XImage>) throws(X11Error) -> PixelBuffer {
         let x = image.pointee
         guard x.bits_per_pixel == 32, x.byte_order == LSBFirst, x.red_mask == 0xFF0000, x.blue_mask == 0xFF else {
@@ -73,12 +76,12 @@ public final class ScreenGrabber {
         let width = Int(x.width), height = Int(x.height), stride = Int(x.bytes_per_line)
         guard let data = x.data else { throw X11Error(.capture, "the X server returned no pixels") }
         let pixels = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, count in
-            let destination = UnsafeMutableRawPointer(buffer.baseAddress!)
-            if stride == width * 4 {
-                destination.copyMemory(from: data, byteCount: width * height * 4)
-            } else {
-                for row in 0..<height {
-                    (destination + row * width * 4).copyMemory(from: data + row * stride, byteCount: width * 4)
+            let source = UnsafeRawPointer(data)
+            for row in 0..<height {
+                let line = source + row * stride
+                for column in 0..<width {
+                    let pixel = line.loadUnaligned(fromByteOffset: column * 4, as: UInt32.self)
+                    (buffer.baseAddress! + row * width + column).initialize(to: pixel | 0xFF00_0000)
                 }
             }
             count = width * height

@@ -55,12 +55,11 @@ public final class VirtualDisplay {
         guard programExists("openbox"), let display = try? Display(name: name) else { return false }
         guard let manager = try? ChildProcess("env", ["DISPLAY=\(name)", "openbox", "--sm-disable"]) else { return false }
         windowManager = manager
-        for _ in 0..<500 {
-            if display.cardinals("_NET_SUPPORTING_WM_CHECK", of: display.root) != nil { break }
-            if manager.hasExited { return false }
-            usleep(10_000)
-        }
-        return waitUntilManaging(display, manager: manager)
+        XSelectInput(display.handle, display.root, PropertyChangeMask)
+        let check = display.atom("_NET_SUPPORTING_WM_CHECK")
+        let announced = display.cardinals("_NET_SUPPORTING_WM_CHECK", of: display.root) != nil
+            || display.waitForEvent(on: display.root, mask: PropertyChangeMask, seconds: 5) { $0.xproperty.atom == check }
+        return announced && !manager.hasExited && waitUntilManaging(display, manager: manager)
     }
 
     private func waitUntilManaging(_ display: Display, manager: ChildProcess) -> Bool {
@@ -72,17 +71,11 @@ public final class VirtualDisplay {
             XDestroyWindow(display.handle, probe)
             display.sync()
         }
-        var event = XEvent()
-        for attempt in 0..<500 {
-            if attempt % 25 == 0 {
-                XMapWindow(display.handle, probe)
-                display.sync()
-            }
-            while XCheckWindowEvent(display.handle, probe, StructureNotifyMask, &event) != 0 {
-                if event.type == MapNotify { return true }
-            }
-            if manager.hasExited { return false }
-            usleep(10_000)
+        // Mapped again every 250 ms: a request that arrives mid start-up may be dropped.
+        for _ in 0..<20 where !manager.hasExited {
+            XMapWindow(display.handle, probe)
+            display.flush()
+            if display.waitForEvent(on: probe, mask: StructureNotifyMask, seconds: 0.25, { $0.type == MapNotify }) { return true }
         }
         return false
     }

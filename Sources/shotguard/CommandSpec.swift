@@ -1,26 +1,18 @@
 // The one description of shotguard's commands: parsing, help text and the docs checks read it.
 
-/// What a shell should complete for an option's value.
-enum ValueKind: Sendable {
-    case file, directory, geometry, windowID, number, fill, text
-}
-
 /// One option of a command.
 struct OptionSpec: Sendable {
     let long: String
     let short: Character?
     /// The placeholder shown in help (`FILE`), or nil for a flag that takes no value.
     let value: String?
-    let kind: ValueKind
     let repeatable: Bool
     let help: String
 
-    init(_ long: String, short: Character? = nil, value: String? = nil, kind: ValueKind = .text,
-         repeatable: Bool = false, help: String) {
+    init(_ long: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
         self.long = long
         self.short = short
         self.value = value
-        self.kind = kind
         self.repeatable = repeatable
         self.help = help
     }
@@ -42,11 +34,11 @@ struct CommandSpec: Sendable {
 
 extension OptionSpec {
     static let help = OptionSpec("help", short: "h", help: "Show this help and exit.")
-    static let output = OptionSpec("output", short: "o", value: "FILE", kind: .file,
+    static let output = OptionSpec("output", short: "o", value: "FILE",
                                    help: "Write the PNG to FILE (atomically); '-' writes to standard output.")
-    static let regions = OptionSpec("regions", value: "FILE", kind: .file,
+    static let regions = OptionSpec("regions", value: "FILE",
                                     help: "Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions.")
-    static let compression = OptionSpec("compression", value: "N", kind: .number,
+    static let compression = OptionSpec("compression", value: "N",
                                         help: "zlib level 0-9 for the PNG (default 1: fast; 9: smallest).")
     static let noShm = OptionSpec("no-shm", help: "Capture with XGetImage even where MIT-SHM is available.")
 }

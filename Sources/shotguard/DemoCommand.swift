@@ -9,7 +9,7 @@ enum DemoCommand: Subcommand {
         name: "demo", summary: "show capture and redaction on a private virtual display",
         arguments: "",
         options: [
-            OptionSpec("dir", value: "DIR", kind: .directory,
+            OptionSpec("dir", value: "DIR",
                        help: "Write the demo's files into DIR (created if needed; default: a new temporary folder)."),
             .help,
         ],

@@ -7,11 +7,11 @@ enum WatchCommand: Subcommand {
         arguments: "",
         options: [
             .regions,
-            OptionSpec("dir", value: "DIR", kind: .directory, repeatable: true,
+            OptionSpec("dir", value: "DIR", repeatable: true,
                        help: "Also watch DIR for screenshots (repeatable; it may not exist yet)."),
             OptionSpec("tool-class", value: "CLASS", repeatable: true,
                        help: "Also treat windows of WM_CLASS CLASS as a screenshot tool (repeatable)."),
-            OptionSpec("spool", value: "DIR", kind: .directory,
+            OptionSpec("spool", value: "DIR",
                        help: "Write reports into DIR (default $XDG_STATE_HOME/shotguard/reports)."),
             OptionSpec("exec", value: "CMD", help: "Run CMD through /bin/sh for each report, with SHOTGUARD_IMAGE and SHOTGUARD_REPORT."),
             OptionSpec("json", help: "Print each report as one JSON line on standard output."),

@@ -11,6 +11,8 @@ final class WatchAgent {
     let stderrURL: URL
     let spool: URL
     private var linesRead = 0
+    private let outputChanges: FileChanges
+    private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `shotguard watch --json --verbose --spool SPOOL` plus `arguments`, with `HOME`
     /// in the sandbox and `DISPLAY` set, and waits until it says it is watching.
@@ -30,6 +32,9 @@ final class WatchAgent {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
+        outputChanges = try FileChanges([stdoutURL.path, stderrURL.path])
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         guard waitForLog("watching display", seconds: 10) else {
             throw FixtureError("the agent did not start: \(log)")
@@ -40,15 +45,15 @@ final class WatchAgent {
 
     var log: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-    /// Waits (bounded) until the log contains `text`; false on timeout or when the agent exits.
+    /// Waits (bounded) until the log contains `text`; false on timeout.
     func waitForLog(_ text: String, seconds: Double) -> Bool {
-        waitUntil(seconds: seconds) { self.log.contains(text) }
+        outputChanges.wait(seconds: seconds) { self.log.contains(text) }
     }
 
     /// The next report line, decoded, with its image; nil when none comes within `seconds`.
     func nextReport(seconds: Double = 10) -> (json: [String: Any], image: PixelBuffer?)? {
         var found: String?
-        _ = waitUntil(seconds: seconds) {
+        _ = outputChanges.wait(seconds: seconds) {
             let lines = ((try? String(contentsOf: self.stdoutURL, encoding: .utf8)) ?? "")
                 .split(separator: "\n", omittingEmptySubsequences: true)
             guard lines.count > self.linesRead else { return false }
@@ -69,20 +74,41 @@ final class WatchAgent {
 
     /// Waits for the agent to exit (bounded); its exit status, or nil if it is still running.
     func waitForExit(seconds: Double) -> Int32? {
-        guard waitUntil(seconds: seconds, { !self.process.isRunning }) else { return nil }
+        guard exited.wait(timeout: .now() + seconds) == .success else { return nil }
+        exited.signal()  // later callers see the exit too
         return process.terminationStatus
     }
 }
 
-/// Polls `condition` every 20 ms for at most `seconds`: a bounded wait for something another
-/// process does, where no event reaches the test.
-func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(20_000)
+/// Wakes a test when another process writes to one of some files (inotify `IN_MODIFY`), so it
+/// waits on the write itself rather than sleeping and looking again.
+final class FileChanges {
+    private let fd: Int32
+
+    init(_ paths: [String]) throws {
+        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard fd >= 0 else { throw FixtureError("inotify_init1: \(String(cString: strerror(errno)))") }
+        for path in paths where inotify_add_watch(fd, path, UInt32(IN_MODIFY)) < 0 {
+            throw FixtureError("inotify_add_watch \(path): \(String(cString: strerror(errno)))")
+        }
     }
-    return condition()
+
+    deinit { close(fd) }
+
+    /// True as soon as `condition` holds, checked at once and after each write; false when
+    /// `seconds` pass without it.
+    func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !condition() {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return false }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            _ = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        }
+        return true
+    }
 }
 
 struct FixtureError: Error, CustomStringConvertible {

@@ -30,8 +30,10 @@ final class X11WindowManagerStartupTests: XCTestCase {
         let window = try PaintedWindow(display: display, frame: Rect(x: 20, y: 20, width: 60, height: 40),
                                        content: PixelBuffer(width: 60, height: 40, fill: 0xFFE0_1010),
                                        instance: "early", className: "Early", title: "attempt \(attempt)")
-        XCTAssertTrue(eventually { display.topLevelWindows().contains(window.id) }, "attempt \(attempt): managed")
-        XCTAssertTrue(eventually { display.frameExtents(of: window.id).top > 0 }, "attempt \(attempt): decorated")
+        XCTAssertTrue(display.waitForProperties(of: [display.root], seconds: 5) { display.topLevelWindows().contains(window.id) },
+                      "attempt \(attempt): managed")
+        XCTAssertTrue(display.waitForProperties(of: [window.id], seconds: 5) { display.frameExtents(of: window.id).top > 0 },
+                      "attempt \(attempt): decorated")
         window.destroy()
     }
 }

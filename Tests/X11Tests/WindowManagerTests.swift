@@ -44,7 +44,7 @@ final class X11WindowManagerTests: XCTestCase {
 
     func testClientsAreListedWithTheirOwnGeometryAndPixels() throws {
         let (painted, content) = try window(0, colours: [0xE01010, 0x10E010, 0x1010E0, 0xE0E010])
-        XCTAssertTrue(eventually { self.display.topLevelWindows().contains(painted.id) },
+        XCTAssertTrue(display.waitForProperties(of: [display.root], seconds: 5) { self.display.topLevelWindows().contains(painted.id) },
                       "_NET_CLIENT_LIST_STACKING lists the client, not openbox's frame")
         let info = try XCTUnwrap(display.screenContext().windows.first { $0.id == UInt(painted.id) })
         XCTAssertEqual(info.className, "Managed")
@@ -58,7 +58,8 @@ final class X11WindowManagerTests: XCTestCase {
 
     func testFrameExtentsAreTheDecorationsAroundTheClient() throws {
         let (painted, _) = try window(1, colours: [0xF0F0F0, 0x101010, 0xE010E0, 0x10E0E0])
-        XCTAssertTrue(eventually { self.display.frameExtents(of: painted.id).top > 0 }, "openbox sets _NET_FRAME_EXTENTS")
+        XCTAssertTrue(display.waitForProperties(of: [painted.id], seconds: 5) { self.display.frameExtents(of: painted.id).top > 0 },
+                      "openbox sets _NET_FRAME_EXTENTS")
         let extents = display.frameExtents(of: painted.id)
         XCTAssertGreaterThan(extents.top, extents.bottom, "a title bar: \(extents)")
         XCTAssertGreaterThanOrEqual(extents.left, 0)
@@ -81,9 +82,9 @@ final class X11WindowManagerTests: XCTestCase {
         let windows = try (0..<3).map { try window($0, colours: [0x101010, 0x202020, 0x303030, 0xE0E0E0]).0 }
         let ids = windows.map { UInt($0.id) }
         func order() -> [UInt] { display.screenContext().windows.map(\.id).filter { ids.contains($0) } }
-        XCTAssertTrue(eventually { order() == ids }, "mapped later is higher: \(order()), expected \(ids)")
+        XCTAssertTrue(display.waitForProperties(of: [display.root], seconds: 5) { order() == ids }, "mapped later is higher: \(order()), expected \(ids)")
         try activate(windows[0])
         let raised = [ids[1], ids[2], ids[0]]
-        XCTAssertTrue(eventually { order() == raised }, "activated is raised: \(order()), expected \(raised)")
+        XCTAssertTrue(display.waitForProperties(of: [display.root], seconds: 5) { order() == raised }, "activated is raised: \(order()), expected \(raised)")
     }
 }

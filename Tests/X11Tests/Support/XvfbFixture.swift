@@ -88,13 +88,3 @@ func runTool(_ program: String, _ arguments: [String], display: String,
     XCTAssertEqual(process.terminationStatus, 0, "\(program) \(arguments.joined(separator: " ")) failed",
                    file: file, line: line)
 }
-
-/// Polls `condition` about every 10 ms for up to 5 s: for what an external program (a window
-/// manager) does in its own time. Returns whether it became true.
-func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<500 {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
