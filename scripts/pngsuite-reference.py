@@ -6,7 +6,7 @@ shotguard keeps samples as stored and ignores gamma and colour-space chunks (scr
 matched and redacted pixel for pixel), so those chunks are removed before ImageMagick reads
 the file; otherwise it would apply the PngSuite files' gAMA of 1.0.
 
-usage: scripts/pngsuite-reference.py ../shared/testdata/pngsuite > Tests/ImagingTests/Fixtures/pngsuite-reference.txt
+usage: scripts/pngsuite-reference.py Tests/ImagingTests/Fixtures/pngsuite > Tests/ImagingTests/Fixtures/pngsuite-reference.txt
 """
 import glob
 import os

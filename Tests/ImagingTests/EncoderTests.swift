@@ -36,7 +36,7 @@ final class EncoderTests: XCTestCase {
 
     func testOnlyCriticalChunksAreWritten() throws {
         // tEXt, tIME, gAMA... in the input never reach the output.
-        let input = try TestData.bytes(TestData.shared.appendingPathComponent("pngsuite/basn2c08.png"))
+        let input = try TestData.bytes(TestData.data.appendingPathComponent("pngsuite/basn2c08.png"))
         let png = try PNGEncoder.encode(try PNGDecoder.decode(input, source: "in"), destination: "m")
         let types = try png.withUnsafeBytes { try PNGChunks($0, source: "m") }.chunks.map(\.type)
         XCTAssertEqual(Set(types), ["IHDR", "IDAT", "IEND"])

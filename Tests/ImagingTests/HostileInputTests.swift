@@ -20,14 +20,14 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testEveryTruncationIsRefused() throws {
-        let bytes = try TestData.bytes(TestData.shared.appendingPathComponent("pngsuite/basn2c08.png"))
+        let bytes = try TestData.bytes(TestData.data.appendingPathComponent("pngsuite/basn2c08.png"))
         for length in 0..<bytes.count {
             XCTAssertThrowsError(try PNGDecoder.decode(Array(bytes.prefix(length)), source: "cut.png"), "length \(length)")
         }
     }
 
     func testTruncationSaysSo() throws {
-        let bytes = Array(try TestData.bytes(TestData.shared.appendingPathComponent("pngsuite/basn2c08.png")).dropLast(20))
+        let bytes = Array(try TestData.bytes(TestData.data.appendingPathComponent("pngsuite/basn2c08.png")).dropLast(20))
         XCTAssertThrowsError(try PNGDecoder.decode(bytes, source: "cut.png")) { error in
             XCTAssertEqual((error as? ImagingError)?.description, "cut.png: PNG is truncated (no IEND chunk)")
         }
@@ -48,7 +48,7 @@ final class HostileInputTests: XCTestCase {
             XCTAssertTrue(message.hasPrefix("bomb.png: image is 30000x30000, over the limit"), message)
         }
         let small = DecodeLimits(maxWidth: 10, maxHeight: 10, maxPixels: 100, maxInputBytes: 1 << 20)
-        let suite = try TestData.bytes(TestData.shared.appendingPathComponent("pngsuite/basn2c08.png"))
+        let suite = try TestData.bytes(TestData.data.appendingPathComponent("pngsuite/basn2c08.png"))
         XCTAssertThrowsError(try PNGDecoder.decode(suite, source: "s.png", limits: small))
         let tiny = DecodeLimits(maxWidth: 100, maxHeight: 100, maxPixels: 10000, maxInputBytes: 100)
         XCTAssertThrowsError(try PNGDecoder.decode(suite, source: "s.png", limits: tiny)) { error in

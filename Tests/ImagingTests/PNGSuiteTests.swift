@@ -9,7 +9,7 @@ final class PNGSuiteTests: XCTestCase {
         XCTAssertEqual(reference.count, try TestData.files(in: "pngsuite").count, "reference covers every file")
         for line in reference {
             let (name, size, hash) = (line[0], line[1], line[2])
-            let url = TestData.shared.appendingPathComponent("pngsuite/\(name)")
+            let url = TestData.data.appendingPathComponent("pngsuite/\(name)")
             let image = try PNGDecoder.decode(try TestData.bytes(url), source: name)
             XCTAssertEqual("\(image.width)x\(image.height)", size, name)
             XCTAssertEqual(rgbaHash(image), hash, "\(name): pixels differ from ImageMagick's")
@@ -18,9 +18,9 @@ final class PNGSuiteTests: XCTestCase {
 
     func testAlphaIsReportedOnlyForTransparentFiles() throws {
         let folder = "pngsuite/"
-        let opaque = try PNGDecoder.decode(try TestData.bytes(TestData.shared.appendingPathComponent(folder + "basn2c08.png")), source: "basn2c08")
-        let alpha = try PNGDecoder.decode(try TestData.bytes(TestData.shared.appendingPathComponent(folder + "basn6a08.png")), source: "basn6a08")
-        let trns = try PNGDecoder.decode(try TestData.bytes(TestData.shared.appendingPathComponent(folder + "ftbrn2c08.png")), source: "ftbrn2c08")
+        let opaque = try PNGDecoder.decode(try TestData.bytes(TestData.data.appendingPathComponent(folder + "basn2c08.png")), source: "basn2c08")
+        let alpha = try PNGDecoder.decode(try TestData.bytes(TestData.data.appendingPathComponent(folder + "basn6a08.png")), source: "basn6a08")
+        let trns = try PNGDecoder.decode(try TestData.bytes(TestData.data.appendingPathComponent(folder + "ftbrn2c08.png")), source: "ftbrn2c08")
         XCTAssertFalse(opaque.hasAlpha)
         XCTAssertTrue(alpha.hasAlpha)
         XCTAssertTrue(trns.hasAlpha)

@@ -1,4 +1,4 @@
-// Locates the shared PNG test files and reads fixtures for the imaging tests.
+// Locates the PNG test files in the repository and reads fixtures for the imaging tests.
 import Foundation
 import ShotguardImaging
 
@@ -7,11 +7,11 @@ enum TestData {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared/testdata` beside the project.
-    static let shared = root.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+    /// The test data kept in the repository (see its README for where each file came from).
+    static let data = root.appendingPathComponent("Tests/ImagingTests/Fixtures")
 
     static func files(in folder: String) throws -> [URL] {
-        let url = shared.appendingPathComponent(folder)
+        let url = data.appendingPathComponent(folder)
         return try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "png" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
