@@ -12,8 +12,11 @@ _shotguard_options() {
         redact) echo "-o --output --regions --rect --fill --origin --compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
+        "quarantine list") echo "--json -h --help" ;;
+        "quarantine restore") echo "-o --output -h --help" ;;
+        "quarantine purge") echo "--older-than -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --exec --json --once --verbose --no-files" \
-            "--no-clipboard --no-tools --no-shm --compression -h --help" ;;
+            "--no-clipboard --no-tools --no-guard --no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
 }
@@ -22,7 +25,7 @@ _shotguard_options() {
 _shotguard_takes_value() {
     case $1 in
         -o | --output | --regions | --window | --geometry | --compression | --dir | --rect | --fill | --origin | \
-            --tool-class | --spool | --exec)
+            --tool-class | --spool | --exec | --older-than)
             return 0 ;;
     esac
     return 1
@@ -71,7 +74,7 @@ _shotguard() {
     local command=""
     if ((${#words[@]} > 2)) && [[ ${words[1]} != -* ]]; then
         command=${words[1]}
-        [[ $command == regions && ${#words[@]} -gt 3 ]] && command="regions ${words[2]}"
+        [[ ($command == regions || $command == quarantine) && ${#words[@]} -gt 3 ]] && command="$command ${words[2]}"
     fi
     local expect_value=""
     [[ $prev == -* && $prev != *=* ]] && _shotguard_takes_value "$prev" && expect_value=1
@@ -92,9 +95,15 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "capture demo redact regions watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "capture demo quarantine redact regions watch windows" -- "$cur"))
     elif [[ $command == regions ]]; then
         COMPREPLY=($(compgen -W "check show" -- "$cur"))
+    elif [[ $command == quarantine ]]; then
+        COMPREPLY=($(compgen -W "list restore purge" -- "$cur"))
+    elif [[ $command == "quarantine restore" ]]; then
+        # The ids of the quarantined screenshots.
+        local shotguard=${COMP_WORDS[0]/#\~/$HOME}
+        COMPREPLY=($(compgen -W "$("$shotguard" quarantine list 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
     elif [[ $command == redact ]]; then
         compopt -o filenames 2>/dev/null
         local IFS=$'\n'

@@ -7,8 +7,8 @@
 function __shotguard_command
     set -l tokens (commandline -opc)
     if test (count $tokens) -ge 2; and not string match -q -- '-*' $tokens[2]
-        if test $tokens[2] = regions; and test (count $tokens) -ge 3
-            echo "regions $tokens[3]"
+        if contains -- $tokens[2] regions quarantine; and test (count $tokens) -ge 3
+            echo "$tokens[2] $tokens[3]"
         else
             echo $tokens[2]
         end
@@ -19,6 +19,13 @@ end
 function __shotguard_using
     set -l command (__shotguard_command)
     test "$command" = "$argv"
+end
+
+# The ids of the quarantined screenshots.
+function __shotguard_quarantine_ids
+    set -l shotguard (commandline -opc)[1]
+    command -q $shotguard; or return
+    command $shotguard quarantine list 2>/dev/null | string replace -r ' .*' ''
 end
 
 # The ids of the viewable windows; nothing when there is no display.
@@ -32,6 +39,7 @@ complete -c shotguard -f
 # Commands, and the options taken before one.
 complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the screen, a window or a rectangle, redacted'
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
+complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
 complete -c shotguard -n '__shotguard_using ""' -a watch -d 'Notice screenshots and hand them on redacted (the background agent)'
@@ -40,8 +48,12 @@ complete -c shotguard -n '__shotguard_using ""' -l version -d 'Print the version
 complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regions file against the windows on screen'
 complete -c shotguard -n '__shotguard_using regions' -a show -d "Write a capture with every rule's rectangles outlined"
 
+complete -c shotguard -n '__shotguard_using quarantine' -a list -d 'List the screenshots guard set aside'
+complete -c shotguard -n '__shotguard_using quarantine' -a restore -d 'Put back the original of a quarantined screenshot'
+complete -c shotguard -n '__shotguard_using quarantine' -a purge -d 'Delete quarantined originals'
+
 # Every command, and the root, takes --help.
-complete -c shotguard -n 'not __shotguard_using regions' -s h -l help -d 'Show help and exit'
+complete -c shotguard -n 'not __shotguard_using regions; and not __shotguard_using quarantine' -s h -l help -d 'Show help and exit'
 
 # Options that several commands share.
 complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"' \
@@ -81,6 +93,13 @@ complete -c shotguard -n '__shotguard_using watch' -l verbose -d 'Log every sign
 complete -c shotguard -n '__shotguard_using watch' -l no-files -d 'Do not watch folders for screenshot files'
 complete -c shotguard -n '__shotguard_using watch' -l no-clipboard -d 'Do not watch the clipboard'
 complete -c shotguard -n '__shotguard_using watch' -l no-tools -d "Do not watch for screenshot tools' windows"
+complete -c shotguard -n '__shotguard_using watch' -l no-guard -d 'Only report: leave screenshot files and the clipboard alone'
+
+# quarantine
+complete -c shotguard -n '__shotguard_using "quarantine list"' -l json -d 'Print one JSON object per entry'
+complete -c shotguard -n '__shotguard_using "quarantine restore"' -a '(__shotguard_quarantine_ids)' -d 'Quarantine ID'
+complete -c shotguard -n '__shotguard_using "quarantine restore"' -s o -l output -r -F -d 'Write the original to PATH'
+complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DAYS days'
 
 # windows
 complete -c shotguard -n '__shotguard_using windows' -l json -d 'Print a JSON array instead of a table'

@@ -1,109 +1,95 @@
-// Settling a capture event: the bounded look, choosing and aligning the image, redacting, reporting.
+// Settling a capture event: the bounded look for a file, quarantine, the report and its delivery.
 import Glibc
 import ShotguardImaging
 import ShotguardRegions
 
 extension Agent {
-    /// Called when the event's quiet period is over (or at shutdown, `final`).
+    /// Called when the event's quiet period is over and its candidates were examined (or at
+    /// shutdown, `final`).
     func settle(final: Bool = false) {
         guard let event else { return }
         if !final, event.hasCountedSignal, !event.hasRealImage, lookForFile(event) { return }
         self.event = nil
+        settleUnplaced(event)
         var report = Report(id: event.id, time: event.wallStart)
         report.signals = event.signals
-        report.screen = (event.context.width, event.context.height)
-        report.activeWindow = event.context.windows.first { $0.id == event.context.activeWindowID }
-
-        var placed: (image: PixelBuffer, alignment: Alignment, candidate: Candidate)?
-        for candidate in event.candidates.sorted(by: { !$0.isWeak && $1.isWeak }) where placed == nil {
-            switch place(candidate, in: event) {
-            case .success(let result): placed = (result.0, result.1, candidate)
-            case .failure(let reason):
-                if candidate.isWeak {
-                    log.verbose("ignored \(candidate.path ?? "image"): \(reason)")
-                } else {
-                    report.notes.append("\(candidate.path ?? "the clipboard image") \(reason); reported the fallback instead")
-                }
-            }
-        }
-        guard event.hasCountedSignal || placed != nil else {
+        report.screen = (event.eventTime.context.width, event.eventTime.context.height)
+        report.activeWindow = event.eventTime.context.windows.first { $0.id == event.eventTime.context.activeWindowID }
+        report.guardOutcome = event.guardOutcome
+        report.notes = event.notes
+        guard event.hasCountedSignal || event.placed != nil else {
             log.verbose("capture event \(event.id) had no screenshot: no report")
             return
         }
-        var image: PixelBuffer
-        if let placed {
-            image = placed.image
+        if event.placed == nil, event.unplaced.isEmpty, event.repeats > 0 {
+            log.verbose("capture event \(event.id) showed a screenshot already reported: no second report")
+            return
+        }
+        let eventHits = regions?.hits(against: event.eventTime.context) ?? []
+        var windowHits = Set(eventHits.compactMap(\.windowID))
+        if let placed = event.placed {
+            report.image = placed.image
             report.source = placed.candidate.source
             report.original = placed.candidate.path
             report.alignment = placed.alignment
+            report.redactions = placed.redactions
+            report.notes += placed.notes
+            windowHits.formUnion(placed.redactions.compactMap(\.windowID))
         } else {
-            image = event.root.cropped(to: event.fallbackRect)
-            image.hasAlpha = false
+            report.image = redactedFallback(of: event)
             report.source = .fallback
-            report.alignment = Alignment(method: .fallback, rect: event.fallbackRect, windowID: event.context.activeWindowID)
+            report.alignment = Alignment(method: .fallback, rect: event.fallbackRect,
+                                         windowID: event.eventTime.context.activeWindowID)
+            report.redactions = eventHits.translated(toImageAt: event.fallbackRect)
         }
-        let origin = report.alignment!.rect
-        if let regions {
-            var hits = regions.hits(against: event.context)
-            report.redactions = image.redact(hits, origin: origin)
-            if report.alignment?.verified == false {
-                // A screen-sized image that is not the screen as it was at the event: it may
-                // show the windows as they are now, so their rules apply too.
-                let current = regions.hits(against: display.screenContext())
-                report.redactions += image.redact(current, origin: origin)
-                hits += current
-                report.notes.append("the image differs from the screen at the event; rules were applied for the windows then and now")
-            }
-            let hitWindows = Set(hits.compactMap(\.windowID))
-            report.activeWindowRedacted = event.context.activeWindowID.map(hitWindows.contains) ?? false
-        }
-        report.image = image
+        report.activeWindowRedacted = event.eventTime.context.activeWindowID.map(windowHits.contains) ?? false
         deliver(report)
+    }
+
+    /// Strong candidates that could not be placed: noted in the report, and quarantined when a
+    /// rule hit the event-time screen (unless they came in a burst: a bulk copy of old images).
+    private func settleUnplaced(_ event: CaptureEvent) {
+        let rulesHit = !(regions?.hits(against: event.eventTime.context).isEmpty ?? true)
+        for (index, item) in event.unplaced.enumerated() {
+            let name = item.candidate.path ?? "the clipboard image"
+            let action = GuardPolicy.action(for: .unplaced(reason: item.reason), hitsInImage: 0, isWeak: false,
+                                            rulesHitAtEvent: rulesHit, isBurst: event.isBurst)
+            if !event.isBurst { event.notes.append("\(name) \(item.reason); reported the fallback instead") }
+            if action == .quarantine, options.guarding, item.candidate.source == .file {
+                quarantineFile(item.candidate, reason: item.reason, in: event, index: index + 1)
+            }
+        }
+        if event.isBurst, !event.unplaced.isEmpty {
+            log.warning("\(event.unplaced.count) of \(event.fileCount) images written at once were not found on the screen: "
+                + "taken for a copy of older images, left as they are")
+        }
     }
 
     /// The bounded look for a file when the signals brought no image: the newest
     /// screenshot-like file since 5 s before the event, now and once more 750 ms later.
-    /// Returns true while the event should stay open for the second look.
+    /// Returns true while the event should stay open (a file to examine, or the second look).
     private func lookForFile(_ event: CaptureEvent) -> Bool {
         guard let files, event.looks < 2 else { return false }
         event.looks += 1
+        event.retryAt = nil
         if let path = files.newestScreenshot(since: event.wallStart - ScreenshotFileClassifier.maximumAge),
-           case .success(let file) = ScreenshotFileClassifier.classify(path, now: now()) {
-            let key = "file:\(path):\(file.modified)"
-            if !isDuplicate(key) {
-                seen[key] = monotonicNow()
+           case .success = ScreenshotFileClassifier.classify(path, now: now()),
+           let identity = FileIdentity.of(path: path) {
+            let key = Self.fileKey(identity)
+            if ownRewrites[key] == nil, !seen.contains(key, now: monotonicNow()) {
+                seen.insert(key, now: monotonicNow())
                 log.verbose("found \(path) for capture event \(event.id)")
-                event.candidates.append(Candidate(source: .file, png: file.png, path: path, isWeak: false, key: key))
-                return false
+                event.add(SignalRecord(kind: .file, time: now(), detail: path), counted: false,
+                          candidate: Candidate(source: .file, path: path, bytes: nil, isWeak: false, key: key), now: monotonicNow())
+                return true
             }
         }
         guard event.looks < 2 else { return false }
-        event.lastSignal = monotonicNow()
-        event.lastCountedSignal = monotonicNow() - CaptureEvent.debounce
+        event.retryAt = monotonicNow() + CaptureEvent.retryDelay
         return true
     }
 
-    /// Decodes a candidate and finds it on the event-time screen.
-    private func place(_ candidate: Candidate, in event: CaptureEvent) -> Result<(PixelBuffer, Alignment), PlaceError> {
-        guard let png = candidate.png else { return .failure(PlaceError("is not a PNG (other formats are not read)")) }
-        let image: PixelBuffer
-        do throws(ImagingError) {
-            image = try PNGDecoder.decode(png, source: candidate.path ?? "clipboard")
-        } catch {
-            return .failure(PlaceError("could not be decoded: \(error.message)"))
-        }
-        guard let alignment = Aligner.align(image, root: event.root, context: event.context, verify: candidate.isWeak) else {
-            return .failure(PlaceError("was not found on the screen as it was at \(Log.iso8601(event.wallStart))"))
-        }
-        return .success((image, alignment))
-    }
-
-    struct PlaceError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    /// Encodes the image, writes the report folder, prints JSON, runs --exec.
+    /// Encodes the image, writes the report folder, hands it to the reporters.
     private func deliver(_ report: Report) {
         let paths = spool.paths(for: report.id)
         let png: [UInt8]?
@@ -115,26 +101,24 @@ extension Agent {
             return
         }
         let json = report.json(imagePath: png == nil ? nil : paths.image, host: host, version: options.version).text
+        let written: (image: String?, report: String)
         do throws(ImagingError) {
-            let written = try spool.write(png, json: json, id: report.id)
-            reported += 1
-            log.info("report \(report.id): \(report.source.rawValue) image, \(report.redactions.count) rectangles redacted"
-                + (report.notes.isEmpty ? "" : " (\(report.notes.joined(separator: "; ")))") + " -> \(paths.folder)")
-            if options.printJSON { printLine(json) }
-            exec?.submit(image: written.image, report: written.report)
+            written = try spool.write(png, json: json, id: report.id)
         } catch {
             log.error("report \(report.id) not written: \(error.description)")
+            return
         }
-    }
-
-    private func printLine(_ text: String) {
-        var bytes = Array((text + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { return }
-            offset += count
+        reported += 1
+        log.info("report \(report.id): \(report.source.rawValue) image, \(report.redactions.count) rectangles redacted"
+            + (report.notes.isEmpty ? "" : " (\(report.notes.joined(separator: "; ")))") + " -> \(paths.folder)")
+        let handed = WrittenReport(id: report.id, imagePath: written.image, reportPath: written.report, json: json)
+        for reporter in reporters {
+            do throws(ReporterError) {
+                try reporter.deliver(handed)
+            } catch {
+                log.error("\(error.description); stopping")
+                stopping = true
+            }
         }
     }
 }

@@ -4,8 +4,8 @@ import ShotguardImaging
 import ShotguardX11
 
 extension Agent {
-    /// How long a file or clipboard image already seen stays a duplicate.
-    static let duplicateWindow = 5.0
+    /// A fresher screen is taken for a later signal only when the last one is older than this.
+    static let snapshotInterval = 0.25
 
     func handleFiles(_ paths: [String]) {
         for path in paths {
@@ -14,15 +14,20 @@ extension Agent {
             case .failure(let reason):
                 log.verbose("ignored \(path): \(reason)")
             case .success(let file):
-                let key = "file:\(path):\(file.modified)"
-                guard !isDuplicate(key) else {
+                guard let identity = FileIdentity.of(path: path) else { continue }
+                let key = Self.fileKey(identity)
+                if ownRewrites[key] != nil {
+                    log.verbose("ignored \(path): guard's own rewrite")
+                    continue
+                }
+                guard !seen.contains(key, now: monotonicNow()) else {
                     log.verbose("ignored \(path): already seen")
                     continue
                 }
                 let weak = file.strength == .weak
                 log.verbose("\(weak ? "image" : "screenshot") file \(path)\(weak ? " (counts if found on screen)" : "")")
-                signal(SignalRecord(kind: .file, time: now(), detail: path), counted: !weak,
-                       candidate: Candidate(source: .file, png: file.png, path: path, isWeak: weak, key: key))
+                signal(SignalRecord(kind: .file, time: now(), detail: path), counted: !weak, freshScreen: true,
+                       candidate: Candidate(source: .file, path: path, bytes: nil, isWeak: weak, key: key))
             }
         }
     }
@@ -31,61 +36,96 @@ extension Agent {
         for desktopSignal in signals {
             switch desktopSignal {
             case .clipboardImage(let png, let owner, let incremental):
-                let key = "clipboard:\(png.count):\(fnv1a(png))"
-                guard !isDuplicate(key) else {
-                    log.verbose("ignored the clipboard image from \(owner): the same image was just seen")
+                log.verbose("clipboard image (\(png.count) bytes\(incremental ? ", INCR" : "")) from \(owner)")
+                if ownOutputs.contains("bytes:" + fnv1a(png), now: monotonicNow()) {
+                    log.verbose("ignored the clipboard image from \(owner): guard's own redacted image")
                     continue
                 }
-                log.verbose("clipboard image (\(png.count) bytes\(incremental ? ", INCR" : "")) from \(owner)")
-                signal(SignalRecord(kind: .clipboard, time: now(), detail: owner), counted: true,
-                       candidate: Candidate(source: .clipboard, png: png, path: nil, isWeak: false, key: key))
+                takeOverClipboardIfRulesHit()
+                let key = "clipboard:\(png.count):\(fnv1a(png))"
+                seen.insert(key, now: monotonicNow())
+                signal(SignalRecord(kind: .clipboard, time: now(), detail: owner), counted: true, freshScreen: true,
+                       candidate: Candidate(source: .clipboard, path: nil, bytes: png, isWeak: false, key: key))
             case .clipboardFailed(let reason):
                 log.warning("clipboard: \(reason)")
             case .toolWindowOpened(let id, let tool):
                 // The screen is grabbed now, before the tool paints over it; the event counts
                 // only once the window is mapped (a tray daemon's hidden windows never are).
                 log.verbose("screenshot tool window \(hexID(id)) (\(tool)) created")
-                signal(SignalRecord(kind: .toolWindow, time: now(), detail: tool), counted: false, candidate: nil)
+                signal(SignalRecord(kind: .toolWindow, time: now(), detail: tool), counted: false, freshScreen: false,
+                       candidate: nil)
             case .toolWindowMapped(let id, let tool):
                 log.verbose("screenshot tool window \(hexID(id)) (\(tool)) shown")
                 if event == nil || !(event?.signals.contains { $0.kind == .toolWindow } ?? false) {
-                    signal(SignalRecord(kind: .toolWindow, time: now(), detail: tool), counted: false, candidate: nil)
+                    signal(SignalRecord(kind: .toolWindow, time: now(), detail: tool), counted: false, freshScreen: false,
+                           candidate: nil)
                 }
                 event?.openToolWindows.insert(id)
                 event?.count(now: monotonicNow())
             case .toolWindowClosed(let id):
                 guard let event, event.openToolWindows.remove(id) != nil else { continue }
                 event.lastSignal = monotonicNow()
+                // Tools that show a window first and capture when it goes (shutter, a delay
+                // timer) read the screen now, not when the event opened.
+                takeFreshSnapshot(for: event)
             }
         }
     }
 
+    /// Guard takes CLIPBOARD right after reading the original, before placing and redacting it,
+    /// whenever any rule covers something on the screen: pastes then wait for the redacted
+    /// image instead of getting the original meanwhile.
+    private func takeOverClipboardIfRulesHit() {
+        guard options.guarding, let clipboardGuardian, let regions else { return }
+        let context = event?.snapshots.last?.context ?? display.screenContext()
+        guard !regions.hits(against: context).isEmpty else { return }
+        if !clipboardGuardian.takeOver() {
+            log.error("guard: could not take over the clipboard")
+        }
+    }
+
     /// Adds a signal to the open event, opening one (context and screen grabbed now) if none is.
-    func signal(_ record: SignalRecord, counted: Bool, candidate: Candidate?) {
-        if let candidate { seen[candidate.key] = monotonicNow() }
-        if event == nil { event = open() }
+    /// A signal that may carry a different screen than the event's first adds a fresh snapshot.
+    func signal(_ record: SignalRecord, counted: Bool, freshScreen: Bool, candidate: Candidate?) {
+        if let candidate { seen.insert(candidate.key, now: monotonicNow()) }
+        if let event {
+            if freshScreen { takeFreshSnapshot(for: event) }
+        } else {
+            event = open()
+        }
         event?.add(record, counted: counted, candidate: candidate, now: monotonicNow())
     }
 
     private func open() -> CaptureEvent? {
+        guard let snapshot = takeSnapshot() else { return nil }
+        let event = CaptureEvent(id: Self.reportID(), now: monotonicNow(), snapshot: snapshot)
+        log.verbose("capture event \(event.id): \(snapshot.context.windows.count) windows, fallback \(event.fallbackRect)")
+        return event
+    }
+
+    func takeFreshSnapshot(for event: CaptureEvent) {
+        guard let last = event.snapshots.last, now() - last.wallTime >= Self.snapshotInterval,
+              let snapshot = takeSnapshot() else { return }
+        event.addSnapshot(snapshot)
+        log.verbose("capture event \(event.id): fresh screen \(event.snapshots.count) of \(CaptureEvent.maximumSnapshots)")
+    }
+
+    /// The screen and its windows now. The pixels first: a screenshot tool may paint over them
+    /// any moment, while the window list changes far less quickly.
+    private func takeSnapshot() -> Snapshot? {
+        guard !display.isLost else { return nil }
         do throws(X11Error) {
-            // The pixels first: a screenshot tool may paint over them any moment, while the
-            // window list (about 0.5 ms a window) changes far less quickly.
             let root = try grabber.captureScreen()
-            let context = display.screenContext()
-            let event = CaptureEvent(id: Self.reportID(), now: monotonicNow(), wallNow: now(), context: context, root: root)
-            log.verbose("capture event \(event.id): \(context.windows.count) windows, fallback \(event.fallbackRect)")
-            return event
+            return Snapshot(root: root, context: display.screenContext(), wallTime: now())
         } catch {
             log.error("cannot capture the screen: \(error.message)")
             return nil
         }
     }
 
-    func isDuplicate(_ key: String) -> Bool {
-        let current = monotonicNow()
-        seen = seen.filter { current - $0.value < Self.duplicateWindow }
-        return seen[key] != nil
+    /// A file's identity as a key: the same file signalled twice is one screenshot.
+    static func fileKey(_ identity: FileIdentity) -> String {
+        "file:\(identity.device):\(identity.inode):\(identity.size):\(identity.modified.tv_sec).\(identity.modified.tv_nsec)"
     }
 
     /// `20261129-140703-120`: local time to the millisecond, unique enough for one user's screen.
@@ -97,12 +137,23 @@ extension Agent {
     }
 }
 
-/// FNV-1a 64: a quick fingerprint to recognise the same clipboard image offered again.
+/// FNV-1a 64: a quick fingerprint to recognise the same image offered again.
 func fnv1a(_ bytes: [UInt8]) -> String {
     var value: UInt64 = 0xCBF2_9CE4_8422_2325
     for byte in bytes {
         value ^= UInt64(byte)
         value = value &* 0x100_0000_01B3
+    }
+    return String(value, radix: 16)
+}
+
+/// A fingerprint of an image's pixels (its content, whatever the file format or encoder).
+func pixelFingerprint(_ image: PixelBuffer) -> String {
+    var value: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(image.width) << 32 ^ UInt64(image.height)
+    image.pixels.withUnsafeBufferPointer { pixels in
+        for pixel in pixels {
+            value = (value ^ UInt64(pixel | 0xFF00_0000)) &* 0x100_0000_01B3
+        }
     }
     return String(value, radix: 16)
 }

@@ -11,7 +11,8 @@ public struct AgentError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// `shotguard watch`. Sources feed capture events; a settled event becomes a report.
+/// `shotguard watch`. Sources feed capture events; each candidate image is examined (placed,
+/// guarded) as soon as it arrives, and a settled event becomes a report.
 public final class Agent {
     let options: AgentOptions
     var log: Log
@@ -22,12 +23,21 @@ public final class Agent {
     let files: FileSource?
     let signalReader: SignalReader
     let spool: SpoolReporter
-    let exec: ExecReporter?
+    let reporters: [any Reporter]
+    let quarantine: QuarantineStore
+    let thumbnails = Thumbnails()
     var event: CaptureEvent?
     var stopping = false
     var reported = 0
-    /// Files and clipboard images already reported or seen, with when: duplicates are ignored.
-    var seen: [String: Double] = [:]
+    var seen = SeenImages()
+    /// Images guard produced itself (the bytes it wrote or served): never a new screenshot.
+    var ownOutputs = SeenImages(window: 60)
+    /// Serves the redacted image on CLIPBOARD; nil without guard or without a clipboard source.
+    var clipboardGuardian: (any ClipboardGuardian)?
+    /// Files guard wrote itself (device and inode), so their rename is not a new screenshot.
+    var ownRewrites: [String: Double] = [:]
+    /// When the agent started: guard never touches a file written before.
+    let startTime: Double
     let host: String
     private let lock: InstanceLock
 
@@ -35,6 +45,7 @@ public final class Agent {
         let log = Log(verbose: options.verbose)
         self.options = options
         self.log = log
+        startTime = now()
         do throws(X11Error) {
             display = try Display()
             desktop = try DesktopEvents(display: display, clipboard: options.watchClipboard, tools: options.watchTools,
@@ -47,6 +58,7 @@ public final class Agent {
         grabber = ScreenGrabber(display: display, allowSharedMemory: options.useSharedMemory)
         spool = SpoolReporter(folder: FileSource.normalized(options.spoolFolder ?? SpoolReporter.defaultFolder),
                               compressionLevel: options.compressionLevel)
+        quarantine = QuarantineStore()
         do throws(SystemError) {
             try spool.prepare()
             signalReader = try SignalReader()
@@ -58,10 +70,16 @@ public final class Agent {
         } catch {
             throw AgentError(message: error.description, isUsage: false)
         }
-        exec = options.execCommand.map { ExecReporter(command: $0, log: log) }
+        var reporters: [any Reporter] = []
+        if options.printJSON { reporters.append(JSONLineReporter()) }
+        if let command = options.execCommand { reporters.append(ExecReporter(command: command, log: log)) }
+        self.reporters = reporters
+        // A closed standard output (`watch --json | head -1`) is an error to handle, not a death.
+        Glibc.signal(SIGPIPE, SIG_IGN)
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count - 1)
         host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        if options.guarding, let files { removeLeftoverRewrites(in: files.targets) }
     }
 
     static func loadRegions(_ path: String?, log: Log) throws(AgentError) -> RegionsFile? {
@@ -81,7 +99,7 @@ public final class Agent {
     /// Runs until SIGINT/SIGTERM (or the first report with --once). Returns the exit code.
     public func run() -> Int32 {
         log.info("watching display \(display.name) (capture by \(grabber.method.rawValue)); "
-            + "sources: \(sourceNames); reports in \(spool.folder)")
+            + "sources: \(sourceNames); guard: \(guardDescription); reports in \(spool.folder)")
         if let files { log.verbose("screenshot folders: \(files.targets.joined(separator: ", "))") }
         while !stopping {
             handleDesktop(desktop.process(now: monotonicNow()))
@@ -99,11 +117,13 @@ public final class Agent {
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { return lostDisplay() }
             handleDesktop(desktop.process(now: monotonicNow()))
             handleDesktop(desktop.expire(now: monotonicNow()))
-            if let event, monotonicNow() >= event.settleTime { settle() }
+            // One candidate a turn: signals and X events are answered between the images of a burst.
+            if let event, !event.pending.isEmpty { examineNext(in: event) }
+            if let event, event.pending.isEmpty, monotonicNow() >= event.settleTime { settle() }
             if options.once, reported > 0 { stopping = true }
         }
-        if event != nil { settle(final: true) }
-        exec?.drain(seconds: 5) { waitForChild() }
+        settleEverything()
+        drainReporters()
         log.info("stopped")
         return 0
     }
@@ -113,16 +133,37 @@ public final class Agent {
          options.watchTools ? "tool windows" : nil].compactMap { $0 }.joined(separator: ", ")
     }
 
-    /// Milliseconds until the next timer, or -1: no timer runs while nothing happens.
+    private var guardDescription: String {
+        options.guarding ? "on (screenshot files are rewritten redacted)" : "off (reports only)"
+    }
+
+    /// Milliseconds until the next timer, or -1: no timer runs while nothing happens. Zero while
+    /// candidates wait to be examined.
     private func timeoutMilliseconds() -> Int32 {
+        if let event, !event.pending.isEmpty { return 0 }
         let deadlines = [event?.settleTime, desktop.deadline].compactMap { $0 }
         guard let next = deadlines.min() else { return -1 }
         return Int32(max(0, min(60_000, ((next - monotonicNow()) * 1000).rounded(.up))))
     }
 
+    /// The display is gone, but the event in hand (its screens, windows and files) is not:
+    /// settle it before exiting.
     private func lostDisplay() -> Int32 {
         log.error("lost the connection to X display '\(display.name)'")
+        settleEverything()
+        drainReporters()
         return 1
+    }
+
+    /// Examines every waiting candidate and settles the open event, at once.
+    private func settleEverything() {
+        guard let event else { return }
+        while !event.pending.isEmpty { examineNext(in: event) }
+        settle(final: true)
+    }
+
+    private func drainReporters() {
+        for reporter in reporters { reporter.drain(seconds: 5) { waitForChild() } }
     }
 
     private func handleSignals(_ signals: [Int32]) {
@@ -134,7 +175,7 @@ public final class Agent {
             case SIGHUP:
                 reloadRegions()
             case SIGCHLD:
-                exec?.childExited()
+                for reporter in reporters { reporter.childExited() }
             default:
                 break
             }
@@ -162,6 +203,20 @@ public final class Agent {
     private func waitForChild() {
         var fds = [pollfd(fd: signalReader.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         _ = poll(&fds, 1, 200)
-        if signalReader.read().contains(where: { $0 == SIGINT || $0 == SIGTERM }) { exec?.abandon() }
+        let signals = signalReader.read()
+        if signals.contains(where: { $0 == SIGINT || $0 == SIGTERM }) {
+            for reporter in reporters { reporter.abandon() }
+        } else if signals.contains(SIGCHLD) {
+            for reporter in reporters { reporter.childExited() }
+        }
+    }
+
+    /// Guard's leftovers from a crash: temporary files of its naming pattern in watched folders.
+    private func removeLeftoverRewrites(in folders: [String]) {
+        for folder in folders {
+            for path in FileRewrite.removeLeftovers(in: folder) {
+                log.info("removed \(path), left by an interrupted rewrite")
+            }
+        }
     }
 }

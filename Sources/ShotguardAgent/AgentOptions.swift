@@ -16,6 +16,8 @@ public struct AgentOptions: Sendable {
     public var watchFiles = true
     public var watchClipboard = true
     public var watchTools = true
+    /// Guard: rewrite screenshot files that rules hit and take over the clipboard (`--no-guard` turns it off).
+    public var guarding = true
     public var version = "0"
 
     public init() {}

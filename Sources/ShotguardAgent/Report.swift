@@ -16,7 +16,8 @@ struct SignalRecord {
 struct Report {
     enum Source: String { case file, clipboard, fallback, none }
 
-    static let schema = 1
+    /// 2 added the `guard` object (what guard did to the file and the clipboard).
+    static let schema = 2
 
     let id: String
     let time: Double
@@ -32,6 +33,7 @@ struct Report {
     var activeWindowRedacted = false
     var screen: (width: Int, height: Int) = (0, 0)
     var notes: [String] = []
+    var guardOutcome = GuardOutcome()
 
     func json(imagePath: String?, host: String, version: String) -> JSON {
         var imageFields: [(String, JSON)] = [("source", .string(source.rawValue)),
@@ -63,6 +65,9 @@ struct Report {
                          ("titleWithheld", .bool(activeWindowRedacted)), ("geometry", .string(window.frame.description))])
             } ?? .null),
             ("screen", .object([("width", .number(screen.width)), ("height", .number(screen.height))])),
+            ("guard", guardOutcome.isEmpty ? .null : .object(
+                [guardOutcome.file.map { ("file", JSON.string($0)) }, guardOutcome.quarantine.map { ("quarantine", JSON.string($0)) },
+                 guardOutcome.clipboard.map { ("clipboard", JSON.string($0)) }].compactMap { $0 })),
             ("host", .string(host)),
             ("shotguard", .string(version)),
             ("note", notes.isEmpty ? .null : .string(notes.joined(separator: "; "))),

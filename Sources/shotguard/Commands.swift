@@ -19,6 +19,9 @@ enum Commands {
     static var all: [any Subcommand.Type] { [
         CaptureCommand.self,
         DemoCommand.self,
+        QuarantineListCommand.self,
+        QuarantineRestoreCommand.self,
+        QuarantinePurgeCommand.self,
         RedactCommand.self,
         RegionsCheckCommand.self,
         RegionsShowCommand.self,

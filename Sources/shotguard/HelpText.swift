@@ -7,7 +7,7 @@ extension CommandSpec {
         if name.isEmpty {
             lines += ["", "Commands:"]
             for command in Commands.specs {
-                lines.append("  " + command.name.padding(toLength: 16) + command.summary)
+                lines.append("  " + command.name.padding(toLength: 20) + command.summary)
             }
         }
         lines += ["", "Options:"]

@@ -20,12 +20,16 @@ enum WatchCommand: Subcommand {
             OptionSpec("no-files", help: "Do not watch folders for screenshot files."),
             OptionSpec("no-clipboard", help: "Do not watch the clipboard."),
             OptionSpec("no-tools", help: "Do not watch for screenshot tools' windows."),
+            OptionSpec("no-guard", help: "Only report: leave screenshot files and the clipboard as the tool made them."),
             .noShm, .compression, .help,
         ],
         details: "Watches the XDG pictures folder, its Screenshots subfolder, the home folder and every --dir,\n"
             + "the CLIPBOARD selection and screenshot tools' windows. At the first signal it records the\n"
             + "windows and grabs the screen; the real screenshot replaces that fallback when it can be\n"
-            + "placed on the screen. SIGHUP reloads the regions file (keeping the old rules if the new\n"
+            + "placed on the screen. Guard (on unless --no-guard) rewrites a screenshot file that rules hit, in\n"
+            + "place and in its own format, and serves the redacted image on the clipboard; a screenshot that\n"
+            + "cannot be placed while a rule hit a window is quarantined ('shotguard quarantine').\n"
+            + "SIGHUP reloads the regions file (keeping the old rules if the new\n"
             + "file is invalid); SIGINT and SIGTERM stop after the report in hand.")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -44,6 +48,7 @@ enum WatchCommand: Subcommand {
         options.watchFiles = !arguments.has("no-files")
         options.watchClipboard = !arguments.has("no-clipboard")
         options.watchTools = !arguments.has("no-tools")
+        options.guarding = !arguments.has("no-guard")
         options.version = Commands.version
         let agent: Agent
         do throws(AgentError) {

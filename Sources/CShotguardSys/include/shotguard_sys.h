@@ -6,9 +6,12 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 
 /* signalfd(2). */
@@ -20,6 +23,12 @@ static inline int sg_signalfd(int fd, const sigset_t *mask, int flags) {
 static inline void *sg_memmem(const void *haystack, size_t haystack_length, const void *needle,
                               size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
+}
+
+/* renameat2(2) with RENAME_EXCHANGE: guard swaps the redacted file with the original in one
+ * step, then checks that what it swapped out is the file it read (and swaps back if not). */
+static inline int sg_rename_exchange(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
 }
 
 #endif

@@ -1,0 +1,111 @@
+// Examining one candidate as soon as it arrives: read, decode, place, redact, and guard it.
+import Glibc
+import ShotguardImaging
+import ShotguardRegions
+
+extension Agent {
+    /// Largest screenshot file read.
+    static let maximumFileSize = 64 * 1024 * 1024
+
+    /// Examines the oldest waiting candidate of `event`. A file that rules hit is rewritten
+    /// now, not when the event settles: the user may open or send it any moment.
+    func examineNext(in event: CaptureEvent) {
+        let candidate = event.pending.removeFirst()
+        let name = candidate.path ?? "the clipboard image"
+        let read: (bytes: [UInt8], identity: FileIdentity?)
+        switch readCandidate(candidate) {
+        case .success(let value): read = value
+        case .failure(let reason):
+            recordUnplaced(candidate, reason: "could not be read: \(reason)", in: event)
+            return
+        }
+        if ownOutputs.contains("bytes:" + fnv1a(read.bytes), now: monotonicNow()) {
+            log.verbose("ignored \(name): guard's own redacted image")
+            return
+        }
+        let image: PixelBuffer
+        do throws(ImagingError) {
+            image = try PNGDecoder.decode(read.bytes, source: name)
+        } catch {
+            recordUnplaced(candidate, reason: "could not be decoded: \(error.message)", in: event)
+            return
+        }
+        let fingerprint = "pixels:" + pixelFingerprint(image)
+        let isRepeat = seen.contains(fingerprint, now: monotonicNow())
+        seen.insert(fingerprint, now: monotonicNow())
+
+        guard let (alignment, snapshot) = place(image, candidate: candidate, in: event) else {
+            let reason = "was not found on the screen as it was at \(Log.iso8601(event.wallStart))"
+            recordUnplaced(candidate, reason: reason, in: event)
+            return
+        }
+        var notes: [String] = []
+        var hits = regions?.hits(against: snapshot.context) ?? []
+        if !alignment.verified, let regions, !display.isLost {
+            // Not quite the screen at the event: it may show the windows as they are now.
+            hits += regions.hits(against: display.screenContext())
+            notes.append("the image differs from the screen at the event; rules were applied for the windows then and now")
+        }
+        var redacted = image
+        redacted.hasAlpha = false
+        let placedHits = redacted.redact(hits, origin: alignment.rect)
+        let action = GuardPolicy.action(for: .placed(verified: alignment.verified), hitsInImage: placedHits.count,
+                                        isWeak: candidate.isWeak, rulesHitAtEvent: !hits.isEmpty, isBurst: event.isBurst)
+        log.verbose("placed \(name) by \(alignment.method.rawValue) at \(alignment.rect): \(placedHits.count) rectangles")
+        if options.guarding {
+            guardPlaced(candidate, action: action, original: read, redacted: redacted, hitCount: placedHits.count, in: event)
+        }
+        if isRepeat {
+            log.verbose("\(name) shows a screenshot already handled: no second report")
+            event.repeats += 1
+        } else if event.placed == nil || (event.placed!.candidate.isWeak && !candidate.isWeak) {
+            event.placed = PlacedImage(candidate: candidate, image: redacted, alignment: alignment, redactions: placedHits,
+                                       notes: notes)
+        }
+    }
+
+    /// Tries the event's screens, the event-time one first, then the fresher ones.
+    private func place(_ image: PixelBuffer, candidate: Candidate, in event: CaptureEvent) -> (Alignment, Snapshot)? {
+        for snapshot in event.snapshots {
+            if let alignment = Aligner.align(image, root: snapshot.root, context: snapshot.context, verify: candidate.isWeak) {
+                return (alignment, snapshot)
+            }
+        }
+        return nil
+    }
+
+    func recordUnplaced(_ candidate: Candidate, reason: String, in event: CaptureEvent) {
+        let name = candidate.path ?? "the clipboard image"
+        if candidate.isWeak {
+            log.verbose("ignored \(name): \(reason)")
+            event.weakUnplaced += 1
+            return
+        }
+        event.unplaced.append((candidate, reason))
+        // The clipboard cannot wait for the event to settle: someone may be pasting now.
+        if candidate.source == .clipboard, options.guarding { guardUnplacedClipboard(candidate, in: event) }
+    }
+
+    /// The file's bytes and identity (read through the descriptor that was checked), or the
+    /// clipboard's bytes.
+    func readCandidate(_ candidate: Candidate) -> Result<(bytes: [UInt8], identity: FileIdentity?), ReadFailure> {
+        guard let path = candidate.path else { return .success((candidate.bytes ?? [], nil)) }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(ReadFailure(errnoText())) }
+        defer { close(fd) }
+        guard let identity = FileIdentity.of(fd: fd), identity.mode & S_IFMT == S_IFREG else {
+            return .failure(ReadFailure("not a regular file"))
+        }
+        do throws(ImagingError) {
+            let bytes = try FileIO.read(fd: fd, name: path, limit: Self.maximumFileSize)
+            return .success((bytes, identity))
+        } catch {
+            return .failure(ReadFailure(error.message))
+        }
+    }
+
+    struct ReadFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

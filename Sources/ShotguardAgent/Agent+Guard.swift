@@ -1,0 +1,178 @@
+// Guard: the screenshot file rewritten redacted in place, the clipboard served redacted, quarantine.
+import Glibc
+import ShotguardImaging
+import ShotguardRegions
+
+/// Takes over CLIPBOARD for guard: ownership first (requests wait), the redacted image after.
+protocol ClipboardGuardian: AnyObject {
+    /// Takes CLIPBOARD now, before the redacted image is ready; false when it could not.
+    func takeOver() -> Bool
+    /// Serves `png` to the requests that waited and to every later one, until someone else
+    /// takes the clipboard.
+    func provide(png: [UInt8])
+    /// Whether the agent owns CLIPBOARD and has not provided an image yet.
+    var isPending: Bool { get }
+}
+
+extension Agent {
+    /// Acts on a placed candidate: rewrites the file or serves the redacted clipboard image.
+    func guardPlaced(_ candidate: Candidate, action: GuardAction, original: (bytes: [UInt8], identity: FileIdentity?),
+                     redacted: PixelBuffer, hitCount: Int, in event: CaptureEvent) {
+        switch candidate.source {
+        case .file:
+            guard let path = candidate.path, let identity = original.identity else { return }
+            if action == .rewrite {
+                rewrite(path, identity: identity, with: redacted, candidate: candidate, hitCount: hitCount, in: event)
+            } else if event.guardOutcome.file == nil {
+                event.guardOutcome.file = "unchanged"
+            }
+        case .clipboard:
+            if action == .rewrite {
+                serveClipboard(redacted, outcome: "replaced", in: event)
+            } else if let clipboardGuardian, clipboardGuardian.isPending {
+                // Nothing to hide in it: the same bytes the tool offered.
+                clipboardGuardian.provide(png: original.bytes)
+                event.guardOutcome.clipboard = event.guardOutcome.clipboard ?? "unchanged"
+            }
+        case .fallback, .none:
+            break
+        }
+    }
+
+    /// A clipboard image that cannot be placed: when rules hit the event-time screen, it is
+    /// replaced by the redacted fallback; otherwise it is served as it was.
+    func guardUnplacedClipboard(_ candidate: Candidate, in event: CaptureEvent) {
+        let hits = regions?.hits(against: event.eventTime.context) ?? []
+        if !hits.isEmpty {
+            serveClipboard(redactedFallback(of: event), outcome: "fallback", in: event)
+        } else if let clipboardGuardian, clipboardGuardian.isPending, let bytes = candidate.bytes {
+            clipboardGuardian.provide(png: bytes)
+        }
+    }
+
+    private func serveClipboard(_ image: PixelBuffer, outcome: String, in event: CaptureEvent) {
+        guard let clipboardGuardian else { return }
+        do throws(ImagingError) {
+            let png = try PNGEncoder.encode(image, options: .fast, destination: "the clipboard")
+            ownOutputs.insert("bytes:" + fnv1a(png), now: monotonicNow())
+            if !clipboardGuardian.isPending, !clipboardGuardian.takeOver() {
+                log.error("guard: could not take over the clipboard; it still holds the unredacted image")
+                event.guardOutcome.clipboard = "failed"
+                return
+            }
+            clipboardGuardian.provide(png: png)
+            event.guardOutcome.clipboard = outcome
+            log.info("guard: the clipboard now holds the \(outcome == "fallback" ? "redacted fallback" : "redacted image")")
+        } catch {
+            log.error("guard: cannot encode the clipboard image: \(error.description)")
+            event.guardOutcome.clipboard = "failed"
+        }
+    }
+
+    /// Replaces the screenshot file with its redacted version (same path, format, mode and
+    /// mtime). If the file changed since it was read, it is read and placed again once.
+    private func rewrite(_ path: String, identity: FileIdentity, with image: PixelBuffer, candidate: Candidate,
+                         hitCount: Int, in event: CaptureEvent) {
+        guard GuardPolicy.mayRewrite(modified: seconds(identity.modified), agentStart: startTime,
+                                     ownedByUser: identity.owner == getuid(), isOwnRewrite: false) else {
+            log.warning("guard: left \(path) alone: written before the agent started or not this user's")
+            return
+        }
+        let started = monotonicNow()
+        do throws(RewriteError) {
+            let bytes = try encodeLike(path, image)
+            var rewrite = FileRewrite(path: path, original: identity)
+            try rewrite.prepare(bytes)
+            try rewrite.commit()
+            rememberOwnWrite(path, bytes: bytes)
+            let thumbnails = self.thumbnails.remove(forPath: Array(path.utf8))
+            event.guardOutcome.file = "rewritten"
+            log.info("guard: rewrote \(path) with \(hitCount) rectangles redacted in \(Int((monotonicNow() - started) * 1000)) ms"
+                + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : ""))
+        } catch {
+            switch error.kind {
+            case .changed where candidate.attempt == 0:
+                log.info("guard: \(error.description); reading it again")
+                var again = candidate
+                again.attempt = 1
+                event.pending.append(again)
+            case .changed:
+                recordUnplaced(candidate, reason: "changed twice while guard rewrote it", in: event)
+            case .io:
+                log.error("guard: could not rewrite \(path): \(error.description)")
+                event.guardOutcome.file = "failed"
+                event.notes.append("guard could not rewrite \(path): \(error.description)")
+            }
+        }
+    }
+
+    /// Quarantines an unplaced screenshot file: the original into the quarantine folder, the
+    /// redacted fallback in its place. Called at settle, once bursts are known.
+    func quarantineFile(_ candidate: Candidate, reason: String, in event: CaptureEvent, index: Int) {
+        guard let path = candidate.path else { return }
+        guard case .success(let read) = readCandidate(candidate), let identity = read.identity else {
+            log.verbose("guard: \(path) is gone; nothing to quarantine")
+            return
+        }
+        guard GuardPolicy.mayRewrite(modified: seconds(identity.modified), agentStart: startTime,
+                                     ownedByUser: identity.owner == getuid(), isOwnRewrite: false) else {
+            log.warning("guard: left \(path) alone: written before the agent started or not this user's")
+            return
+        }
+        let name = String(path.split(separator: "/").last ?? "")
+        let pathExtension = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
+        let entry: QuarantineEntry
+        do throws(QuarantineError) {
+            entry = try quarantine.store(read.bytes, id: "\(event.id)-\(index)", originalPath: Array(path.utf8),
+                                         pathExtension: pathExtension, reason: reason, time: now())
+        } catch {
+            log.error("guard: could not quarantine \(path) (it still holds the original): \(error.description)")
+            event.guardOutcome.file = "failed"
+            return
+        }
+        do throws(RewriteError) {
+            let bytes = try encodeLike(path, redactedFallback(of: event))
+            var rewrite = FileRewrite(path: path, original: identity)
+            try rewrite.prepare(bytes)
+            try rewrite.commit()
+            rememberOwnWrite(path, bytes: bytes)
+            thumbnails.remove(forPath: Array(path.utf8))
+            event.guardOutcome.file = "quarantined"
+            event.guardOutcome.quarantine = entry.id
+            log.warning("guard: \(path) \(reason): its original is in quarantine as \(entry.id) "
+                + "('shotguard quarantine restore \(entry.id)'), and the redacted fallback took its place")
+        } catch {
+            // The original stays where it was; its copy in quarantine is not needed.
+            quarantine.remove(entry)
+            log.error("guard: could not replace \(path) with the redacted fallback: \(error.description)")
+            event.guardOutcome.file = "failed"
+        }
+    }
+
+    /// The event-time grab of the fallback rectangle, with the event-time rules applied.
+    func redactedFallback(of event: CaptureEvent) -> PixelBuffer {
+        var image = event.eventTime.root.cropped(to: event.fallbackRect)
+        image.hasAlpha = false
+        if let regions { image.redact(regions.hits(against: event.eventTime.context), origin: event.fallbackRect) }
+        return image
+    }
+
+    /// The image encoded in the format of `path`'s original.
+    private func encodeLike(_ path: String, _ image: PixelBuffer) throws(RewriteError) -> [UInt8] {
+        do throws(ImagingError) {
+            return try PNGEncoder.encode(image, options: .fast, destination: path)
+        } catch {
+            throw RewriteError(kind: .io, description: error.description)
+        }
+    }
+
+    /// Guard's own rename shows up as a new file: recognise it by identity and by content.
+    private func rememberOwnWrite(_ path: String, bytes: [UInt8]) {
+        ownOutputs.insert("bytes:" + fnv1a(bytes), now: monotonicNow())
+        if let written = FileIdentity.of(path: path) {
+            ownRewrites[Self.fileKey(written)] = monotonicNow()
+        }
+        let current = monotonicNow()
+        ownRewrites = ownRewrites.filter { current - $0.value < 60 }
+    }
+}

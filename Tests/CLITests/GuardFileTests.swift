@@ -1,0 +1,186 @@
+// Guard on screenshot files: rewritten redacted in place, left alone, quarantined and restored.
+import Foundation
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class GuardFileTests: XCTestCase {
+    nonisolated(unsafe) private static var desktop: WatchDesktop?
+    nonisolated(unsafe) private static var failure = ""
+
+    override class func setUp() {
+        do {
+            desktop = try WatchDesktop()
+        } catch {
+            failure = "cannot set up the desktop: \(error)"
+        }
+    }
+
+    override class func tearDown() {
+        desktop?.stop()
+        desktop = nil
+    }
+
+    private var desk: WatchDesktop!
+    private var sandbox: Sandbox!
+    private var shots = ""
+    private var regions = ""
+    private let fullScreen = Rect(x: 0, y: 0, width: 640, height: 400)
+
+    override func setUpWithError() throws {
+        guard let desktop = Self.desktop else { throw FixtureError(Self.failure) }
+        desk = desktop
+        sandbox = try Sandbox(self)
+        shots = sandbox.path("shots")
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: sandbox.path("made"), withIntermediateDirectories: true)
+        regions = try sandbox.write("regions", text: WatchDesktop.regions)
+    }
+
+    private func agent(_ extra: [String] = []) throws -> WatchAgent {
+        try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"] + extra,
+                       sandbox: sandbox, display: desk.name)
+    }
+
+    /// Makes a screenshot outside the watched folder with `command` (which writes `made/NAME`),
+    /// then moves it in, so the test knows its bytes and mtime before the agent sees it.
+    private func screenshot(_ name: String, _ command: String) throws -> (path: String, bytes: [UInt8], status: stat) {
+        try runTool(command, display: desk.name)
+        let made = sandbox.path("made/\(name)")
+        var status = stat()
+        XCTAssertEqual(lstat(made, &status), 0)
+        let bytes = try sandbox.bytes("made/\(name)")
+        let path = shots + "/" + name
+        XCTAssertEqual(rename(made, path), 0, "move into the watched folder")
+        return (path, bytes, status)
+    }
+
+    private func fileBytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    func testAScreenshotThatRulesHitIsRewrittenRedactedWithItsModificationTimeKept() throws {
+        let screen = try desk.screen()
+        let watch = try agent()
+        let shot = try screenshot("scrot-guard.png", "scrot -o '\(sandbox.path("made/scrot-guard.png"))'")
+        // A thumbnail a file manager made of the original, named by the MD5 of its URI.
+        let thumbnail = try thumbnailPath(for: shot.path)
+        try sandbox.write(thumbnail, [1, 2, 3])
+        let unrelated = try sandbox.write(".cache/thumbnails/normal/0123456789abcdef0123456789abcdef.png", [4])
+        XCTAssertTrue(watch.waitForLog("guard: rewrote \(shot.path)", seconds: 10), watch.log)
+
+        let rewritten = try PNGDecoder.decode(try fileBytes(shot.path), source: shot.path)
+        assertRedacted(rewritten, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+        var after = stat()
+        XCTAssertEqual(lstat(shot.path, &after), 0)
+        XCTAssertEqual(after.st_mtim.tv_sec, shot.status.st_mtim.tv_sec, "mtime kept")
+        XCTAssertEqual(after.st_mtim.tv_nsec, shot.status.st_mtim.tv_nsec, "mtime kept to the nanosecond")
+        XCTAssertEqual(after.st_mode, shot.status.st_mode, "mode kept")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shots), ["scrot-guard.png"], "no temporary file left")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.path(thumbnail)), "the thumbnail of the original is gone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: unrelated), "other thumbnails stay")
+
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        XCTAssertEqual(report.json["schema"] as? Int, 2)
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten")
+        // The rename of the rewrite is not a second screenshot.
+        XCTAssertNil(watch.nextReport(seconds: 2.5), "one screenshot, one report")
+    }
+
+    func testScrotWritingStraightIntoTheFolderIsRewritten() throws {
+        let screen = try desk.screen()
+        let watch = try agent()
+        try runTool("scrot -o '\(shots)/scrot-direct.png'", display: desk.name)
+        XCTAssertTrue(watch.waitForLog("guard: rewrote \(shots)/scrot-direct.png", seconds: 10), watch.log)
+        let rewritten = try PNGDecoder.decode(try fileBytes(shots + "/scrot-direct.png"), source: "scrot-direct.png")
+        assertRedacted(rewritten, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+    }
+
+    func testARegionThatMissesEveryRuleStaysByteIdentical() throws {
+        let watch = try agent()
+        // Inside the Notes window: away from the Vault and from the clock corner.
+        let shot = try screenshot("maim-notes.png", "maim -u -g 100x60+340+200 '\(sandbox.path("made/maim-notes.png"))'")
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        XCTAssertEqual((report.json["redactions"] as? [Any])?.count, 0)
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "unchanged")
+        XCTAssertEqual(try fileBytes(shot.path), shot.bytes, "byte-identical")
+        var after = stat()
+        XCTAssertEqual(lstat(shot.path, &after), 0)
+        XCTAssertEqual(after.st_ino, shot.status.st_ino, "same inode: never rewritten")
+    }
+
+    func testNoGuardOnlyReports() throws {
+        let watch = try agent(["--no-guard"])
+        let shot = try screenshot("scrot-noguard.png", "scrot -o '\(sandbox.path("made/scrot-noguard.png"))'")
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        XCTAssertEqual((report.json["redactions"] as? [Any])?.count, 2, "the report is redacted")
+        XCTAssertTrue(report.json["guard"] is NSNull)
+        XCTAssertEqual(try fileBytes(shot.path), shot.bytes, "the file is left as the tool wrote it")
+    }
+
+    func testAScaledScreenshotIsQuarantinedAndCanBeRestored() throws {
+        let screen = try desk.screen()
+        let watch = try agent()
+        let full = sandbox.path("made/full.png")
+        let shot = try screenshot("screenshot-scaled.png",
+                                  "scrot -o '\(full)' && /usr/bin/convert '\(full)' -resize 50% '\(sandbox.path("made/screenshot-scaled.png"))'")
+        XCTAssertTrue(watch.waitForLog("its original is in quarantine", seconds: 10), watch.log)
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        let guardObject = try XCTUnwrap(report.json["guard"] as? [String: Any])
+        XCTAssertEqual(guardObject["file"] as? String, "quarantined")
+        let id = try XCTUnwrap(guardObject["quarantine"] as? String)
+
+        // Its path holds the redacted fallback: the active window as it was, with the rules applied.
+        let geometry = try XCTUnwrap((report.json["alignment"] as? [String: Any])?["geometry"] as? String)
+        let origin = try XCTUnwrap(rect(fromGeometry: geometry))
+        let fallback = try PNGDecoder.decode(try fileBytes(shot.path), source: shot.path)
+        assertRedacted(fallback, origin: origin, screen: screen,
+                       expected: try desk.expectedRedactions().filter { !$0.rect.intersection(origin).isEmpty })
+
+        let list = try sandbox.run(["quarantine", "list", "--json"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let entries = list.stdoutText.split(separator: "\n")
+        XCTAssertEqual(entries.count, 1)
+        let entry = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(entries[0].utf8)) as? [String: Any])
+        XCTAssertEqual(entry["id"] as? String, id)
+        XCTAssertEqual(entry["path"] as? String, shot.path)
+
+        let copy = sandbox.path("restored.png")
+        XCTAssertEqual(try sandbox.run(["quarantine", "restore", id, "-o", copy]).status, 0)
+        XCTAssertEqual(try fileBytes(copy), shot.bytes, "restore -o gives back the original bytes")
+        XCTAssertEqual(try sandbox.run(["quarantine", "restore", id]).status, 0)
+        XCTAssertEqual(try fileBytes(shot.path), shot.bytes, "restore puts the original back at its path")
+
+        let unknown = try sandbox.run(["quarantine", "restore", "nope"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains(id), "the error lists the ids there are: \(unknown.stderr)")
+        XCTAssertEqual(try sandbox.run(["quarantine", "purge"]).status, 0)
+        XCTAssertEqual(try sandbox.run(["quarantine", "list", "--json"]).stdoutText, "")
+    }
+
+    func testLeftoverTemporaryFilesAreRemovedAtStart() throws {
+        let leftover = try sandbox.write("shots/.shotguard-rewrite-0123456789abcdef.tmp", [1, 2, 3])
+        let lookAlike = try sandbox.write("shots/.shotguard-rewrite-notmine.tmp", [4])
+        let watch = try agent()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover), watch.log)
+        XCTAssertTrue(watch.log.contains("left by an interrupted rewrite"), watch.log)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lookAlike), "only guard's own pattern is removed")
+    }
+
+    /// `WxH+X+Y` as a rectangle.
+    private func rect(fromGeometry text: String) -> Rect? {
+        let numbers = text.split(whereSeparator: { "x+".contains($0) }).compactMap { Int($0) }
+        guard numbers.count == 4 else { return nil }
+        return Rect(x: numbers[2], y: numbers[3], width: numbers[0], height: numbers[1])
+    }
+
+    /// Where a file manager keeps the normal-size thumbnail of `path`, relative to the sandbox,
+    /// computed independently: GLib's URI of the file and Python's MD5.
+    private func thumbnailPath(for path: String) throws -> String {
+        let script = "import hashlib,sys\nfrom gi.repository import GLib\n"
+            + "print(hashlib.md5(GLib.filename_to_uri(sys.argv[1], None).encode()).hexdigest())"
+        let output = sandbox.path("md5.txt")
+        try runTool("/usr/bin/python3 -c '\(script)' '\(path)' > '\(output)'", display: desk.name)
+        let digest = try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(digest.count, 32)
+        return ".cache/thumbnails/normal/\(digest).png"
+    }
+}
