@@ -30,9 +30,15 @@ extension Agent {
             recordUnplaced(candidate, reason: "could not be decoded: \(error.message)", in: event)
             return
         }
+        // The same pixels again: on the clipboard, the screenshot whose file was just handled
+        // (or the reverse); as a file, the same file closed twice. Two files of an unchanged
+        // screen are two screenshots.
         let fingerprint = "pixels:" + pixelFingerprint(image)
-        let isRepeat = seen.contains(fingerprint, now: monotonicNow())
+        let ownKey = fingerprint + ":" + (candidate.path ?? "clipboard")
+        let isRepeat = seen.contains(ownKey, now: monotonicNow())
+            || (candidate.source == .clipboard && seen.contains(fingerprint, now: monotonicNow()))
         seen.insert(fingerprint, now: monotonicNow())
+        seen.insert(ownKey, now: monotonicNow())
 
         guard let (alignment, snapshot) = place(image, candidate: candidate, in: event) else {
             let reason = "was not found on the screen as it was at \(Log.iso8601(event.wallStart))"

@@ -67,7 +67,7 @@ extension Agent {
                 event.lastSignal = monotonicNow()
                 // Tools that show a window first and capture when it goes (shutter, a delay
                 // timer) read the screen now, not when the event opened.
-                takeFreshSnapshot(for: event)
+                takeFreshSnapshot(for: event, always: true)
             }
         }
     }
@@ -103,8 +103,10 @@ extension Agent {
         return event
     }
 
-    func takeFreshSnapshot(for event: CaptureEvent) {
-        guard let last = event.snapshots.last, now() - last.wallTime >= Self.snapshotInterval,
+    /// Adds the screen as it is now to `event`; for file and clipboard signals only when the
+    /// last one is older than `snapshotInterval` (a burst of files is one screen).
+    func takeFreshSnapshot(for event: CaptureEvent, always: Bool = false) {
+        guard let last = event.snapshots.last, always || now() - last.wallTime >= Self.snapshotInterval,
               let snapshot = takeSnapshot() else { return }
         event.addSnapshot(snapshot)
         log.verbose("capture event \(event.id): fresh screen \(event.snapshots.count) of \(CaptureEvent.maximumSnapshots)")

@@ -1,0 +1,137 @@
+// The agent under awkward conditions: slow tools, a vanishing display, a closed pipe, bursts.
+import Foundation
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class AgentRobustnessTests: XCTestCase {
+    nonisolated(unsafe) private static var desktop: WatchDesktop?
+    nonisolated(unsafe) private static var failure = ""
+
+    override class func setUp() {
+        do {
+            desktop = try WatchDesktop()
+        } catch {
+            failure = "cannot set up the desktop: \(error)"
+        }
+    }
+
+    override class func tearDown() {
+        desktop?.stop()
+        desktop = nil
+    }
+
+    private var desk: WatchDesktop!
+    private var sandbox: Sandbox!
+    private var shots = ""
+    private var regions = ""
+    private let fullScreen = Rect(x: 0, y: 0, width: 640, height: 400)
+
+    override func setUpWithError() throws {
+        guard let desktop = Self.desktop else { throw FixtureError(Self.failure) }
+        desk = desktop
+        sandbox = try Sandbox(self)
+        shots = sandbox.path("shots")
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        regions = try sandbox.write("regions", text: WatchDesktop.regions)
+    }
+
+    /// shutter shows its window for seconds and captures when it goes: the file must be placed
+    /// against the screen after the window closed, not only the one when the event opened.
+    func testAToolWindowShownLongBeforeItsCaptureIsPlacedOnTheScreenAfterItCloses() throws {
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--tool-class", "FakeShutter"],
+                                   sandbox: sandbox, display: desk.name)
+        let tool = try PaintedWindow(display: desk.display, frame: Rect(x: 300, y: 60, width: 220, height: 150),
+                                     content: WatchDesktop.pattern(width: 220, height: 150, seed: 21), instance: "fakeshutter",
+                                     className: "FakeShutter", title: "Shutter")
+        XCTAssertTrue(watch.waitForLog("(FakeShutter) shown", seconds: 5), watch.log)
+        tool.destroy()
+        XCTAssertTrue(watch.waitForLog("fresh screen", seconds: 5), watch.log)
+        let screen = try desk.screen()
+        try runTool("scrot -o '\(shots)/shutter-1.png'", display: desk.name)
+        let report = try XCTUnwrap(watch.nextReport(seconds: 15), watch.log)
+        XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "file")
+        XCTAssertTrue(report.json["note"] is NSNull, "placed as it is, not as an image that differs: \(report.json["note"] ?? "")")
+        assertRedacted(report.image, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+    }
+
+    /// `watch --json | head -1`: the second report finds the pipe closed. The agent says so and
+    /// stops; it is not killed by SIGPIPE.
+    func testAClosedStandardOutputEndsTheAgentWithAMessage() throws {
+        let binary = try shotguardBinary().path
+        let status = sandbox.path("status")
+        let log = sandbox.path("agent.err")
+        let command = "{ '\(binary)' watch --json --verbose --no-clipboard --no-tools --regions '\(regions)' --dir '\(shots)' "
+            + "--spool '\(sandbox.path("spool"))' 2>'\(log)'; echo $? > '\(status)'; } | head -1 > '\(sandbox.path("first"))'"
+        let pipeline = try ChildProcess("/bin/sh", ["-c", command],
+                                        environment: ["DISPLAY": desk.name, "HOME": sandbox.home.path,
+                                                      "XDG_CONFIG_HOME": sandbox.path(".config")],
+                                        output: .standardError)
+        let changes = try FileChanges([try sandbox.write("agent.err", []), try sandbox.write("status", [])])
+        XCTAssertTrue(changes.wait(seconds: 10) { self.text(log).contains("watching display") }, text(log))
+        try runTool("scrot -o '\(shots)/scrot-pipe-1.png'", display: desk.name)
+        XCTAssertTrue(changes.wait(seconds: 10) { self.text(log).contains("report ") }, text(log))
+        try runTool("scrot -o '\(shots)/scrot-pipe-2.png'", display: desk.name)
+        XCTAssertTrue(changes.wait(seconds: 15) { !self.text(status).isEmpty }, "the agent did not stop: \(text(log))")
+        XCTAssertEqual(pipeline.waitForExit(), 0)
+        XCTAssertTrue(text(log).contains("standard output is closed"), text(log))
+        XCTAssertEqual(text(status).trimmingCharacters(in: .whitespacesAndNewlines), "0", "ended cleanly, not by SIGPIPE")
+    }
+
+    /// A copy of many old screenshots at once: each is examined, none is quarantined or kept in
+    /// memory, a warning gives the count, and a real screenshot among them is still guarded.
+    func testABurstOfOldImagesIsExaminedAndLeftAloneWithBoundedMemory() throws {
+        let made = sandbox.path("made")
+        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        let count = 120
+        for index in 0..<count {
+            try sandbox.write("made/Screenshot-old-\(index).png", png: WatchDesktop.pattern(width: 640, height: 400, seed: UInt32(100 + index)))
+        }
+        let sample = try sandbox.bytes("made/Screenshot-old-0.png")
+        XCTAssertGreaterThan(sample.count, 500_000, "incompressible, like a busy screen")
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
+                                   sandbox: sandbox, display: desk.name)
+        let screen = try desk.screen()
+        try runTool("cp '\(made)'/*.png '\(shots)/' && scrot -o '\(shots)/scrot-in-burst.png'", display: desk.name)
+        XCTAssertTrue(watch.waitForLog("\(count) of \(count + 1) images written at once were not found", seconds: 60), watch.log)
+        XCTAssertTrue(watch.log.contains("guard: rewrote \(shots)/scrot-in-burst.png"), watch.log)
+        let rewritten = try PNGDecoder.decode(try sandbox.bytes("shots/scrot-in-burst.png"), source: "scrot-in-burst.png")
+        assertRedacted(rewritten, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+        XCTAssertTrue(try sandbox.bytes("shots/Screenshot-old-7.png") == sandbox.bytes("made/Screenshot-old-7.png"), "left as it was")
+        let quarantined = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.path(".local/state/shotguard/quarantine"))) ?? []
+        XCTAssertEqual(quarantined, [], "nothing quarantined")
+        // Held as paths, not bytes: the peak stays far below the burst's 90 MB of files.
+        let peak = try XCTUnwrap(peakMemoryKiB(of: watch.process.processIdentifier))
+        XCTAssertLessThan(peak, 80 * 1024, "peak resident memory \(peak) KiB")
+    }
+
+    /// The X server dies while an event is open: the agent still writes the report of the
+    /// screenshot in hand, then exits 1.
+    func testLosingTheDisplayDuringAnEventStillReportsWhatIsInHand() throws {
+        let server = try VirtualDisplay(width: 320, height: 200)
+        let display = try Display(name: server.name)
+        let vault = try PaintedWindow(display: display, frame: Rect(x: 20, y: 20, width: 100, height: 60),
+                                      content: WatchDesktop.pattern(width: 100, height: 60, seed: 5), instance: "vault",
+                                      className: "Vault", title: "Vault")
+        defer { vault.destroy() }
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
+                                   sandbox: sandbox, display: server.name)
+        try runTool("scrot -o '\(shots)/scrot-lost.png'", display: server.name)
+        XCTAssertTrue(watch.waitForLog("guard: rewrote", seconds: 10), watch.log)
+        server.stop()
+        XCTAssertEqual(watch.waitForExit(seconds: 10), 1, watch.log)
+        XCTAssertTrue(watch.log.contains("lost the connection"), watch.log)
+        let report = try XCTUnwrap(watch.nextReport(seconds: 1), "the report of the screenshot in hand: \(watch.log)")
+        XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "file")
+        XCTAssertEqual((report.json["redactions"] as? [Any])?.count, 2)
+    }
+
+    private func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// `VmHWM` of a running process, in KiB.
+    private func peakMemoryKiB(of pid: Int32) -> Int? {
+        let status = text("/proc/\(pid)/status")
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+}
