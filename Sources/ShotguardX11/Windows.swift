@@ -18,16 +18,18 @@ extension Display {
         guard translated != 0, translateError == nil else {
             throw X11Error(.windowGone, "window \(hexID(window)) does not exist (it may have closed)")
         }
-        let frame = Rect(x: Int(x), y: Int(y), width: Int(attributes.width), height: Int(attributes.height))
+        guard let frame = PropertyDecoding.rect(x: Int64(x), y: Int64(y), width: Int64(attributes.width),
+                                                height: Int64(attributes.height)) else {
+            throw X11Error(.windowGone, "window \(hexID(window)) reports a geometry outside X's coordinates "
+                + "(\(attributes.width)x\(attributes.height)+\(x)+\(y))")
+        }
         return (frame, attributes.map_state == IsViewable && attributes.`class` == InputOutput)
     }
 
-    /// `_NET_FRAME_EXTENTS` (left, right, top, bottom): the window manager's decorations.
-    public func frameExtents(of window: Window) -> (left: Int, right: Int, top: Int, bottom: Int) {
-        guard let values = cardinals("_NET_FRAME_EXTENTS", of: window, type: XA_CARDINAL), values.count == 4 else {
-            return (0, 0, 0, 0)
-        }
-        return (Int(values[0]), Int(values[1]), Int(values[2]), Int(values[3]))
+    /// `_NET_FRAME_EXTENTS` (left, right, top, bottom): the window manager's decorations; none
+    /// when the property is missing or makes no sense (any client can set it to anything).
+    public func frameExtents(of window: Window) -> PropertyDecoding.FrameExtents {
+        cardinals("_NET_FRAME_EXTENTS", of: window, type: XA_CARDINAL).flatMap(PropertyDecoding.frameExtents) ?? .none
     }
 
     /// Top-level windows in stacking order, bottom first: the window manager's clients
@@ -36,7 +38,8 @@ extension Display {
     /// window), on top, where they are drawn. Without a window manager: the root's children.
     public func topLevelWindows() -> [Window] {
         guard let tree = children(of: root) else { return [] }
-        guard let managed = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW), !managed.isEmpty else {
+        guard let list = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW),
+              case let managed = PropertyDecoding.windowList(list), !managed.isEmpty else {
             return tree.children.map { clientWindow(in: $0) }
         }
         let overrides = tree.children.filter { child in
@@ -75,7 +78,7 @@ extension Display {
 
     /// The active window: `_NET_ACTIVE_WINDOW`, else the input focus's top-level window.
     public func activeWindow() -> Window? {
-        if let values = cardinals("_NET_ACTIVE_WINDOW", of: root, type: XA_WINDOW), let first = values.first, first != 0 {
+        if let values = cardinals("_NET_ACTIVE_WINDOW", of: root, type: XA_WINDOW), let first = PropertyDecoding.window(values) {
             return Window(first)
         }
         var focus: Window = 0
@@ -113,8 +116,7 @@ extension Display {
         let (frame, isViewable) = try geometry(of: window)
         let hint = classHint(of: window)
         let extents = frameExtents(of: window)
-        let outer = Rect(x: frame.x - extents.left, y: frame.y - extents.top,
-                         width: frame.width + extents.left + extents.right, height: frame.height + extents.top + extents.bottom)
+        let outer = PropertyDecoding.outerFrame(frame, extents: extents) ?? frame
         return WindowInfo(id: UInt(window), className: hint.className, instance: hint.instance,
                           title: title(of: window), frame: frame, isViewable: isViewable, outerFrame: outer)
     }
