@@ -11,7 +11,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
     let targetToken = tokens[0]
     guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
         throw LineError(column: targetToken.column,
-                        message: "unknown target '\(targetToken.raw)' (expected 'window' or 'screen')")
+                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window' or 'screen')")
     }
 
     var rule = Rule(line: line, target: target, source: tokenized.source)
@@ -28,7 +28,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
             continue
         }
         guard let (key, valueStart) = splitKey(token) else {
-            throw LineError(column: token.column, message: "unknown word '\(token.raw)' (expected \(expectedWords))")
+            throw LineError(column: token.column, message: "unknown word '\(token.raw.excerpt())' (expected \(expectedWords))")
         }
         let value = String(token.characters[valueStart...])
         // Where the value begins as written: its opening quote, if it has one.
@@ -51,11 +51,11 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
             continue
         }
         guard let placeholder = matchPlaceholders[key] else {
-            throw LineError(column: token.column, message: "unknown word '\(token.raw)' (expected \(expectedWords))")
+            throw LineError(column: token.column, message: "unknown word '\(token.raw.excerpt())' (expected \(expectedWords))")
         }
         guard target == .window else {
             throw LineError(column: token.column,
-                            message: "a screen rule takes no class=/instance=/title matches (found '\(token.raw)')")
+                            message: "a screen rule takes no class=/instance=/title matches (found '\(token.raw.excerpt())')")
         }
         guard !value.isEmpty else {
             throw LineError(column: valueColumn,
@@ -84,7 +84,7 @@ private func makeMatch(key: String, value: String, column: Int) throws(LineError
         do {
             return .titlePattern(try TitlePattern(value))
         } catch {
-            throw LineError(column: column, message: "bad regular expression '\(value)': \(error.message)")
+            throw LineError(column: column, message: "bad regular expression '\(value.excerpt())': \(error.message)")
         }
     }
 }
@@ -100,7 +100,7 @@ private func parseGeometry(_ token: Token) throws(LineError) -> Geometry {
         return try Geometry.parse(token.text)
     } catch {
         let index = characterIndex(ofUTF8Offset: error.offset, in: token.text)
-        throw LineError(column: token.column(at: index), message: "bad geometry '\(token.raw)': \(error.message)")
+        throw LineError(column: token.column(at: index), message: "bad geometry '\(token.raw.excerpt())': \(error.message)")
     }
 }
 
@@ -115,8 +115,8 @@ private func splitKey(_ token: Token) -> (key: String, valueStart: Int)? {
 
 private func duplicate(_ what: String, _ token: Token, first: Token) -> LineError {
     LineError(column: token.column,
-              message: "duplicate \(what) '\(token.raw)' (a rule takes at most one \(what); "
-                  + "the first is '\(first.raw)' at column \(first.column))")
+              message: "duplicate \(what) '\(token.raw.excerpt())' (a rule takes at most one \(what); "
+                  + "the first is '\(first.raw.excerpt())' at column \(first.column))")
 }
 
 /// The index of the character that contains UTF-8 offset `offset` of `text` (the count when past the end).

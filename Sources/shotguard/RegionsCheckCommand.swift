@@ -1,4 +1,5 @@
 // `shotguard regions check`: parses the regions file and shows what each rule hits right now.
+import ShotguardImaging
 import ShotguardRegions
 import ShotguardAgent
 import ShotguardX11
@@ -17,15 +18,17 @@ enum RegionsCheckCommand: Subcommand {
         let display = try LiveDisplay.open()
         let context = display.screenContext()
         let windows = Dictionary(context.windows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var lines = ["\(regions.path): \(regions.rules.count) rules; screen \(context.width)x\(context.height), "
+        var lines = ["\(regions.path.escapingControlCharacters()): \(regions.rules.count) rules; screen \(context.width)x\(context.height), "
             + "\(context.windows.count) viewable windows"]
         for resolution in regions.resolve(against: context) {
-            lines.append("line \(resolution.rule.line): \(resolution.rule.source)")
+            lines.append("line \(resolution.rule.line): \(resolution.rule.source.escapingControlCharacters())")
             if resolution.hits.isEmpty { lines.append("    hits nothing") }
             for hit in resolution.hits {
                 if let id = hit.windowID, let window = windows[id] {
-                    lines.append("    window \(hexID(id)) \(window.className)/\(window.instance) "
-                        + "\(JSON.quote(window.title)) at \(window.frame) -> \(hit.rect) \(hit.fill)")
+                    // JSON quoting escapes C0 but leaves DEL and C1, which a terminal may obey.
+                    let names = "\(window.className)/\(window.instance) \(JSON.quote(window.title))"
+                    lines.append("    window \(hexID(id)) \(names.escapingControlCharacters()) "
+                        + "at \(window.frame) -> \(hit.rect) \(hit.fill)")
                 } else {
                     lines.append("    screen -> \(hit.rect) \(hit.fill)")
                 }

@@ -50,4 +50,31 @@ final class X11HostileWindowTests: X11DesktopTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdoutText.contains("at 100x80+40+30 -> 105x104+38+10 black"), result.stdoutText)
     }
+
+    /// Titles and names are printed escaped: a title could retitle (ESC ]0;… BEL) or clear
+    /// (ESC [2J) the terminal of whoever runs `windows` or `regions check`.
+    func testTitlesWithTerminalControlsArePrintedEscaped() throws {
+        let title = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}31mVault"
+        let window = try PaintedWindow(display: try desktop.display(), frame: Rect(x: 200, y: 20, width: 30, height: 20),
+                                       content: PixelBuffer(width: 30, height: 20), instance: "ev\u{1B}[1mil",
+                                       className: "Vault", title: title)
+        defer { withExtendedLifetime(window) {} }
+        let escaped = "\\x1B]0;owned\\x07\\x1B[2J\\u{9B}31mVault"
+        let table = try desktop.run(["windows"], in: sandbox)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdoutText.contains(escaped), table.stdoutText)
+        XCTAssertTrue(table.stdoutText.contains("ev\\x1B[1mil"), table.stdoutText)
+        let check = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdoutText.contains("Vault/ev\\x1B[1mil"), check.stdoutText)
+        XCTAssertTrue(check.stdoutText.contains("\\u{9B}31mVault"), check.stdoutText)
+        for output in [table.stdoutText, check.stdoutText] {
+            XCTAssertFalse(output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, output)
+        }
+        // JSON keeps the title exact, escaped by JSON's rules.
+        let json = try desktop.run(["windows", "--json"], in: sandbox)
+        let items = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: Any]])
+        XCTAssertTrue(items.contains { $0["title"] as? String == title }, json.stdoutText)
+        XCTAssertFalse(json.stdout.contains(0x1B), json.stdoutText)
+    }
 }
