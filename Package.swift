@@ -12,10 +12,12 @@ let package = Package(
         ),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes"),
         .target(name: "CShotguardSys"),
+        // PCRE2 for title~ patterns: its match limits bound the time a hostile title can cost.
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8"),
 
         // Pure Swift, no X: pixels, PNG, geometry, fills; the regions file.
         .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG"], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "ShotguardRegions", dependencies: ["ShotguardImaging"]),
+        .target(name: "ShotguardRegions", dependencies: ["ShotguardImaging", "CPCRE2"]),
 
         // The X11 layer: display, windows, capture.
         .target(name: "ShotguardX11", dependencies: ["CX11", "CShotguardSys", "ShotguardImaging", "ShotguardRegions"]),

@@ -62,7 +62,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
                             message: "empty value after '\(key)' (expected \(key)\(placeholder), "
                                 + "or \(key)\"\(placeholder) WITH SPACES\")")
         }
-        rule.matches.append(try makeMatch(key: key, value: value, column: token.column(at: valueStart)))
+        rule.matches.append(try makeMatch(key: key, value: value, token: token, valueStart: valueStart))
     }
 
     if target == .window && rule.matches.isEmpty {
@@ -75,7 +75,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
 /// What each match key's value stands for, in "expected" messages.
 private let matchPlaceholders = ["class=": "NAME", "instance=": "NAME", "title=": "TITLE", "title~": "REGEX"]
 
-private func makeMatch(key: String, value: String, column: Int) throws(LineError) -> Match {
+private func makeMatch(key: String, value: String, token: Token, valueStart: Int) throws(LineError) -> Match {
     switch key {
     case "class=": return .className(value)
     case "instance=": return .instance(value)
@@ -84,7 +84,11 @@ private func makeMatch(key: String, value: String, column: Int) throws(LineError
         do {
             return .titlePattern(try TitlePattern(value))
         } catch {
-            throw LineError(column: column, message: "bad regular expression '\(value.excerpt())': \(error.message)")
+            // The character where PCRE2 noticed the trouble (it counts UTF-8 bytes); one that
+            // noticed at the end, as with a missing ')', points at the last character.
+            let index = valueStart + min(characterIndex(ofUTF8Offset: error.offset, in: value), value.count - 1)
+            throw LineError(column: token.column(at: index),
+                            message: "bad regular expression '\(value.excerpt())': \(error.message)")
         }
     }
 }

@@ -33,6 +33,10 @@ enum RegionsCheckCommand: Subcommand {
                     lines.append("    screen -> \(hit.rect) \(hit.fill)")
                 }
             }
+            for id in resolution.undecided {
+                lines.append("    window \(hexID(id)): its title~ could not be decided within the match budget; "
+                    + "it is redacted as a match")
+            }
         }
         Console.output(lines.joined(separator: "\n") + "\n")
     }

@@ -78,10 +78,12 @@ final class ParseErrorTests: XCTestCase {
     }
 
     func testBadRegularExpression() {
-        XCTAssertEqual(parseError(#"window title~"(""#), "regions:1:15: bad regular expression '(': expected ')'")
+        XCTAssertEqual(parseError(#"window title~"(""#),
+                       "regions:1:15: bad regular expression '(': missing closing parenthesis")
         XCTAssertEqual(parseError("window class=a title~a{2,1}"),
-                       "regions:1:22: bad regular expression 'a{2,1}': "
-                           + "range lower bound '2' must be less than or equal to upper bound '1'")
+                       "regions:1:27: bad regular expression 'a{2,1}': numbers out of order in {} quantifier")
+        XCTAssertEqual(parseError("window title~\"é(?<\""),
+                       "regions:1:18: bad regular expression 'é(?<': subpattern name expected")
     }
 
     func testBadFills() {
