@@ -68,7 +68,7 @@ public final class Display {
     public func flush() { XFlush(handle) }
 
     /// The server's error for a request, or nil; used after requests that can fail.
-    func trap<T>(_ body: () -> T) -> (T, (code: UInt8, request: UInt8, resource: UInt)?) {
+    func trap<T>(_ body: () -> T) -> (T, XProtocolError?) {
         ErrorTrap.run(handle, body)
     }
 

@@ -10,13 +10,13 @@ extension Display {
         var attributes = XWindowAttributes()
         let (status, error) = trap { XGetWindowAttributes(handle, window, &attributes) }
         guard status != 0, error == nil else {
-            throw X11Error(.windowGone, "window \(hexID(window)) does not exist (it may have closed)")
+            throw X11Error(error ?? XProtocolError(code: UInt8(BadWindow), request: 3, resource: UInt(window)))
         }
         var x: Int32 = 0, y: Int32 = 0
         var child: Window = 0
         let (translated, translateError) = trap { XTranslateCoordinates(handle, window, root, 0, 0, &x, &y, &child) }
         guard translated != 0, translateError == nil else {
-            throw X11Error(.windowGone, "window \(hexID(window)) does not exist (it may have closed)")
+            throw X11Error(translateError ?? XProtocolError(code: UInt8(BadWindow), request: 40, resource: UInt(window)))
         }
         guard let frame = PropertyDecoding.rect(x: Int64(x), y: Int64(y), width: Int64(attributes.width),
                                                 height: Int64(attributes.height)) else {
