@@ -2,7 +2,7 @@
 # Installs the Debian packages shotguard needs to build, test, run the demo and bench.
 # Uses apt-get as root, sudo otherwise; installs only what is missing.
 set -eu
-packages="pkg-config libx11-dev libxext-dev libxfixes-dev libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev
+packages="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev
   xvfb openbox x11-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish"
 missing=""
 for package in $packages; do

@@ -37,18 +37,14 @@ extension Display {
     /// (menus, pop-ups, tooltips, which may show an application's secrets outside its main
     /// window), on top, where they are drawn. Without a window manager: the root's children.
     public func topLevelWindows() -> [Window] {
-        guard let tree = children(of: root) else { return [] }
-        guard let list = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW),
-              case let managed = PropertyDecoding.windowList(list), !managed.isEmpty else {
-            return tree.children.map { clientWindow(in: $0) }
+        batch {
+            guard let tree = children(of: root) else { return [] }
+            guard let list = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW),
+                  case let managed = PropertyDecoding.windowList(list), !managed.isEmpty else {
+                return tree.children.map { clientWindow(in: $0) }
+            }
+            return managed.map { Window($0) } + WindowBatch(self).mappedOverrides(tree.children)
         }
-        let overrides = tree.children.filter { child in
-            var attributes = XWindowAttributes()
-            // No trap: a window that just vanished fails here and is simply left out.
-            return XGetWindowAttributes(handle, child, &attributes) != 0 && attributes.override_redirect != 0
-                && attributes.map_state == IsViewable
-        }
-        return managed.map { Window($0) } + overrides
     }
 
     /// A window's parent and children (bottom first), or nil when it is gone.
@@ -100,15 +96,22 @@ extension Display {
 
     /// Everything the regions resolver needs, read now: screen size, viewable top-level windows
     /// in stacking order (bottom first) with class, title and geometry, and the active window.
-    /// Windows that vanish while this runs are left out.
+    /// Windows that vanish while this runs are left out. Read as one batch under one error
+    /// trap: at event time, every round trip delays the moment the context describes.
+    /// The cost does not grow in round trips with the number of windows: their requests go
+    /// out together and the replies are read after (about 8 round trips in all).
     public func screenContext() -> ScreenContext {
-        var windows: [WindowInfo] = []
-        for window in topLevelWindows() {
-            guard let info = try? windowInfo(window), info.isViewable else { continue }
-            windows.append(info)
-        }
+        let (list, active) = batch { (topLevelWindows(), activeWindow()) }
+        // A window that vanished meanwhile is an ordinary outcome: it is left out.
+        let windows = windowInfos(list).filter(\.isViewable)
         let size = self.size
-        return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: activeWindow().map { UInt($0) })
+        return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: active.map { UInt($0) })
+    }
+
+    /// Class, title and geometry of each of `windows`, in their order, read in one batch; a
+    /// window that is gone (or vanishes meanwhile) is left out, viewable or not.
+    public func windowInfos(_ windows: [Window]) -> [WindowInfo] {
+        WindowBatch(self).windowInfos(windows)
     }
 
     /// One window's class, title and geometry; throws when it has gone.
