@@ -6,9 +6,11 @@ import ShotguardImaging
 /// no sense (a negative or absurd extent, a window id outside X's 29 bits, a rectangle past the
 /// protocol's 16-bit coordinates) is treated as absent. A fuzz target can call each of them.
 public enum PropertyDecoding {
-    /// The most bytes of a title that are examined; the rest is dropped. Titles are set by the
+    /// The most bytes of a title that are read; the rest is dropped. Titles are set by the
     /// window's own program, and a megabyte title must not cost a megabyte per rule and event.
-    public static let maximumTextBytes = 4096
+    /// Twice what a `title~` pattern examines, so that a title cut here is still too long for
+    /// one and is redacted as undecided rather than matched on its beginning only.
+    public static let maximumTextBytes = 8192
     /// The most windows a window-list property is read for.
     public static let maximumWindows = 4096
     /// The thickest window-manager decoration accepted on one side, in pixels.
@@ -92,10 +94,13 @@ public enum PropertyDecoding {
              height: Int64(frame.height) + Int64(extents.top) + Int64(extents.bottom))
     }
 
-    /// `UTF8_STRING` text (`_NET_WM_NAME`): up to the first NUL and `maximumTextBytes`, with
-    /// each invalid sequence replaced by U+FFFD.
+    /// `UTF8_STRING` text (`_NET_WM_NAME`): up to the first NUL and at most `maximumTextBytes`
+    /// (cut between characters), with each invalid sequence replaced by U+FFFD.
     public static func utf8Text(_ bytes: some Collection<UInt8>) -> String {
-        String(decoding: bytes.prefix { $0 != 0 }.prefix(maximumTextBytes), as: UTF8.self)
+        var text = String(decoding: bytes.prefix { $0 != 0 }.prefix(maximumTextBytes), as: UTF8.self)
+        // A character cut at the limit decodes as U+FFFD, which may be longer than its bytes.
+        while text.utf8.count > maximumTextBytes { text.removeLast() }
+        return text
     }
 
     /// `STRING` text (ICCCM: ISO 8859-1): up to the first NUL and `maximumTextBytes`.

@@ -77,4 +77,20 @@ final class X11HostileWindowTests: X11DesktopTestCase {
         XCTAssertTrue(items.contains { $0["title"] as? String == title }, json.stdoutText)
         XCTAssertFalse(json.stdout.contains(0x1B), json.stdoutText)
     }
+
+    /// A title too long for a `title~` to examine within its budget is undecided: the window
+    /// is redacted (fail closed) and `regions check` says why.
+    func testATitleTooLongToExamineIsRedactedAndNamed() throws {
+        let window = try PaintedWindow(display: try desktop.display(), frame: Rect(x: 200, y: 20, width: 30, height: 20),
+                                       content: PixelBuffer(width: 30, height: 20), instance: "long", className: "Long",
+                                       title: String(repeating: "x", count: 20_000) + " bank")
+        defer { withExtendedLifetime(window) {} }
+        let id = hexID(UInt(window.id))
+        let rules = try sandbox.write("long-rules", text: "window title~\"(a+)+$|bank\"\n")
+        let check = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdoutText.contains("    window \(id) Long/long "), check.stdoutText)
+        XCTAssertTrue(check.stdoutText.contains("    window \(id): its title~ could not be decided within the match budget"),
+                      check.stdoutText)
+    }
 }

@@ -47,6 +47,8 @@ final class PropertyDecodingTests: XCTestCase {
         XCTAssertEqual(PropertyDecoding.latin1Text([0x63, 0x61, 0x66, 0xE9]), "café")
         XCTAssertEqual(PropertyDecoding.utf8Text([UInt8](repeating: 0x41, count: 100_000)).utf8.count,
                        PropertyDecoding.maximumTextBytes)
+        let cut = PropertyDecoding.utf8Text([UInt8](repeating: 0x41, count: PropertyDecoding.maximumTextBytes - 1) + Array("é".utf8))
+        XCTAssertEqual(cut.utf8.count, PropertyDecoding.maximumTextBytes - 1, "a cut character is dropped, not replaced")
     }
 
     func testWMClassHalves() {
