@@ -85,7 +85,12 @@ public enum FileIO {
 /// it for a moment, a race with every other thread creating files). Where /proc cannot tell,
 /// the strictest mask: the file is then private, never more open than asked.
 func currentUmask() -> mode_t {
-    guard let status = try? FileIO.read("/proc/self/status", limit: 1 << 16) else { return 0o077 }
+    let status: [UInt8]
+    do throws(ImagingError) {
+        status = try FileIO.read("/proc/self/status", limit: 1 << 16)
+    } catch {
+        return 0o077  // no /proc (a container without it): the safe side, as said above
+    }
     for line in String(decoding: status, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Umask:") {
         if let mask = mode_t(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8) {
             return mask & 0o777
