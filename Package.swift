@@ -11,14 +11,18 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes"),
+        // XCB on Xlib's connection: many requests, then their replies, in one round trip.
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb"),
         .target(name: "CShotguardSys"),
+        // PCRE2 for title~ patterns: its match limits bound the time a hostile title can cost.
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8"),
 
         // Pure Swift, no X: pixels, PNG, geometry, fills; the regions file.
         .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG"], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "ShotguardRegions", dependencies: ["ShotguardImaging"]),
+        .target(name: "ShotguardRegions", dependencies: ["ShotguardImaging", "CPCRE2"]),
 
         // The X11 layer: display, windows, capture.
-        .target(name: "ShotguardX11", dependencies: ["CX11", "CShotguardSys", "ShotguardImaging", "ShotguardRegions"]),
+        .target(name: "ShotguardX11", dependencies: ["CX11", "CXCB", "CShotguardSys", "ShotguardImaging", "ShotguardRegions"]),
 
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardX11", "ShotguardRegions", "ShotguardImaging", "CShotguardSys"]),

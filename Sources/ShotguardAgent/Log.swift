@@ -1,5 +1,6 @@
 // Timestamped log lines on standard error; --verbose adds the detail lines.
 import Glibc
+import ShotguardImaging
 
 public struct Log: Sendable {
     public var isVerbose: Bool
@@ -11,8 +12,10 @@ public struct Log: Sendable {
     public func error(_ message: String) { write("error: ", message) }
     public func verbose(_ message: String) { if isVerbose { write("", message) } }
 
+    /// One line per message: titles and file names in it come from other programs, so its
+    /// control characters (a newline, ESC, BEL) are escaped before it reaches a terminal.
     private func write(_ level: String, _ message: String) {
-        let line = "\(Self.timestamp()) shotguard: \(level)\(message)\n"
+        let line = "\(Self.timestamp()) shotguard: \(level)\(message.escapingControlCharacters())\n"
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

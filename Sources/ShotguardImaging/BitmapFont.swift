@@ -26,8 +26,11 @@ enum BitmapFont {
         "(": [2, 4, 8, 8, 8, 4, 2], ")": [8, 4, 2, 2, 2, 4, 8], "$": [4, 15, 20, 14, 5, 30, 4],
     ]
 
+    /// The glyph of `character`'s capital; "?" for anything without one. Some capitals are
+    /// two characters ("ß" gives "SS"): those have no glyph of their own either.
     static func rows(for character: Character) -> [UInt8] {
-        glyphs[Character(character.uppercased())] ?? glyphs["?"]!
+        let upper = character.uppercased()
+        return (upper.count == 1 ? glyphs[Character(upper)] : nil) ?? glyphs["?"]!
     }
 }
 

@@ -30,7 +30,7 @@ public enum FileIO {
 
     /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync`, then
     /// `rename`, so a failure never leaves a partial file under the final name. `-` writes to
-    /// standard output. New files get `mode` (masked by the umask).
+    /// standard output. The file gets `mode` masked by the process's umask, as `open` would.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ImagingError) {
         if path == "-" {
             try writeAll(bytes, to: STDOUT_FILENO, name: path)
@@ -44,9 +44,10 @@ public enum FileIO {
         guard fd >= 0 else { throw ImagingError(.io, source: path, "cannot create a file in its folder: \(errnoText())") }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         do throws(ImagingError) {
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, mode & ~mask)
+            // mkstemp made the file 0600; give it its mode on the descriptor, before any byte.
+            guard fchmod(fd, mode & ~currentUmask()) == 0 else {
+                throw ImagingError(.io, source: path, "cannot set the mode of the new file: \(errnoText())")
+            }
             try writeAll(bytes, to: fd, name: path)
             // A full disk can show only here: delayed allocation reports ENOSPC at fsync.
             guard fsync(fd) == 0 else { throw ImagingError(.io, source: path, "cannot write: \(errnoText())") }
@@ -78,6 +79,24 @@ public enum FileIO {
             written += count
         }
     }
+}
+
+/// The process's umask, read from /proc without changing it (calling `umask` to read it sets
+/// it for a moment, a race with every other thread creating files). Where /proc cannot tell,
+/// the strictest mask: the file is then private, never more open than asked.
+func currentUmask() -> mode_t {
+    let status: [UInt8]
+    do throws(ImagingError) {
+        status = try FileIO.read("/proc/self/status", limit: 1 << 16)
+    } catch {
+        return 0o077  // no /proc (a container without it): the safe side, as said above
+    }
+    for line in String(decoding: status, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Umask:") {
+        if let mask = mode_t(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8) {
+            return mask & 0o777
+        }
+    }
+    return 0o077
 }
 
 /// The text of the current `errno`, e.g. "No such file or directory".

@@ -26,23 +26,28 @@ public enum Fill: Hashable, Sendable, CustomStringConvertible {
     public static func parse(_ text: String) throws(FillSyntaxError) -> Fill {
         if text == "black" { return .black }
         if text.hasPrefix("#") {
-            let hex = text.dropFirst()
-            guard hex.count == 6, let rgb = UInt32(hex, radix: 16) else {
-                throw FillSyntaxError(message: "bad colour '\(text)' (expected #rrggbb, e.g. #1e1e1e)", offset: 0)
+            // Six hex digits and nothing else: UInt32(_:radix:) alone would take "+12345".
+            let hex = text.utf8.dropFirst()
+            guard hex.count == 6, hex.allSatisfy(isHexDigit), let rgb = UInt32(String(text.dropFirst()), radix: 16) else {
+                throw FillSyntaxError(message: "bad colour '\(text.excerpt())' (expected #rrggbb, e.g. #1e1e1e)", offset: 0)
             }
             return .solid(rgb)
         }
         if text == "pixelate" { return .pixelate(blockSize: defaultBlockSize) }
         if text.hasPrefix("pixelate:") {
             let number = text.dropFirst("pixelate:".count)
-            guard let size = Int(number), size >= 2, size <= 4096 else {
+            guard number.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let size = Int(number), size >= 2, size <= 4096 else {
                 throw FillSyntaxError(
-                    message: "bad block size '\(number)' (expected pixelate:N with N from 2 to 4096)",
+                    message: "bad block size '\(String(number).excerpt())' (expected pixelate:N with N from 2 to 4096)",
                     offset: "pixelate:".count)
             }
             return .pixelate(blockSize: size)
         }
-        throw FillSyntaxError(message: "unknown fill '\(text)' (expected \(expectedForms))", offset: 0)
+        throw FillSyntaxError(message: "unknown fill '\(text.excerpt())' (expected \(expectedForms))", offset: 0)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 }
 

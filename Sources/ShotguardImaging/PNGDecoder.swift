@@ -18,6 +18,19 @@ public struct DecodeLimits: Sendable {
         self.maxPixels = maxPixels
         self.maxInputBytes = maxInputBytes
     }
+
+    /// Which limit an image of `width`x`height` exceeds, as a sentence; nil when it fits.
+    public func exceeded(width: Int, height: Int) -> String? {
+        if width > maxWidth { return "image is \(width)x\(height), wider than the limit of \(maxWidth) pixels" }
+        if height > maxHeight { return "image is \(width)x\(height), taller than the limit of \(maxHeight) pixels" }
+        // Both sides are at most 2^31 here (PNG's own limit), so the product cannot overflow.
+        let pixels = width.multipliedReportingOverflow(by: height)
+        if pixels.overflow || pixels.partialValue > maxPixels {
+            return "image is \(width)x\(height) (\(pixels.overflow ? "too many" : String(pixels.partialValue)) pixels), "
+                + "over the limit of \(maxPixels) pixels"
+        }
+        return nil
+    }
 }
 
 public enum PNGDecoder {
@@ -37,7 +50,7 @@ public enum PNGDecoder {
                 guard chunks.isComplete else {
                     throw ImagingError(.truncated, source: source, "PNG is truncated (no IEND chunk)")
                 }
-                return chunks.hasColourSpaceChunks ? chunks.withoutColourSpaceChunks(bytes) : data
+                return chunks.hasColourSpaceChunks ? try PNGChunks.withoutColourSpaceChunks(bytes, source: source) : data
             }
         }
         return try decodePrepared(try prepared.get(), source: source, limits: limits)
@@ -46,23 +59,28 @@ public enum PNGDecoder {
     private static func decodePrepared(
         _ data: [UInt8], source: String, limits: DecodeLimits
     ) throws(ImagingError) -> PixelBuffer {
+        let decoded = data.withUnsafeBytes { bytes -> Result<PixelBuffer, ImagingError> in
+            Result { () throws(ImagingError) in try decode(memory: bytes, source: source, limits: limits) }
+        }
+        return try decoded.get()
+    }
+
+    /// libpng keeps the pointer it is given at `begin_read` until the image is freed, so the
+    /// whole read, begin to finish and free, happens in here, while `bytes` is valid.
+    private static func decode(
+        memory bytes: UnsafeRawBufferPointer, source: String, limits: DecodeLimits
+    ) throws(ImagingError) -> PixelBuffer {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
-        let began = data.withUnsafeBytes { bytes in
-            png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
-        }
-        guard began != 0 else {
+        guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
             throw ImagingError(.corrupt, source: source, "not a readable PNG: \(message(of: &image))")
         }
         defer { png_image_free(&image) }
 
         let width = Int(image.width)
         let height = Int(image.height)
-        guard width <= limits.maxWidth, height <= limits.maxHeight, width * height <= limits.maxPixels else {
-            throw ImagingError(
-                .tooLarge, source: source,
-                "image is \(width)x\(height), over the limit of \(limits.maxWidth)x\(limits.maxHeight) "
-                    + "and \(limits.maxPixels) pixels")
+        if let exceeded = limits.exceeded(width: width, height: height) {
+            throw ImagingError(.tooLarge, source: source, exceeded)
         }
         let hasAlpha = image.format & png_uint_32(PNG_FORMAT_FLAG_ALPHA) != 0
         let pixelCount = width * height

@@ -2,7 +2,7 @@
 
 /// One condition of a `window` rule. A window matches a rule when it meets all of them.
 ///
-/// Not `Sendable`: a title pattern holds a compiled `Regex`, which is not `Sendable` in Swift 6.
+/// Not `Sendable`: a title pattern holds a compiled PCRE2 pattern.
 public enum Match: CustomStringConvertible {
     /// `class=V`: the class half of `WM_CLASS`, compared without regard to case.
     case className(String)
@@ -14,7 +14,16 @@ public enum Match: CustomStringConvertible {
     case titlePattern(TitlePattern)
 
     /// Whether `window` meets this condition. Viewability is the resolver's business, not this.
-    public func matches(_ window: WindowInfo) -> Bool {
+    /// A title pattern that cannot decide within its budget counts as met (see `evaluate`).
+    public func matches(_ window: WindowInfo) -> Bool { evaluate(window) != .noMatch }
+
+    /// Whether `window` meets this condition, or, for a title pattern, that its budget ran out.
+    public func evaluate(_ window: WindowInfo) -> TitleMatchResult {
+        if case .titlePattern(let pattern) = self { return pattern.evaluate(window.title) }
+        return isMet(by: window) ? .match : .noMatch
+    }
+
+    private func isMet(by window: WindowInfo) -> Bool {
         switch self {
         case .className(let name): return window.className.lowercased() == name.lowercased()
         case .instance(let name): return window.instance.lowercased() == name.lowercased()
@@ -32,42 +41,6 @@ public enum Match: CustomStringConvertible {
         case .titlePattern(let pattern): return "title~" + quotedIfNeeded(pattern.source)
         }
     }
-}
-
-/// A regular expression for `title~`, compiled once when the file is parsed.
-public struct TitlePattern: CustomStringConvertible {
-    /// The expression as written in the file, after unquoting.
-    public let source: String
-    /// The compiled expression.
-    public let regex: Regex<AnyRegexOutput>
-
-    /// Compiles `source` with Swift's regex syntax (`(?i)` for case-insensitive matching).
-    public init(_ source: String) throws(TitlePatternSyntaxError) {
-        do {
-            regex = try Regex(source)
-        } catch {
-            throw TitlePatternSyntaxError(message: oneLine(String(describing: error)))
-        }
-        self.source = source
-    }
-
-    /// Whether the expression matches anywhere in `title`.
-    public func matches(_ title: String) -> Bool {
-        title.firstMatch(of: regex) != nil
-    }
-
-    public var description: String { source }
-}
-
-/// A `title~` expression that Swift's regex parser rejects; `message` is its reason, on one line.
-public struct TitlePatternSyntaxError: Error, Equatable, Sendable {
-    public var message: String
-}
-
-/// The first non-empty line of `text`, so a multi-line diagnostic fits in a one-line message.
-private func oneLine(_ text: String) -> String {
-    let lines = text.split(whereSeparator: \.isNewline)
-    return lines.first.map { String($0) } ?? "invalid regular expression"
 }
 
 /// `value`, in double quotes with `"` and `\` escaped when it would not read back as one token.

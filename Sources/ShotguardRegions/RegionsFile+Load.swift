@@ -20,7 +20,8 @@ extension RegionsFile {
     public static func load(path: String) throws(RegionsError) -> RegionsFile {
         let bytes = try readBytes(path: path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw RegionsError(path: path, line: firstInvalidUTF8Line(bytes),
+            let position = firstInvalidUTF8(bytes)
+            throw RegionsError(path: path, line: position.line, column: position.column,
                                message: "the regions file is not valid UTF-8 text (save it as UTF-8)")
         }
         return try parse(text, path: path)
@@ -58,11 +59,28 @@ extension RegionsFile {
     }
 }
 
-/// The 1-based line holding the first byte sequence that is not UTF-8.
-private func firstInvalidUTF8Line(_ bytes: [UInt8]) -> Int {
-    for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
-    where String(validating: line, as: UTF8.self) == nil {
-        return index + 1
+/// The 1-based line and column (in characters, as parse errors count them) of the first byte
+/// sequence that is not UTF-8.
+private func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int) {
+    var line = 1
+    var lineStart = 0
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var offset = 0
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue(let scalar):
+            offset += UTF8.width(scalar)
+            if scalar == "\n" {
+                line += 1
+                lineStart = offset
+            }
+        case .emptyInput:
+            return (line, 1)
+        case .error:
+            // The line's valid start, counted in characters: the column of the bad byte.
+            let before = String(decoding: bytes[lineStart..<offset], as: UTF8.self)
+            return (line, before.count + 1)
+        }
     }
-    return 1
 }

@@ -8,7 +8,7 @@ import Musl
 
 /// The rules of a regions file, in the order they were written.
 ///
-/// Not `Sendable`, because a `title~` match holds a compiled `Regex`.
+/// Not `Sendable`, because a `title~` match holds a compiled PCRE2 pattern.
 public struct RegionsFile {
     /// The file as the user named it, used in error messages.
     public var path: String

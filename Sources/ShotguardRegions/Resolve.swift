@@ -25,10 +25,14 @@ public struct RegionHit: Hashable, Sendable {
 public struct RuleResolution {
     public var rule: Rule
     public var hits: [RegionHit]
+    /// Windows hit only because a `title~` pattern could not decide on their title within its
+    /// budget (fail closed): worth a log line, since a rule may be too costly for some titles.
+    public var undecided: [UInt]
 
-    public init(rule: Rule, hits: [RegionHit]) {
+    public init(rule: Rule, hits: [RegionHit], undecided: [UInt] = []) {
         self.rule = rule
         self.hits = hits
+        self.undecided = undecided
     }
 }
 
@@ -39,7 +43,13 @@ extension RegionsFile {
     /// the frame of each viewable window that meets all its matches, in stacking order, bottom
     /// first. Every rectangle is clipped to the screen, and empty ones are dropped.
     public func resolve(against context: ScreenContext) -> [RuleResolution] {
-        rules.map { RuleResolution(rule: $0, hits: $0.hits(against: context)) }
+        rules.map { $0.resolve(against: context) }
+    }
+
+    /// The rules whose `title~` could not decide on a window's title within its budget, with
+    /// those windows: each was redacted as a match. Empty in the ordinary case.
+    public func undecided(against context: ScreenContext) -> [(rule: Rule, windows: [UInt])] {
+        resolve(against: context).compactMap { $0.undecided.isEmpty ? nil : ($0.rule, $0.undecided) }
     }
 
     /// Every rectangle to redact, rule by rule in file order.
@@ -50,19 +60,27 @@ extension RegionsFile {
 
 extension Rule {
     /// The rectangles this rule covers on `context`'s screen.
-    public func hits(against context: ScreenContext) -> [RegionHit] {
+    public func hits(against context: ScreenContext) -> [RegionHit] { resolve(against: context).hits }
+
+    /// The rectangles this rule covers on `context`'s screen, and the windows it hit only
+    /// because a title pattern was undecided.
+    public func resolve(against context: ScreenContext) -> RuleResolution {
         let screen = context.bounds
         switch target {
         case .screen:
             let rect = geometry?.resolve(in: screen) ?? screen
-            return rect.isEmpty ? [] : [RegionHit(line: line, fill: fill, rect: rect)]
+            return RuleResolution(rule: self, hits: rect.isEmpty ? [] : [RegionHit(line: line, fill: fill, rect: rect)])
         case .window:
-            return context.windows.compactMap { window in
-                guard window.isViewable, matches(window) else { return nil }
+            var resolution = RuleResolution(rule: self, hits: [])
+            for window in context.windows where window.isViewable {
+                let result = evaluate(window)
+                guard result != .noMatch else { continue }
+                if result == .undecided { resolution.undecided.append(window.id) }
                 // No geometry means the whole window, decorations and title bar included.
                 let rect = (geometry?.resolve(in: window.frame) ?? window.outerFrame).intersection(screen)
-                return rect.isEmpty ? nil : RegionHit(line: line, fill: fill, rect: rect, windowID: window.id)
+                if !rect.isEmpty { resolution.hits.append(RegionHit(line: line, fill: fill, rect: rect, windowID: window.id)) }
             }
+            return resolution
         }
     }
 }

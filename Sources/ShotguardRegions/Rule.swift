@@ -12,7 +12,7 @@ public enum Target: String, Sendable {
 
 /// One rule of a regions file.
 ///
-/// Not `Sendable`, because a `title~` match holds a compiled `Regex`.
+/// Not `Sendable`, because a `title~` match holds a compiled PCRE2 pattern.
 public struct Rule {
     /// The 1-based line the rule was written on.
     public var line: Int
@@ -38,7 +38,20 @@ public struct Rule {
     }
 
     /// Whether `window` meets every match of this rule (viewability is checked by the resolver).
-    public func matches(_ window: WindowInfo) -> Bool {
-        matches.allSatisfy { $0.matches(window) }
+    /// A `title~` that cannot decide within its budget counts as met.
+    public func matches(_ window: WindowInfo) -> Bool { evaluate(window) != .noMatch }
+
+    /// Whether `window` meets every match: `.noMatch` when one is not met, else `.undecided`
+    /// when a title pattern ran out of budget, else `.match`.
+    public func evaluate(_ window: WindowInfo) -> TitleMatchResult {
+        var result = TitleMatchResult.match
+        for match in matches {
+            switch match.evaluate(window) {
+            case .noMatch: return .noMatch
+            case .undecided: result = .undecided
+            case .match: break
+            }
+        }
+        return result
     }
 }

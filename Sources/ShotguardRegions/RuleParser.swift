@@ -11,7 +11,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
     let targetToken = tokens[0]
     guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
         throw LineError(column: targetToken.column,
-                        message: "unknown target '\(targetToken.raw)' (expected 'window' or 'screen')")
+                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window' or 'screen')")
     }
 
     var rule = Rule(line: line, target: target, source: tokenized.source)
@@ -28,7 +28,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
             continue
         }
         guard let (key, valueStart) = splitKey(token) else {
-            throw LineError(column: token.column, message: "unknown word '\(token.raw)' (expected \(expectedWords))")
+            throw LineError(column: token.column, message: "unknown word '\(token.raw.excerpt())' (expected \(expectedWords))")
         }
         let value = String(token.characters[valueStart...])
         // Where the value begins as written: its opening quote, if it has one.
@@ -51,18 +51,18 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
             continue
         }
         guard let placeholder = matchPlaceholders[key] else {
-            throw LineError(column: token.column, message: "unknown word '\(token.raw)' (expected \(expectedWords))")
+            throw LineError(column: token.column, message: "unknown word '\(token.raw.excerpt())' (expected \(expectedWords))")
         }
         guard target == .window else {
             throw LineError(column: token.column,
-                            message: "a screen rule takes no class=/instance=/title matches (found '\(token.raw)')")
+                            message: "a screen rule takes no class=/instance=/title matches (found '\(token.raw.excerpt())')")
         }
         guard !value.isEmpty else {
             throw LineError(column: valueColumn,
                             message: "empty value after '\(key)' (expected \(key)\(placeholder), "
                                 + "or \(key)\"\(placeholder) WITH SPACES\")")
         }
-        rule.matches.append(try makeMatch(key: key, value: value, column: token.column(at: valueStart)))
+        rule.matches.append(try makeMatch(key: key, value: value, token: token, valueStart: valueStart))
     }
 
     if target == .window && rule.matches.isEmpty {
@@ -75,7 +75,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
 /// What each match key's value stands for, in "expected" messages.
 private let matchPlaceholders = ["class=": "NAME", "instance=": "NAME", "title=": "TITLE", "title~": "REGEX"]
 
-private func makeMatch(key: String, value: String, column: Int) throws(LineError) -> Match {
+private func makeMatch(key: String, value: String, token: Token, valueStart: Int) throws(LineError) -> Match {
     switch key {
     case "class=": return .className(value)
     case "instance=": return .instance(value)
@@ -84,7 +84,11 @@ private func makeMatch(key: String, value: String, column: Int) throws(LineError
         do {
             return .titlePattern(try TitlePattern(value))
         } catch {
-            throw LineError(column: column, message: "bad regular expression '\(value)': \(error.message)")
+            // The character where PCRE2 noticed the trouble (it counts UTF-8 bytes); one that
+            // noticed at the end, as with a missing ')', points at the last character.
+            let index = valueStart + min(characterIndex(ofUTF8Offset: error.offset, in: value), value.count - 1)
+            throw LineError(column: token.column(at: index),
+                            message: "bad regular expression '\(value.excerpt())': \(error.message)")
         }
     }
 }
@@ -100,7 +104,7 @@ private func parseGeometry(_ token: Token) throws(LineError) -> Geometry {
         return try Geometry.parse(token.text)
     } catch {
         let index = characterIndex(ofUTF8Offset: error.offset, in: token.text)
-        throw LineError(column: token.column(at: index), message: "bad geometry '\(token.raw)': \(error.message)")
+        throw LineError(column: token.column(at: index), message: "bad geometry '\(token.raw.excerpt())': \(error.message)")
     }
 }
 
@@ -115,8 +119,8 @@ private func splitKey(_ token: Token) -> (key: String, valueStart: Int)? {
 
 private func duplicate(_ what: String, _ token: Token, first: Token) -> LineError {
     LineError(column: token.column,
-              message: "duplicate \(what) '\(token.raw)' (a rule takes at most one \(what); "
-                  + "the first is '\(first.raw)' at column \(first.column))")
+              message: "duplicate \(what) '\(token.raw.excerpt())' (a rule takes at most one \(what); "
+                  + "the first is '\(first.raw.excerpt())' at column \(first.column))")
 }
 
 /// The index of the character that contains UTF-8 offset `offset` of `text` (the count when past the end).

@@ -8,6 +8,8 @@ public final class Display {
     public let name: String
     public let root: Window
     let screen: Int32
+    /// Whether a `batch` is running: its requests share its one trap (see `trap`).
+    private var isBatching = false
 
     /// Opens `name`, or `$DISPLAY` when nil.
     public init(name: String? = nil) throws(X11Error) {
@@ -67,9 +69,25 @@ public final class Display {
 
     public func flush() { XFlush(handle) }
 
-    /// The server's error for a request, or nil; used after requests that can fail.
-    func trap<T>(_ body: () -> T) -> (T, (code: UInt8, request: UInt8, resource: UInt)?) {
-        ErrorTrap.run(handle, body)
+    /// The server's error for a request, or nil; used after requests that can fail. Inside a
+    /// `batch` it adds no round trips and returns no error: there, callers rely on the status
+    /// each Xlib call returns, which is a failure whenever its reply was an error.
+    func trap<T>(_ body: () -> T) -> (T, XProtocolError?) {
+        if isBatching { return (body(), nil) }
+        return ErrorTrap.run(handle, body)
+    }
+
+    /// Runs many requests under one error trap: two round trips for the batch instead of two
+    /// for each request. Only for requests whose own status shows failure (requests with
+    /// replies); a window that vanished mid-batch then just fails its own requests.
+    func batch<T>(_ body: () -> T) -> T {
+        guard !isBatching else { return body() }
+        let (result, _) = ErrorTrap.run(handle) { () -> T in
+            isBatching = true
+            defer { isBatching = false }
+            return body()
+        }
+        return result
     }
 
     public func atom(_ name: String) -> Atom { XInternAtom(handle, name, 0) }

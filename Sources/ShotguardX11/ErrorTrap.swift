@@ -3,12 +3,13 @@ import CX11
 
 /// The one process-wide record of X errors: Xlib's handlers are plain C functions, so what
 /// they see must live in a global. Private to this file; read only through `ErrorTrap`.
-private nonisolated(unsafe) var lastError: (code: UInt8, request: UInt8, resource: UInt)?
+private nonisolated(unsafe) var lastError: XProtocolError?
 private nonisolated(unsafe) var lostDisplays: Set<OpaquePointer> = []
 
 private func recordError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
     if let event, lastError == nil {
-        lastError = (event.pointee.error_code, event.pointee.request_code, UInt(event.pointee.resourceid))
+        lastError = XProtocolError(code: event.pointee.error_code, request: event.pointee.request_code,
+                                   resource: UInt(event.pointee.resourceid))
     }
     return 0
 }
@@ -39,7 +40,7 @@ enum ErrorTrap {
     static func forget(_ display: OpaquePointer) { lostDisplays.remove(display) }
 
     /// Runs `body`, then `XSync`s and returns the first X error it caused, if any.
-    static func run<T>(_ display: OpaquePointer, _ body: () -> T) -> (T, (code: UInt8, request: UInt8, resource: UInt)?) {
+    static func run<T>(_ display: OpaquePointer, _ body: () -> T) -> (T, XProtocolError?) {
         XSync(display, 0)
         lastError = nil
         let result = body()
@@ -50,7 +51,7 @@ enum ErrorTrap {
     }
 
     /// The name of an X error code, for messages.
-    static func name(of code: UInt8) -> String {
+    public static func name(of code: UInt8) -> String {
         switch Int32(code) {
         case BadWindow: return "BadWindow"
         case BadMatch: return "BadMatch"
@@ -61,5 +62,60 @@ enum ErrorTrap {
         case BadAtom: return "BadAtom"
         default: return "X error \(code)"
         }
+    }
+}
+
+/// One X protocol error: the server's code, the request that caused it and the resource it
+/// named. `cause` says in words what most likely happened; every X error shotguard reports
+/// goes through it.
+public struct XProtocolError: Error, Equatable, Sendable {
+    public var code: UInt8
+    /// The major opcode of the failed request (`X_GetImage` is 73); extensions have their own.
+    public var request: UInt8
+    public var resource: UInt
+
+    public init(code: UInt8, request: UInt8, resource: UInt) {
+        self.code = code
+        self.request = request
+        self.resource = resource
+    }
+
+    /// Core request opcodes that errors are explained for (X11/Xproto.h).
+    enum Request: UInt8 {
+        case getWindowAttributes = 3, getGeometry = 14, queryTree = 15, getProperty = 20,
+             translateCoordinates = 40, getImage = 73
+    }
+
+    /// The error's likely cause, e.g. "window 0x1a00007 does not exist (it may have closed)".
+    public var cause: String {
+        let name = ErrorTrap.name(of: code)
+        switch (Int32(code), Request(rawValue: request)) {
+        case (BadMatch, .getImage?):
+            return "the rectangle is off screen or the window is not viewable (\(name))"
+        case (BadWindow, _), (BadDrawable, _):
+            return "window \(hexID(resource)) does not exist (it may have closed) (\(name))"
+        case (BadAccess, _):
+            return "the X server refused access (\(name)); over a remote connection shared memory is not allowed"
+        case (BadAlloc, _):
+            return "the X server ran out of memory (\(name))"
+        case (BadValue, _):
+            return "the X server refused a value of request \(request) (\(name), value \(resource))"
+        case (BadAtom, _):
+            return "the X server does not know atom \(resource) (\(name))"
+        default:
+            return "the X server refused request \(request) (\(name))"
+        }
+    }
+
+    /// The kind of failure it is for the X11 layer's callers.
+    public var kind: X11Error.Kind {
+        Int32(code) == BadWindow || Int32(code) == BadDrawable ? .windowGone : .capture
+    }
+}
+
+extension X11Error {
+    /// The error for `failure`, prefixed with what was being done ("cannot capture the screen").
+    public init(_ failure: XProtocolError, doing: String? = nil) {
+        self.init(failure.kind, (doing.map { "\($0): " } ?? "") + failure.cause)
     }
 }

@@ -1,20 +1,21 @@
 // Reading window properties: format-32 lists (as C longs), strings, WM_CLASS and titles.
 import CX11
+import Glibc
 
 extension Display {
     /// One piece of a property, copied out of Xlib's buffer. Xlib hands format-32 data back as
-    /// C `long`, 8 bytes per item on x86-64, whatever the 32 in the name says; `bytes` holds
-    /// such items as the 4 little-endian bytes that were sent, and `items` as numbers.
+    /// C `long`, 8 bytes per item on x86-64 and sign-extended, whatever the 32 in the name says;
+    /// `items` holds the 32-bit values that were sent, `bytes` the same as little-endian bytes.
     struct PropertyChunk {
         let type: Atom
         let format: Int32
-        let items: [UInt]
+        let items: [UInt32]
         let bytes: [UInt8]
         let remaining: Int
     }
 
     /// `length` 32-bit units of `property` from `offset` (also in 32-bit units); nil when the
-    /// window or the property is missing or the request fails.
+    /// window or the property is missing, the request fails or the reply makes no sense.
     func propertyChunk(_ property: Atom, of window: Window, offset: Int = 0, length: Int,
                        type: Atom = Atom(AnyPropertyType)) -> PropertyChunk? {
         var actualType: Atom = 0
@@ -27,59 +28,78 @@ extension Display {
                                &actualType, &format, &count, &remaining, &data)
         }
         defer { if let data { XFree(data) } }
-        guard status == Success, error == nil, actualType != 0, let data else { return nil }
-        let items: [UInt]
-        var bytes: [UInt8] = []
-        if format == 32 {
-            items = data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
-            bytes.reserveCapacity(items.count * 4)
-            for item in items { withUnsafeBytes(of: UInt32(truncatingIfNeeded: item).littleEndian) { bytes += $0 } }
-        } else {
-            items = []
-            bytes = Array(UnsafeBufferPointer(start: data, count: Int(count) * Int(format) / 8))
+        // The server sends at most `length` units; a larger count is not to be believed.
+        guard status == Success, error == nil, actualType != 0, let data,
+              let items = Int(exactly: count), items <= max(length, 0) * 4 else { return nil }
+        switch format {
+        case 32:
+            let values = data.withMemoryRebound(to: Int.self, capacity: items) {
+                PropertyDecoding.cardinals(fromLongs: UnsafeBufferPointer(start: $0, count: items))
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(values.count * 4)
+            for value in values { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+            return PropertyChunk(type: actualType, format: format, items: values, bytes: bytes,
+                                 remaining: Int(clamping: remaining))
+        case 8, 16:
+            let bytes = Array(UnsafeBufferPointer(start: data, count: items * Int(format) / 8))
+            return PropertyChunk(type: actualType, format: format, items: [], bytes: bytes,
+                                 remaining: Int(clamping: remaining))
+        default:
+            return nil
         }
-        return PropertyChunk(type: actualType, format: format, items: items, bytes: bytes, remaining: Int(remaining))
     }
 
     /// A format-32 property as a list of values.
-    func cardinals(_ property: String, of window: Window, type: Atom = Atom(AnyPropertyType)) -> [UInt]? {
+    func cardinals(_ property: String, of window: Window, type: Atom = Atom(AnyPropertyType)) -> [UInt32]? {
         guard let chunk = propertyChunk(atom(property), of: window, length: 4096, type: type), chunk.format == 32 else { return nil }
         return chunk.items
     }
 
-    /// A property's raw bytes, for format-8 text.
+    /// A property's raw bytes, for format-8 text; at most twice `PropertyDecoding.maximumTextBytes`
+    /// (room for both halves of `WM_CLASS`).
     func bytes(_ property: String, of window: Window, type: Atom) -> [UInt8]? {
-        guard let chunk = propertyChunk(atom(property), of: window, length: 65536, type: type), chunk.format == 8 else { return nil }
+        let length = 2 * PropertyDecoding.maximumTextBytes / 4
+        guard let chunk = propertyChunk(atom(property), of: window, length: length, type: type), chunk.format == 8 else {
+            return nil
+        }
         return chunk.bytes
     }
 
     /// `WM_CLASS` as (instance, class); empty strings when the window has none.
     func classHint(of window: Window) -> (instance: String, className: String) {
-        var hint = XClassHint()
-        let (status, error) = trap { XGetClassHint(handle, window, &hint) }
-        defer {
-            if let name = hint.res_name { XFree(name) }
-            if let name = hint.res_class { XFree(name) }
-        }
-        guard status != 0, error == nil else { return ("", "") }
-        return (hint.res_name.map { String(cString: $0) } ?? "", hint.res_class.map { String(cString: $0) } ?? "")
+        guard let bytes = bytes("WM_CLASS", of: window, type: XA_STRING) else { return ("", "") }
+        return PropertyDecoding.wmClass(bytes)
     }
 
     /// The title: `_NET_WM_NAME` (UTF-8), else `WM_NAME` in whatever encoding it was set.
+    /// At most `PropertyDecoding.maximumTextBytes` of it are read.
     func title(of window: Window) -> String {
         if let utf8 = bytes("_NET_WM_NAME", of: window, type: atom("UTF8_STRING")), !utf8.isEmpty {
-            return String(decoding: utf8, as: UTF8.self)
+            return PropertyDecoding.utf8Text(utf8)
         }
-        var property = XTextProperty()
-        let (status, error) = trap { XGetWMName(handle, window, &property) }
-        defer { if let value = property.value { XFree(value) } }
-        guard status != 0, error == nil, property.value != nil else { return "" }
-        var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        var count: Int32 = 0
-        guard Xutf8TextPropertyToTextList(handle, &property, &list, &count) >= Success, let list, count > 0 else {
-            return String(decoding: UnsafeBufferPointer(start: property.value, count: Int(property.nitems)), as: UTF8.self)
+        guard let chunk = propertyChunk(XA_WM_NAME, of: window, length: PropertyDecoding.maximumTextBytes / 4),
+              chunk.format == 8 else { return "" }
+        return text(chunk.bytes, type: chunk.type)
+    }
+
+    /// Text of a format-8 property: `STRING` is Latin-1, `UTF8_STRING` UTF-8, and anything
+    /// else (`COMPOUND_TEXT`) goes through Xlib's converter, which asks nothing of the server.
+    func text(_ bytes: [UInt8], type: Atom) -> String {
+        if type == XA_STRING { return PropertyDecoding.latin1Text(bytes) }
+        if type == atom("UTF8_STRING") { return PropertyDecoding.utf8Text(bytes) }
+        var value = bytes + [0]
+        return value.withUnsafeMutableBufferPointer { buffer -> String in
+            var property = XTextProperty(value: buffer.baseAddress, encoding: type, format: 8,
+                                         nitems: UInt(bytes.count))
+            var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+            var count: Int32 = 0
+            guard Xutf8TextPropertyToTextList(handle, &property, &list, &count) >= Success, let list, count > 0 else {
+                return PropertyDecoding.utf8Text(bytes)
+            }
+            defer { XFreeStringList(list) }
+            return list[0].map { PropertyDecoding.utf8Text(UnsafeBufferPointer(start: UnsafeRawPointer($0)
+                .assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? ""
         }
-        defer { XFreeStringList(list) }
-        return list[0].map { String(cString: $0) } ?? ""
     }
 }

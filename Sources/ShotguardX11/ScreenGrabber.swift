@@ -48,7 +48,8 @@ public final class ScreenGrabber {
         }
         guard let captured, error == nil else {
             if display.isLost { throw lost() }
-            throw X11Error(.capture, "XGetImage failed: \(error.map { ErrorTrap.name(of: $0.code) } ?? "no image")")
+            guard let error else { throw X11Error(.capture, "XGetImage failed: the X server sent no image") }
+            throw X11Error(error, doing: "XGetImage failed")
         }
         defer { _ = captured.pointee.f.destroy_image(captured) }
         return (try Self.pixels(of: captured), area)

@@ -10,24 +10,26 @@ extension Display {
         var attributes = XWindowAttributes()
         let (status, error) = trap { XGetWindowAttributes(handle, window, &attributes) }
         guard status != 0, error == nil else {
-            throw X11Error(.windowGone, "window \(hexID(window)) does not exist (it may have closed)")
+            throw X11Error(error ?? XProtocolError(code: UInt8(BadWindow), request: 3, resource: UInt(window)))
         }
         var x: Int32 = 0, y: Int32 = 0
         var child: Window = 0
         let (translated, translateError) = trap { XTranslateCoordinates(handle, window, root, 0, 0, &x, &y, &child) }
         guard translated != 0, translateError == nil else {
-            throw X11Error(.windowGone, "window \(hexID(window)) does not exist (it may have closed)")
+            throw X11Error(translateError ?? XProtocolError(code: UInt8(BadWindow), request: 40, resource: UInt(window)))
         }
-        let frame = Rect(x: Int(x), y: Int(y), width: Int(attributes.width), height: Int(attributes.height))
+        guard let frame = PropertyDecoding.rect(x: Int64(x), y: Int64(y), width: Int64(attributes.width),
+                                                height: Int64(attributes.height)) else {
+            throw X11Error(.windowGone, "window \(hexID(window)) reports a geometry outside X's coordinates "
+                + "(\(attributes.width)x\(attributes.height)+\(x)+\(y))")
+        }
         return (frame, attributes.map_state == IsViewable && attributes.`class` == InputOutput)
     }
 
-    /// `_NET_FRAME_EXTENTS` (left, right, top, bottom): the window manager's decorations.
-    public func frameExtents(of window: Window) -> (left: Int, right: Int, top: Int, bottom: Int) {
-        guard let values = cardinals("_NET_FRAME_EXTENTS", of: window, type: XA_CARDINAL), values.count == 4 else {
-            return (0, 0, 0, 0)
-        }
-        return (Int(values[0]), Int(values[1]), Int(values[2]), Int(values[3]))
+    /// `_NET_FRAME_EXTENTS` (left, right, top, bottom): the window manager's decorations; none
+    /// when the property is missing or makes no sense (any client can set it to anything).
+    public func frameExtents(of window: Window) -> PropertyDecoding.FrameExtents {
+        cardinals("_NET_FRAME_EXTENTS", of: window, type: XA_CARDINAL).flatMap(PropertyDecoding.frameExtents) ?? .none
     }
 
     /// Top-level windows in stacking order, bottom first: the window manager's clients
@@ -35,17 +37,14 @@ extension Display {
     /// (menus, pop-ups, tooltips, which may show an application's secrets outside its main
     /// window), on top, where they are drawn. Without a window manager: the root's children.
     public func topLevelWindows() -> [Window] {
-        guard let tree = children(of: root) else { return [] }
-        guard let managed = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW), !managed.isEmpty else {
-            return tree.children.map { clientWindow(in: $0) }
+        batch {
+            guard let tree = children(of: root) else { return [] }
+            guard let list = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW),
+                  case let managed = PropertyDecoding.windowList(list), !managed.isEmpty else {
+                return tree.children.map { clientWindow(in: $0) }
+            }
+            return managed.map { Window($0) } + WindowBatch(self).mappedOverrides(tree.children)
         }
-        let overrides = tree.children.filter { child in
-            var attributes = XWindowAttributes()
-            // No trap: a window that just vanished fails here and is simply left out.
-            return XGetWindowAttributes(handle, child, &attributes) != 0 && attributes.override_redirect != 0
-                && attributes.map_state == IsViewable
-        }
-        return managed.map { Window($0) } + overrides
     }
 
     /// A window's parent and children (bottom first), or nil when it is gone.
@@ -75,7 +74,7 @@ extension Display {
 
     /// The active window: `_NET_ACTIVE_WINDOW`, else the input focus's top-level window.
     public func activeWindow() -> Window? {
-        if let values = cardinals("_NET_ACTIVE_WINDOW", of: root, type: XA_WINDOW), let first = values.first, first != 0 {
+        if let values = cardinals("_NET_ACTIVE_WINDOW", of: root, type: XA_WINDOW), let first = PropertyDecoding.window(values) {
             return Window(first)
         }
         var focus: Window = 0
@@ -97,15 +96,22 @@ extension Display {
 
     /// Everything the regions resolver needs, read now: screen size, viewable top-level windows
     /// in stacking order (bottom first) with class, title and geometry, and the active window.
-    /// Windows that vanish while this runs are left out.
+    /// Windows that vanish while this runs are left out. Read as one batch under one error
+    /// trap: at event time, every round trip delays the moment the context describes.
+    /// The cost does not grow in round trips with the number of windows: their requests go
+    /// out together and the replies are read after (about 8 round trips in all).
     public func screenContext() -> ScreenContext {
-        var windows: [WindowInfo] = []
-        for window in topLevelWindows() {
-            guard let info = try? windowInfo(window), info.isViewable else { continue }
-            windows.append(info)
-        }
+        let (list, active) = batch { (topLevelWindows(), activeWindow()) }
+        // A window that vanished meanwhile is an ordinary outcome: it is left out.
+        let windows = windowInfos(list).filter(\.isViewable)
         let size = self.size
-        return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: activeWindow().map { UInt($0) })
+        return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: active.map { UInt($0) })
+    }
+
+    /// Class, title and geometry of each of `windows`, in their order, read in one batch; a
+    /// window that is gone (or vanishes meanwhile) is left out, viewable or not.
+    public func windowInfos(_ windows: [Window]) -> [WindowInfo] {
+        WindowBatch(self).windowInfos(windows)
     }
 
     /// One window's class, title and geometry; throws when it has gone.
@@ -113,8 +119,7 @@ extension Display {
         let (frame, isViewable) = try geometry(of: window)
         let hint = classHint(of: window)
         let extents = frameExtents(of: window)
-        let outer = Rect(x: frame.x - extents.left, y: frame.y - extents.top,
-                         width: frame.width + extents.left + extents.right, height: frame.height + extents.top + extents.bottom)
+        let outer = PropertyDecoding.outerFrame(frame, extents: extents) ?? frame
         return WindowInfo(id: UInt(window), className: hint.className, instance: hint.instance,
                           title: title(of: window), frame: frame, isViewable: isViewable, outerFrame: outer)
     }

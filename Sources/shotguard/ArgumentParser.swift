@@ -1,4 +1,5 @@
 // Parses a command's arguments against its spec: options, values and positional arguments.
+import ShotguardImaging
 
 /// The arguments of one command, by the option's long name.
 struct ParsedArguments {
@@ -41,7 +42,7 @@ extension CommandSpec {
                 inlineValue = String(word[word.index(after: equals)...])
             }
             guard let option = lookup(name) else {
-                throw .usage("\(errorPrefix)unknown option '\(name)' (see '\(displayName) --help')")
+                throw .usage("\(errorPrefix)unknown option '\(name.excerpt())' (see '\(displayName) --help')")
             }
             guard option.takesValue else {
                 if inlineValue != nil { throw .usage("\(errorPrefix)--\(option.long) takes no value") }
@@ -78,7 +79,7 @@ extension ParsedArguments {
     func compressionLevel(default level: Int) throws(CLIError) -> Int {
         guard let text = value("compression") else { return level }
         guard let number = Int(text), (0...9).contains(number) else {
-            throw .usage("--compression: '\(text)' is not a level (expected a number from 0 to 9)")
+            throw .usage("--compression: '\(text.excerpt())' is not a level (expected a number from 0 to 9)")
         }
         return number
     }

@@ -1,5 +1,6 @@
 // The one exit path: picks the subcommand, runs it, prints errors, returns the exit code.
 @preconcurrency import Glibc
+import ShotguardImaging
 
 enum CLI {
     static func run(_ arguments: [String]) -> ExitCode {
@@ -15,11 +16,11 @@ enum CLI {
                 return .success
             }
             if words == ["regions"] {
-                Console.output(Commands.specs.filter { $0.name.hasPrefix("regions ") }.map(\.helpText).joined(separator: "\n"))
+                Console.output(regionsHelp)
                 return .success
             }
             guard let topic = Commands.find(words)?.command.spec else {
-                Console.error("shotguard: unknown command '\(words.joined(separator: " "))' (see 'shotguard --help')\n")
+                Console.error("shotguard: unknown command '\(printable(words.joined(separator: " ")))' (see 'shotguard --help')\n")
                 return .usage
             }
             Console.output(topic.helpText)
@@ -30,19 +31,24 @@ enum CLI {
             return .success
         }
         if first.hasPrefix("-") {
-            Console.error("shotguard: unknown option '\(first)' (see 'shotguard --help')\n")
+            Console.error("shotguard: unknown option '\(printable(first))' (see 'shotguard --help')\n")
             return .usage
         }
         if first == "regions", Commands.find(arguments) == nil {
+            // `regions --help` asks for the commands of the group, as `help regions` does.
+            if arguments.count == 2, arguments[1] == "--help" || arguments[1] == "-h" {
+                Console.output(regionsHelp)
+                return .success
+            }
             let known = Commands.specs.filter { $0.name.hasPrefix("regions ") }.map { $0.name.dropFirst(8) }
-            let wanted = arguments.dropFirst().first.map { "unknown regions command '\($0)'" } ?? "regions needs a command"
+            let wanted = arguments.dropFirst().first.map { "unknown regions command '\(printable($0))'" } ?? "regions needs a command"
             Console.error("shotguard: \(wanted) (expected \(known.joined(separator: " or ")); see 'shotguard --help')\n")
             return .usage
         }
         guard let (command, wordCount) = Commands.find(arguments) else {
             let names = Commands.specs.map { $0.name.split(separator: " ")[0] }
             let known = Array(Set(names)).sorted().joined(separator: ", ")
-            Console.error("shotguard: unknown command '\(first)' (expected one of: \(known))\n")
+            Console.error("shotguard: unknown command '\(printable(first))' (expected one of: \(known))\n")
             return .usage
         }
         do throws(CLIError) {
@@ -54,10 +60,21 @@ enum CLI {
             try command.run(parsed)
             return .success
         } catch {
-            Console.error("shotguard: \(error.message)\n")
+            // Messages quote paths, titles and words of the regions file: escaped, one line.
+            Console.error("shotguard: \(error.message.escapingControlCharacters())\n")
             return error.code
         }
     }
+}
+
+extension CLI {
+    /// The help of every `regions` command, one after the other.
+    static var regionsHelp: String {
+        Commands.specs.filter { $0.name.hasPrefix("regions ") }.map(\.helpText).joined(separator: "\n")
+    }
+
+    /// A word from the command line, quoted in an error: escaped, and cut when very long.
+    static func printable(_ word: String) -> String { word.excerpt().escapingControlCharacters() }
 }
 
 /// Standard output for results, standard error for diagnostics.

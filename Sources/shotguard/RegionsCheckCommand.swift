@@ -1,4 +1,5 @@
 // `shotguard regions check`: parses the regions file and shows what each rule hits right now.
+import ShotguardImaging
 import ShotguardRegions
 import ShotguardAgent
 import ShotguardX11
@@ -17,18 +18,24 @@ enum RegionsCheckCommand: Subcommand {
         let display = try LiveDisplay.open()
         let context = display.screenContext()
         let windows = Dictionary(context.windows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var lines = ["\(regions.path): \(regions.rules.count) rules; screen \(context.width)x\(context.height), "
+        var lines = ["\(regions.path.escapingControlCharacters()): \(regions.rules.count) rules; screen \(context.width)x\(context.height), "
             + "\(context.windows.count) viewable windows"]
         for resolution in regions.resolve(against: context) {
-            lines.append("line \(resolution.rule.line): \(resolution.rule.source)")
+            lines.append("line \(resolution.rule.line): \(resolution.rule.source.escapingControlCharacters())")
             if resolution.hits.isEmpty { lines.append("    hits nothing") }
             for hit in resolution.hits {
                 if let id = hit.windowID, let window = windows[id] {
-                    lines.append("    window \(hexID(id)) \(window.className)/\(window.instance) "
-                        + "\(JSON.quote(window.title)) at \(window.frame) -> \(hit.rect) \(hit.fill)")
+                    // JSON quoting escapes C0 but leaves DEL and C1, which a terminal may obey.
+                    let names = "\(window.className)/\(window.instance) \(JSON.quote(window.title))"
+                    lines.append("    window \(hexID(id)) \(names.escapingControlCharacters()) "
+                        + "at \(window.frame) -> \(hit.rect) \(hit.fill)")
                 } else {
                     lines.append("    screen -> \(hit.rect) \(hit.fill)")
                 }
+            }
+            for id in resolution.undecided {
+                lines.append("    window \(hexID(id)): its title~ could not be decided within the match budget; "
+                    + "it is redacted as a match")
             }
         }
         Console.output(lines.joined(separator: "\n") + "\n")

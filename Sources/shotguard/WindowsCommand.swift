@@ -1,4 +1,5 @@
 // `shotguard windows`: the viewable windows, with what a rule needs to match them.
+import ShotguardImaging
 import ShotguardRegions
 import ShotguardAgent
 import ShotguardX11
@@ -33,8 +34,10 @@ enum WindowsCommand: Subcommand {
         var lines = ["  ID          GEOMETRY              CLASS                 INSTANCE              TITLE"]
         for window in windows {
             let mark = window.id == active ? "* " : "  "
+            // Names and titles are set by the windows' programs: escaped, they cannot drive the terminal.
             lines.append(mark + hexID(window.id).padding(toLength: 12) + window.frame.description.padding(toLength: 22)
-                + window.className.padding(toLength: 22) + window.instance.padding(toLength: 22) + window.title)
+                + window.className.escapingControlCharacters().padding(toLength: 22)
+                + window.instance.escapingControlCharacters().padding(toLength: 22) + window.title.escapingControlCharacters())
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -43,3 +43,26 @@ final class HelpTests: XCTestCase {
         XCTAssertEqual(result.stderr, try sandbox.run(["--help"]).stdoutText)
     }
 }
+
+final class RegionsHelpTests: XCTestCase {
+    /// `regions --help` said "unknown regions command '--help'".
+    func testRegionsHelpListsCheckAndShow() throws {
+        let sandbox = try Sandbox(self)
+        for arguments in [["regions", "--help"], ["regions", "-h"], ["help", "regions"]] {
+            let result = try sandbox.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "", "\(arguments)")
+            for usage in ["Usage: shotguard regions check", "Usage: shotguard regions show"] {
+                XCTAssertTrue(result.stdoutText.contains(usage), "\(arguments) shows \(usage):\n\(result.stdoutText)")
+            }
+        }
+    }
+
+    /// A word typed on the command line is quoted escaped: it cannot drive the terminal.
+    func testUnknownCommandIsQuotedEscaped() throws {
+        let result = try Sandbox(self).run(["\u{1B}[2Jwipe"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("unknown command '\\x1B[2Jwipe'"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("\u{1B}"), result.stderr)
+    }
+}

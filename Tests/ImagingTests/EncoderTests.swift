@@ -38,7 +38,10 @@ final class EncoderTests: XCTestCase {
         // tEXt, tIME, gAMA... in the input never reach the output.
         let input = try TestData.bytes(TestData.data.appendingPathComponent("pngsuite/basn2c08.png"))
         let png = try PNGEncoder.encode(try PNGDecoder.decode(input, source: "in"), destination: "m")
-        let types = try png.withUnsafeBytes { try PNGChunks($0, source: "m") }.chunks.map(\.type)
+        var types: [String] = []
+        _ = try png.withUnsafeBytes { bytes throws(ImagingError) in
+            try PNGChunks.forEach(in: bytes, source: "m") { types.append($0.type) }
+        }
         XCTAssertEqual(Set(types), ["IHDR", "IDAT", "IEND"])
     }
 

@@ -37,4 +37,16 @@ final class FileIOTests: XCTestCase {
         }
         XCTAssertEqual(try FileIO.read(path, limit: 5000).count, 5000)
     }
+
+    /// The mode comes from `mode` and the umask, and writing leaves the umask as it was
+    /// (it was set to 0 and back around each write, a race with other threads).
+    func testModeIsMaskedByTheUmaskWhichStaysUntouched() throws {
+        let previous = umask(0o027)
+        defer { umask(previous) }
+        let path = folder.appendingPathComponent("shot.png").path
+        try FileIO.writeAtomically([1], to: path, mode: 0o666)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o640)
+        XCTAssertEqual(umask(0o027), 0o027)
+    }
 }

@@ -69,9 +69,13 @@ final class LoadTests: XCTestCase {
                        "\(path): the regions file is too large (1048577 bytes or more; the limit is 1 MiB)")
     }
 
-    func testInvalidUTF8NamesTheLine() throws {
+    func testInvalidUTF8NamesTheLineAndColumn() throws {
         let path = try write(Array("screen\n# caf".utf8) + [0xE9] + Array("\nscreen\n".utf8))
-        XCTAssertEqual(loadError(path)?.description, "\(path):2: the regions file is not valid UTF-8 text (save it as UTF-8)")
+        XCTAssertEqual(loadError(path)?.description, "\(path):2:6: the regions file is not valid UTF-8 text (save it as UTF-8)")
+        // Columns count characters, as parse errors do: "é" before the bad byte is one.
+        let second = try write(Array("window title=é ".utf8) + [0xFF], named: "second")
+        XCTAssertEqual(loadError(second)?.description,
+                       "\(second):1:16: the regions file is not valid UTF-8 text (save it as UTF-8)")
     }
 
     func testSyntaxErrorNamesTheFile() throws {

@@ -26,6 +26,16 @@ final class ParseErrorTests: XCTestCase {
                        "regions:1:1: unknown target 'class=a' (expected 'window' or 'screen')")
     }
 
+    /// A 200,000-character word is quoted cut to 80 characters, not printed whole.
+    func testLongWordsAreCutInMessages() {
+        let word = String(repeating: "w", count: 200_000)
+        let cut = String(repeating: "w", count: 80) + "…"
+        XCTAssertEqual(parseError("screen \(word)"), "regions:1:8: unknown word '\(cut)' (\(words))")
+        XCTAssertEqual(parseError(word), "regions:1:1: unknown target '\(cut)' (expected 'window' or 'screen')")
+        XCTAssertEqual(parseError("screen fill=\(word)"),
+                       "regions:1:13: unknown fill '\(cut)' (expected black, #rrggbb or pixelate[:N])")
+    }
+
     func testUnknownWords() {
         XCTAssertEqual(parseError("  screen bogus"), "regions:1:10: unknown word 'bogus' (\(words))")
         XCTAssertEqual(parseError("window class~x"), "regions:1:8: unknown word 'class~x' (\(words))")
@@ -68,10 +78,12 @@ final class ParseErrorTests: XCTestCase {
     }
 
     func testBadRegularExpression() {
-        XCTAssertEqual(parseError(#"window title~"(""#), "regions:1:15: bad regular expression '(': expected ')'")
+        XCTAssertEqual(parseError(#"window title~"(""#),
+                       "regions:1:15: bad regular expression '(': missing closing parenthesis")
         XCTAssertEqual(parseError("window class=a title~a{2,1}"),
-                       "regions:1:22: bad regular expression 'a{2,1}': "
-                           + "range lower bound '2' must be less than or equal to upper bound '1'")
+                       "regions:1:27: bad regular expression 'a{2,1}': numbers out of order in {} quantifier")
+        XCTAssertEqual(parseError("window title~\"é(?<\""),
+                       "regions:1:18: bad regular expression 'é(?<': subpattern name expected")
     }
 
     func testBadFills() {
@@ -83,6 +95,13 @@ final class ParseErrorTests: XCTestCase {
                        "regions:1:14: bad colour '#12' (expected #rrggbb, e.g. #1e1e1e)")
         XCTAssertEqual(parseError(#"screen fill="pixelate:x""#),
                        "regions:1:23: bad block size 'x' (expected pixelate:N with N from 2 to 4096)")
+        // UInt32(_:radix:) takes a sign: "+12345" is not six hex digits, nor is "+5" a size.
+        XCTAssertEqual(parseError("screen fill=#+12345"),
+                       "regions:1:13: bad colour '#+12345' (expected #rrggbb, e.g. #1e1e1e)")
+        XCTAssertEqual(parseError("screen fill=#-12345"),
+                       "regions:1:13: bad colour '#-12345' (expected #rrggbb, e.g. #1e1e1e)")
+        XCTAssertEqual(parseError("screen fill=pixelate:+5"),
+                       "regions:1:22: bad block size '+5' (expected pixelate:N with N from 2 to 4096)")
         XCTAssertEqual(parseError("screen fill=Black"),
                        "regions:1:13: unknown fill 'Black' (expected black, #rrggbb or pixelate[:N])")
     }

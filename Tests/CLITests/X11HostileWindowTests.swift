@@ -1,0 +1,96 @@
+// Windows whose properties another program set to nonsense: no command may crash or trust them.
+import Foundation
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class X11HostileWindowTests: X11DesktopTestCase {
+    nonisolated(unsafe) static let desktop = X11Scene.desktop()
+    override class var sharedDesktop: X11Desktop { desktop }
+
+    private var vault: String { hexID(desktop.ids[0]) }
+
+    override func tearDown() {
+        if let name = try? desktop.name() {
+            try? runXTool("xprop", ["-id", vault, "-remove", "_NET_FRAME_EXTENTS"], display: name)
+        }
+        super.tearDown()
+    }
+
+    private func setFrameExtents(_ values: String) throws {
+        try runXTool("xprop", ["-id", vault, "-f", "_NET_FRAME_EXTENTS", "32c", "-set", "_NET_FRAME_EXTENTS", values],
+                     display: try desktop.name())
+    }
+
+    /// 0xffffffff comes back from Xlib as the C long -1: converted to Int it trapped (SIGILL).
+    func testNegativeFrameExtentsCrashNoCommand() throws {
+        try setFrameExtents("0xffffffff,0,0,0")
+        for arguments in [["windows"], ["windows", "--json"], ["capture", "-o", "shot.png", "--regions", rules],
+                          ["regions", "check", "--regions", rules], ["regions", "show", "--regions", rules, "-o", "p.png"]] {
+            let result = try desktop.run(arguments, in: sandbox)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// Extents that would carry the frame past X's coordinates are treated as absent: the
+    /// rule for the whole vault covers its client area, as with no decorations.
+    func testAbsurdFrameExtentsAreIgnored() throws {
+        try setFrameExtents("2147483647,2147483647,2147483647,2147483647")
+        let result = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("at 100x80+40+30 -> 100x80+40+30 black"), result.stdoutText)
+        let capture = try desktop.run(["capture", "-o", "shot.png", "--regions", rules], in: sandbox)
+        XCTAssertEqual(capture.status, 0, capture.stderr)
+    }
+
+    /// Sensible extents still count: the frame grows by them (clipped to the screen).
+    func testSensibleFrameExtentsStillWidenTheFrame() throws {
+        try setFrameExtents("2,3,20,4")
+        let result = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdoutText.contains("at 100x80+40+30 -> 105x104+38+10 black"), result.stdoutText)
+    }
+
+    /// Titles and names are printed escaped: a title could retitle (ESC ]0;… BEL) or clear
+    /// (ESC [2J) the terminal of whoever runs `windows` or `regions check`.
+    func testTitlesWithTerminalControlsArePrintedEscaped() throws {
+        let title = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}31mVault"
+        let window = try PaintedWindow(display: try desktop.display(), frame: Rect(x: 200, y: 20, width: 30, height: 20),
+                                       content: PixelBuffer(width: 30, height: 20), instance: "ev\u{1B}[1mil",
+                                       className: "Vault", title: title)
+        defer { withExtendedLifetime(window) {} }
+        let escaped = "\\x1B]0;owned\\x07\\x1B[2J\\u{9B}31mVault"
+        let table = try desktop.run(["windows"], in: sandbox)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdoutText.contains(escaped), table.stdoutText)
+        XCTAssertTrue(table.stdoutText.contains("ev\\x1B[1mil"), table.stdoutText)
+        let check = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdoutText.contains("Vault/ev\\x1B[1mil"), check.stdoutText)
+        XCTAssertTrue(check.stdoutText.contains("\\u{9B}31mVault"), check.stdoutText)
+        for output in [table.stdoutText, check.stdoutText] {
+            XCTAssertFalse(output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, output)
+        }
+        // JSON keeps the title exact, escaped by JSON's rules.
+        let json = try desktop.run(["windows", "--json"], in: sandbox)
+        let items = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: Any]])
+        XCTAssertTrue(items.contains { $0["title"] as? String == title }, json.stdoutText)
+        XCTAssertFalse(json.stdout.contains(0x1B), json.stdoutText)
+    }
+
+    /// A title too long for a `title~` to examine within its budget is undecided: the window
+    /// is redacted (fail closed) and `regions check` says why.
+    func testATitleTooLongToExamineIsRedactedAndNamed() throws {
+        let window = try PaintedWindow(display: try desktop.display(), frame: Rect(x: 200, y: 20, width: 30, height: 20),
+                                       content: PixelBuffer(width: 30, height: 20), instance: "long", className: "Long",
+                                       title: String(repeating: "x", count: 20_000) + " bank")
+        defer { withExtendedLifetime(window) {} }
+        let id = hexID(UInt(window.id))
+        let rules = try sandbox.write("long-rules", text: "window title~\"(a+)+$|bank\"\n")
+        let check = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdoutText.contains("    window \(id) Long/long "), check.stdoutText)
+        XCTAssertTrue(check.stdoutText.contains("    window \(id): its title~ could not be decided within the match budget"),
+                      check.stdoutText)
+    }
+}

@@ -1,0 +1,74 @@
+// What reading the window list costs at event time with 50 windows under a window manager.
+// Prints the figure (median of 20 reads); asserts only that the list is right, never a time.
+import Glibc
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardX11
+import XCTest
+
+final class WindowListCostTests: XCTestCase {
+    nonisolated(unsafe) static let fixture = XvfbFixture()
+    nonisolated(unsafe) static var windows: [PaintedWindow] = []
+    static let count = 50
+
+    override class func setUp() {
+        super.setUp()
+        fixture.start(width: 640, height: 480, windowManager: true)
+        fixture.prepare { display in
+            windows = try (0..<count).map { index in
+                try PaintedWindow(display: display, frame: Rect(x: 10 * index, y: 5 * index, width: 120, height: 90),
+                                  content: PixelBuffer(width: 120, height: 90, fill: 0xFF30_3030),
+                                  instance: "app\(index)", className: "App", title: "window \(index) – ✓")
+            }
+            return windows
+        }
+    }
+
+    override class func tearDown() {
+        windows = []
+        fixture.stop()
+        super.tearDown()
+    }
+
+    func testFiftyWindowsAreReadWholeAndTheCostIsPrinted() throws {
+        let display = try Self.fixture.scene()
+        let ids = Self.windows.map { UInt($0.id) }
+        var context = display.screenContext()
+        let listed = context.windows.filter { ids.contains($0.id) }
+        XCTAssertEqual(listed.map(\.id), ids, "every window, bottom first")
+        XCTAssertEqual(listed.map(\.title), (0..<Self.count).map { "window \($0) – ✓" })
+        XCTAssertEqual(Set(listed.map(\.className)), ["App"])
+        for window in listed {
+            XCTAssertGreaterThan(window.outerFrame.height, window.frame.height, "openbox's title bar is in the frame")
+        }
+        var costs: [Double] = []
+        for _ in 0..<20 {
+            let start = monotonicMilliseconds()
+            context = display.screenContext()
+            costs.append(monotonicMilliseconds() - start)
+        }
+        costs.sort()
+        print("window list: \(context.windows.count) windows read in \(costs[costs.count / 2]) ms (median of 20)")
+    }
+
+    /// A window that is gone fails only its own requests in the batch: it is left out, and
+    /// the windows around it are read whole, as a one-by-one read would.
+    func testAGoneWindowIsDroppedFromTheBatch() throws {
+        let display = try Self.fixture.scene()
+        let gone = try PaintedWindow(display: display, frame: Rect(x: 5, y: 5, width: 20, height: 20),
+                                     content: PixelBuffer(width: 20, height: 20), instance: "gone", className: "Gone", title: "gone")
+        let goneID = gone.id
+        gone.destroy()
+        let first = Self.windows[0].id, last = Self.windows[Self.count - 1].id
+        let infos = display.windowInfos([first, goneID, 0xFFFF_FFFF, last])
+        XCTAssertEqual(infos.map(\.id), [UInt(first), UInt(last)])
+        XCTAssertEqual(infos, [try display.windowInfo(first), try display.windowInfo(last)])
+        XCTAssertFalse(display.isLost)
+    }
+
+    private func monotonicMilliseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+    }
+}
