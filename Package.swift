@@ -34,5 +34,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["ShotguardImaging", "ShotguardX11"]),
         .testTarget(name: "X11Tests", dependencies: ["ShotguardX11", "ShotguardImaging", "ShotguardRegions"]),
         .testTarget(name: "DocsTests"),
+        // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
+        .testTarget(name: "AgentFileTests", dependencies: ["ShotguardAgent"]),
     ]
 )

@@ -12,7 +12,7 @@ _shotguard_options() {
         redact) echo "-o --output --regions --rect --fill --origin --compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
-        watch) echo "--regions --dir --tool-class --spool --exec --json --once --verbose --no-files" \
+        watch) echo "--regions --dir --tool-class --spool --keep --exec --json --once --verbose --no-files" \
             "--no-clipboard --no-tools --no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
@@ -22,7 +22,7 @@ _shotguard_options() {
 _shotguard_takes_value() {
     case $1 in
         -o | --output | --regions | --window | --geometry | --compression | --dir | --rect | --fill | --origin | \
-            --tool-class | --spool | --exec)
+            --tool-class | --spool | --keep | --exec)
             return 0 ;;
     esac
     return 1
