@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #endif
 #include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -21,5 +22,9 @@ static inline void *sg_memmem(const void *haystack, size_t haystack_length, cons
                               size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
 }
+
+/* posix_spawnattr_setflags' POSIX_SPAWN_SETSID (glibc 2.26), a GNU extension the Glibc
+ * module leaves out: the child starts its own session, out of the parent's process group. */
+static const short sg_posix_spawn_setsid = POSIX_SPAWN_SETSID;
 
 #endif
