@@ -34,7 +34,7 @@ extension Agent {
         if let placed {
             image = placed.image
             report.source = placed.candidate.source
-            report.original = placed.candidate.path
+            report.original = placed.candidate.path?.description
             report.alignment = placed.alignment
         } else {
             image = event.root.cropped(to: event.fallbackRect)
@@ -88,7 +88,7 @@ extension Agent {
         guard let png = candidate.png else { return .failure(PlaceError("is not a PNG (other formats are not read)")) }
         let image: PixelBuffer
         do throws(ImagingError) {
-            image = try PNGDecoder.decode(png, source: candidate.path ?? "clipboard")
+            image = try PNGDecoder.decode(png, source: candidate.path?.description ?? "clipboard")
         } catch {
             return .failure(PlaceError("could not be decoded: \(error.message)"))
         }

@@ -7,9 +7,9 @@ extension Agent {
     /// How long a file or clipboard image already seen stays a duplicate.
     static let duplicateWindow = 5.0
 
-    func handleFiles(_ paths: [String]) {
+    func handleFiles(_ paths: [BytePath]) {
         for path in paths {
-            if path.hasPrefix(spool.folder + "/") { continue }  // our own reports
+            if path.isInside(BytePath(spool.folder)) { continue }  // our own reports
             switch ScreenshotFileClassifier.classify(path, now: now()) {
             case .failure(let reason):
                 log.verbose("ignored \(path): \(reason)")
@@ -21,7 +21,7 @@ extension Agent {
                 }
                 let weak = file.strength == .weak
                 log.verbose("\(weak ? "image" : "screenshot") file \(path)\(weak ? " (counts if found on screen)" : "")")
-                signal(SignalRecord(kind: .file, time: now(), detail: path), counted: !weak,
+                signal(SignalRecord(kind: .file, time: now(), detail: path.description), counted: !weak,
                        candidate: Candidate(source: .file, png: file.png, path: path, isWeak: weak, key: key))
             }
         }

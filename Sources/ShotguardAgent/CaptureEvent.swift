@@ -7,7 +7,7 @@ struct Candidate {
     let source: Report.Source
     /// PNG bytes; nil when the file is an image format shotguard does not decode.
     let png: [UInt8]?
-    let path: String?
+    let path: BytePath?
     /// Weak candidates (any image in a watched folder) count only if found on the screen.
     let isWeak: Bool
     let key: String
