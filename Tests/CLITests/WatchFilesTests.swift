@@ -1,4 +1,4 @@
-// `shotguard watch` and files: names that are not UTF-8, a relative spool, retention, --exec's session.
+// `shotguard watch` and files: folders replaced, names not UTF-8, a relative spool, retention, --exec's session.
 import Foundation
 import ShotguardImaging
 import ShotguardX11
@@ -52,6 +52,17 @@ final class WatchFilesTests: XCTestCase {
         XCTAssertEqual(image(report.json)["original"] as? String, shots + "/screenshot-\\xff.png")
         XCTAssertEqual((report.json["signals"] as? [[String: Any]])?.first?["detail"] as? String, shots + "/screenshot-\\xff.png")
         XCTAssertFalse(watch.log.contains("No such file"), watch.log)
+        assertRedacted(report.image, origin: Rect(x: 0, y: 0, width: 640, height: 400), screen: screen,
+                       expected: try desk.expectedRedactions())
+    }
+
+    func testAWatchedFolderRenamedAwayAndMadeAgainIsStillWatched() throws {
+        let screen = try desk.screen()
+        let watch = try agent([])
+        try runTool("mv '\(shots)' '\(sandbox.path("old-shots"))' && mkdir '\(shots)' && scrot -o '\(shots)/scrot-d.png'",
+                    display: desk.name)
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        XCTAssertEqual(image(report.json)["original"] as? String, shots + "/scrot-d.png")
         assertRedacted(report.image, origin: Rect(x: 0, y: 0, width: 640, height: 400), screen: screen,
                        expected: try desk.expectedRedactions())
     }
