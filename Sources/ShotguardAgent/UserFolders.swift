@@ -135,11 +135,25 @@ private struct PrivateFolderWalk {
         guard status.st_uid == me || status.st_uid == 0 else {
             throw refusal(path, "it is owned by uid \(status.st_uid) (expected yours or root's)")
         }
-        let othersWrite = status.st_mode & 0o022 != 0
+        // Group write is harmless in a user-private group (the user's own, with no other
+        // members), as homes made with umask 002 have.
+        let groupWrite = status.st_mode & 0o020 != 0 && !(status.st_uid == me && isPrivateGroup(status.st_gid))
+        let othersWrite = groupWrite || status.st_mode & 0o002 != 0
         let rootSticky = status.st_uid == 0 && status.st_mode & S_ISVTX != 0
         guard !othersWrite || rootSticky else {
             throw refusal(path, "other users can write to it (mode \(octal(status.st_mode & 0o7777)); expected 0755 or stricter)")
         }
+    }
+
+    /// Whether `group` is this user's primary group and lists no other member.
+    private func isPrivateGroup(_ group: gid_t) -> Bool {
+        guard group == getgid(), let entry = getgrgid(group), let user = getpwuid(me)?.pointee.pw_name else { return false }
+        var index = 0
+        while let member = entry.pointee.gr_mem?[index] {
+            if strcmp(member, user) != 0 { return false }
+            index += 1
+        }
+        return true
     }
 
     private func readLink(_ path: String) throws(PrivateFolderRefusal) -> String {

@@ -84,3 +84,17 @@ final class PrivateFolderTests: XCTestCase {
         XCTAssertEqual(InstanceLock.folder(), root.at("run/shotguard"))
     }
 }
+
+extension PrivateFolderTests {
+    func testAGroupWritableParentIsRefusedUnlessTheGroupIsTheUsersOwn() throws {
+        let root = try TemporaryFolder(self)
+        let shared = try root.folder("shared", mode: 0o775)
+        XCTAssertEqual(chown(shared, getuid(), 100), 0, "group 100 ('users') has other members, or may")
+        XCTAssertThrowsError(try UserFolders.preparePrivateFolder(shared + "/reports")) { error in
+            XCTAssertTrue("\(error)".hasSuffix("other users can write to it (mode 0775; expected 0755 or stricter)"), "\(error)")
+        }
+        let own = try root.folder("own", mode: 0o775)
+        XCTAssertEqual(chown(own, getuid(), getgid()), 0)
+        XCTAssertNoThrow(try UserFolders.preparePrivateFolder(own + "/reports"), "a user-private group, as with umask 002")
+    }
+}
