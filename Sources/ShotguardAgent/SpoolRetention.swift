@@ -26,9 +26,18 @@ struct SpoolRetention {
         var names: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if entry.pointee.d_type == UInt8(DT_DIR), Self.isReportID(name) { names.append(name) }
+            guard Self.isReportID(name) else { continue }
+            if entry.pointee.d_type == UInt8(DT_DIR) || entry.pointee.d_type == UInt8(DT_UNKNOWN) && isFolder(name) {
+                names.append(name)
+            }
         }
         return names.sorted()
+    }
+
+    /// For file systems whose `readdir` does not give the entry's type.
+    private func isFolder(_ name: String) -> Bool {
+        var status = stat()
+        return lstat(folder + "/" + name, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// `YYYYMMDD-HHMMSS-mmm`, optionally followed by a suffix that keeps IDs unique.
