@@ -39,5 +39,7 @@ let package = Package(
         .testTarget(name: "X11Tests", dependencies: ["ShotguardX11", "ShotguardImaging", "ShotguardRegions"]),
         .testTarget(name: "AgentTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions"]),
         .testTarget(name: "DocsTests"),
+        // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
+        .testTarget(name: "AgentFileTests", dependencies: ["ShotguardAgent", "ShotguardImaging"]),
     ]
 )

@@ -15,7 +15,7 @@ _shotguard_options() {
         "quarantine list") echo "--json -h --help" ;;
         "quarantine restore") echo "-o --output -h --help" ;;
         "quarantine purge") echo "--older-than -h --help" ;;
-        watch) echo "--regions --dir --tool-class --spool --exec --json --once --verbose --no-files" \
+        watch) echo "--regions --dir --tool-class --spool --keep --exec --json --once --verbose --no-files" \
             "--no-clipboard --no-tools --no-guard --no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
@@ -25,7 +25,7 @@ _shotguard_options() {
 _shotguard_takes_value() {
     case $1 in
         -o | --output | --regions | --window | --geometry | --compression | --dir | --rect | --fill | --origin | \
-            --tool-class | --spool | --exec | --older-than)
+            --tool-class | --spool | --keep | --exec | --older-than)
             return 0 ;;
     esac
     return 1

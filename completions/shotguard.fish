@@ -86,6 +86,7 @@ complete -c shotguard -n '__shotguard_using redact' -l origin -x -d "The image's
 complete -c shotguard -n '__shotguard_using watch' -l dir -x -a '(__fish_complete_directories)' -d 'Also watch DIR for screenshots'
 complete -c shotguard -n '__shotguard_using watch' -l tool-class -x -d 'Also treat windows of WM_CLASS CLASS as a screenshot tool'
 complete -c shotguard -n '__shotguard_using watch' -l spool -x -a '(__fish_complete_directories)' -d 'Write reports into DIR'
+complete -c shotguard -n '__shotguard_using watch' -l keep -x -d 'Keep the newest N reports in the spool'
 complete -c shotguard -n '__shotguard_using watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD through /bin/sh for each report'
 complete -c shotguard -n '__shotguard_using watch' -l json -d 'Print each report as one JSON line'
 complete -c shotguard -n '__shotguard_using watch' -l once -d 'Exit after the first report'

@@ -11,7 +11,7 @@ extension Agent {
     /// now, not when the event settles: the user may open or send it any moment.
     func examineNext(in event: CaptureEvent) {
         let candidate = event.pending.removeFirst()
-        let name = candidate.path ?? "the clipboard image"
+        let name = candidate.path?.description ?? "the clipboard image"
         let read: (bytes: [UInt8], identity: FileIdentity?)
         switch readCandidate(candidate) {
         case .success(let value): read = value
@@ -34,7 +34,7 @@ extension Agent {
         // (or the reverse); as a file, the same file closed twice. Two files of an unchanged
         // screen are two screenshots.
         let fingerprint = "pixels:" + pixelFingerprint(image)
-        let ownKey = fingerprint + ":" + (candidate.path ?? "clipboard")
+        let ownKey = fingerprint + ":" + (candidate.path.map { String(decoding: $0.bytes, as: UTF8.self) } ?? "clipboard")
         let isRepeat = seen.contains(ownKey, now: monotonicNow())
             || (candidate.source == .clipboard && seen.contains(fingerprint, now: monotonicNow()))
         seen.insert(fingerprint, now: monotonicNow())
@@ -81,7 +81,7 @@ extension Agent {
     }
 
     func recordUnplaced(_ candidate: Candidate, reason: String, in event: CaptureEvent) {
-        let name = candidate.path ?? "the clipboard image"
+        let name = candidate.path?.description ?? "the clipboard image"
         if candidate.isWeak {
             log.verbose("ignored \(name): \(reason)")
             event.weakUnplaced += 1
@@ -96,14 +96,14 @@ extension Agent {
     /// clipboard's bytes.
     func readCandidate(_ candidate: Candidate) -> Result<(bytes: [UInt8], identity: FileIdentity?), ReadFailure> {
         guard let path = candidate.path else { return .success((candidate.bytes ?? [], nil)) }
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return .failure(ReadFailure(errnoText())) }
         defer { close(fd) }
         guard let identity = FileIdentity.of(fd: fd), identity.mode & S_IFMT == S_IFREG else {
             return .failure(ReadFailure("not a regular file"))
         }
         do throws(ImagingError) {
-            let bytes = try FileIO.read(fd: fd, name: path, limit: Self.maximumFileSize)
+            let bytes = try FileIO.read(fd: fd, name: path.description, limit: Self.maximumFileSize)
             return .success((bytes, identity))
         } catch {
             return .failure(ReadFailure(error.message))

@@ -71,7 +71,7 @@ extension Agent {
 
     /// Replaces the screenshot file with its redacted version (same path, format, mode and
     /// mtime). If the file changed since it was read, it is read and placed again once.
-    private func rewrite(_ path: String, identity: FileIdentity, with image: PixelBuffer, candidate: Candidate,
+    private func rewrite(_ path: BytePath, identity: FileIdentity, with image: PixelBuffer, candidate: Candidate,
                          hitCount: Int, in event: CaptureEvent) {
         guard GuardPolicy.mayRewrite(modified: seconds(identity.modified), agentStart: startTime,
                                      ownedByUser: identity.owner == getuid(), isOwnRewrite: false) else {
@@ -85,7 +85,7 @@ extension Agent {
             try rewrite.prepare(bytes)
             try rewrite.commit()
             rememberOwnWrite(path, bytes: bytes)
-            let thumbnails = self.thumbnails.remove(forPath: Array(path.utf8))
+            let thumbnails = self.thumbnails.remove(forPath: path.bytes)
             event.guardOutcome.file = "rewritten"
             log.info("guard: rewrote \(path) with \(hitCount) rectangles redacted in \(Int((monotonicNow() - started) * 1000)) ms"
                 + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : ""))
@@ -119,11 +119,11 @@ extension Agent {
             log.warning("guard: left \(path) alone: written before the agent started or not this user's")
             return
         }
-        let name = String(path.split(separator: "/").last ?? "")
+        let name = path.lastComponent.lossyText
         let pathExtension = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
         let entry: QuarantineEntry
         do throws(QuarantineError) {
-            entry = try quarantine.store(read.bytes, id: "\(event.id)-\(index)", originalPath: Array(path.utf8),
+            entry = try quarantine.store(read.bytes, id: "\(event.id)-\(index)", originalPath: path.bytes,
                                          pathExtension: pathExtension, reason: reason, time: now())
         } catch {
             log.error("guard: could not quarantine \(path) (it still holds the original): \(error.description)")
@@ -136,7 +136,7 @@ extension Agent {
             try rewrite.prepare(bytes)
             try rewrite.commit()
             rememberOwnWrite(path, bytes: bytes)
-            thumbnails.remove(forPath: Array(path.utf8))
+            thumbnails.remove(forPath: path.bytes)
             event.guardOutcome.file = "quarantined"
             event.guardOutcome.quarantine = entry.id
             log.warning("guard: \(path) \(reason): its original is in quarantine as \(entry.id) "
@@ -158,16 +158,16 @@ extension Agent {
     }
 
     /// The image encoded in the format of `path`'s original.
-    private func encodeLike(_ path: String, _ image: PixelBuffer) throws(RewriteError) -> [UInt8] {
+    private func encodeLike(_ path: BytePath, _ image: PixelBuffer) throws(RewriteError) -> [UInt8] {
         do throws(ImagingError) {
-            return try PNGEncoder.encode(image, options: .fast, destination: path)
+            return try PNGEncoder.encode(image, options: .fast, destination: path.description)
         } catch {
             throw RewriteError(kind: .io, description: error.description)
         }
     }
 
     /// Guard's own rename shows up as a new file: recognise it by identity and by content.
-    private func rememberOwnWrite(_ path: String, bytes: [UInt8]) {
+    private func rememberOwnWrite(_ path: BytePath, bytes: [UInt8]) {
         ownOutputs.insert("bytes:" + fnv1a(bytes), now: monotonicNow())
         if let written = FileIdentity.of(path: path) {
             ownRewrites[Self.fileKey(written)] = monotonicNow()

@@ -30,7 +30,7 @@ extension Agent {
         if let placed = event.placed {
             report.image = placed.image
             report.source = placed.candidate.source
-            report.original = placed.candidate.path
+            report.original = placed.candidate.path?.description
             report.alignment = placed.alignment
             report.redactions = placed.redactions
             report.notes += placed.notes
@@ -51,7 +51,7 @@ extension Agent {
     private func settleUnplaced(_ event: CaptureEvent) {
         let rulesHit = !(regions?.hits(against: event.eventTime.context).isEmpty ?? true)
         for (index, item) in event.unplaced.enumerated() {
-            let name = item.candidate.path ?? "the clipboard image"
+            let name = item.candidate.path?.description ?? "the clipboard image"
             let action = GuardPolicy.action(for: .unplaced(reason: item.reason), hitsInImage: 0, isWeak: false,
                                             rulesHitAtEvent: rulesHit, isBurst: event.isBurst)
             if !event.isBurst { event.notes.append("\(name) \(item.reason); reported the fallback instead") }
@@ -73,13 +73,12 @@ extension Agent {
         event.looks += 1
         event.retryAt = nil
         if let path = files.newestScreenshot(since: event.wallStart - ScreenshotFileClassifier.maximumAge),
-           case .success = ScreenshotFileClassifier.classify(path, now: now()),
-           let identity = FileIdentity.of(path: path) {
-            let key = Self.fileKey(identity)
+           case .success(let file) = ScreenshotFileClassifier.classify(path, now: now(), keepingBytes: false) {
+            let key = Self.fileKey(file.identity)
             if ownRewrites[key] == nil, !seen.contains(key, now: monotonicNow()) {
                 seen.insert(key, now: monotonicNow())
                 log.verbose("found \(path) for capture event \(event.id)")
-                event.add(SignalRecord(kind: .file, time: now(), detail: path), counted: false,
+                event.add(SignalRecord(kind: .file, time: now(), detail: path.description), counted: false,
                           candidate: Candidate(source: .file, path: path, bytes: nil, isWeak: false, key: key), now: monotonicNow())
                 return true
             }

@@ -7,15 +7,14 @@ extension Agent {
     /// A fresher screen is taken for a later signal only when the last one is older than this.
     static let snapshotInterval = 0.25
 
-    func handleFiles(_ paths: [String]) {
+    func handleFiles(_ paths: [BytePath]) {
         for path in paths {
-            if path.hasPrefix(spool.folder + "/") { continue }  // our own reports
+            if path.isInside(BytePath(spool.folder)) { continue }  // our own reports
             switch ScreenshotFileClassifier.classify(path, now: now()) {
             case .failure(let reason):
                 log.verbose("ignored \(path): \(reason)")
             case .success(let file):
-                guard let identity = FileIdentity.of(path: path) else { continue }
-                let key = Self.fileKey(identity)
+                let key = Self.fileKey(file.identity)
                 if ownRewrites[key] != nil {
                     log.verbose("ignored \(path): guard's own rewrite")
                     continue
@@ -26,7 +25,7 @@ extension Agent {
                 }
                 let weak = file.strength == .weak
                 log.verbose("\(weak ? "image" : "screenshot") file \(path)\(weak ? " (counts if found on screen)" : "")")
-                signal(SignalRecord(kind: .file, time: now(), detail: path), counted: !weak, freshScreen: true,
+                signal(SignalRecord(kind: .file, time: now(), detail: path.description), counted: !weak, freshScreen: true,
                        candidate: Candidate(source: .file, path: path, bytes: nil, isWeak: weak, key: key))
             }
         }

@@ -56,11 +56,13 @@ public final class Agent {
         lock = try InstanceLock(display: display.name)
         regions = try Self.loadRegions(options.regionsPath, log: log)
         grabber = ScreenGrabber(display: display, allowSharedMemory: options.useSharedMemory)
-        spool = SpoolReporter(folder: FileSource.normalized(options.spoolFolder ?? SpoolReporter.defaultFolder),
-                              compressionLevel: options.compressionLevel)
+        do throws(PrivateFolderError) {
+            spool = try SpoolReporter(options: options)
+        } catch {
+            throw AgentError(message: "cannot keep reports: \(error)", isUsage: false)
+        }
         quarantine = QuarantineStore()
         do throws(SystemError) {
-            try spool.prepare()
             signalReader = try SignalReader()
             if options.watchFiles {
                 files = try FileSource(folders: DefaultFolders.screenshotFolders() + options.folders, log: log)

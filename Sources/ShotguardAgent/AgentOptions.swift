@@ -6,7 +6,10 @@ public struct AgentOptions: Sendable {
     /// Extra folders (`--dir`), besides the XDG pictures folder, its Screenshots and home.
     public var folders: [String] = []
     public var toolClasses: [String] = []
+    /// `--spool DIR`, as given (a relative path is taken from the current folder at start).
     public var spoolFolder: String?
+    /// `--keep N`: how many reports the spool keeps (the oldest are removed first).
+    public var keepReports = 500
     public var execCommand: String?
     public var printJSON = false
     public var once = false

@@ -14,7 +14,7 @@ struct Snapshot {
 struct Candidate {
     let source: Report.Source
     /// The file, for file candidates.
-    let path: String?
+    let path: BytePath?
     /// The image bytes, for clipboard candidates (a clipboard dies with its owner).
     let bytes: [UInt8]?
     /// Weak candidates (any image in a watched folder) count only if found on the screen.

@@ -1,8 +1,9 @@
 // Runs the user's command for each report, one at a time, with a short queue and no stacking.
 import ShotguardX11
 
-/// `--exec CMD`: `/bin/sh -c CMD` with `SHOTGUARD_IMAGE` and `SHOTGUARD_REPORT` set. At most
-/// one runs; later reports wait in a short queue, and beyond it they are dropped with a log line.
+/// `--exec CMD`: `/bin/sh -c CMD` in a session of its own, with `SHOTGUARD_IMAGE` and
+/// `SHOTGUARD_REPORT` set. At most one runs; later reports wait in a short queue, and beyond it
+/// they are dropped with a log line.
 final class ExecReporter {
     let command: String
     private var running: ChildProcess?
@@ -41,7 +42,10 @@ final class ExecReporter {
         var environment = ["SHOTGUARD_REPORT": next.report]
         environment["SHOTGUARD_IMAGE"] = next.image ?? ""
         do throws(X11Error) {
-            running = try ChildProcess("/bin/sh", ["-c", command], environment: environment, output: .standardError)
+            // Its own session: the user's command and what it starts stay out of the agent's
+            // process group (a terminal's ^C or a group signal), and stopping it reaches them all.
+            running = try ChildProcess("/bin/sh", ["-c", command], environment: environment, output: .standardError,
+                                       newSession: true)
         } catch {
             log.error("--exec: \(error.message)")
             startNext()

@@ -1,85 +1,122 @@
-// Watches the screenshot folders with inotify, including folders that appear later.
+// Watches the screenshot folders with inotify, including folders that appear later or are replaced.
 import Glibc
 
 /// Watches screenshot folders and reports image files that were just written or moved in.
 /// A folder that does not exist yet is awaited through its nearest existing parent and watched
-/// (and scanned, for files written before its watch) from the moment it is created.
+/// (and scanned, for files written before its watch) from the moment it is created. A watched
+/// folder that is moved away, deleted or replaced by a new folder of the same name is noticed
+/// (its watch follows the old inode) and the folder now at the path is watched instead.
 final class FileSource {
     private let inotify: Inotify
     /// The folders to watch, whether or not they exist yet.
-    let targets: [String]
+    private let folders: [BytePath]
+    /// The folders to watch, as text for the log.
+    var targets: [String] { folders.map(\.description) }
     private var log: Log
 
-    static let fileMask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF
-    static let parentMask = IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF
+    static let fileMask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF
+    /// A target's parent: only its subfolders matter, to see the target made, removed or replaced
+    /// (a folder deleted while a process has its current folder in it gets no `IN_DELETE_SELF`).
+    static let parentMask = IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF
 
     init(folders: [String], log: Log) throws(SystemError) {
         inotify = try Inotify()
-        var seen = Set<String>()
-        targets = folders.map(FileSource.normalized).filter { seen.insert($0).inserted }
+        var seen = Set<BytePath>()
+        // Absolute, from the current folder at start, like --spool: events and reports name
+        // files by the folder they are in.
+        self.folders = folders.map { BytePath(UserFolders.absolute($0)) }.filter { seen.insert($0).inserted }
         self.log = log
         refreshWatches()
     }
 
     var fileDescriptor: Int32 { inotify.fileDescriptor }
 
-    /// Adds a watch on every target that exists and on the nearest existing parent of each one
-    /// that does not. Returns the targets that became watched by this call.
+    /// Adds a watch on every target that exists and on its parent, and on the nearest existing
+    /// parent of each one that does not. Returns the targets that became watched by this call.
     @discardableResult
-    private func refreshWatches() -> [String] {
-        var added: [String] = []
-        for target in targets {
+    private func refreshWatches() -> [BytePath] {
+        var added: [BytePath] = []
+        for target in folders {
             if isDirectory(target) {
-                guard !inotify.watchedFolders.contains(target) else { continue }
-                do throws(SystemError) {
-                    try inotify.watch(target, mask: Self.fileMask)
-                    added.append(target)
-                    log.verbose("watching \(target)")
-                } catch {
-                    log.warning("cannot watch \(target): \(error)")
+                if !inotify.watchedFolders.contains(target) {
+                    do throws(SystemError) {
+                        try inotify.watch(target, mask: Self.fileMask)
+                        added.append(target)
+                        log.verbose("watching \(target)")
+                    } catch {
+                        log.warning("cannot watch \(target): \(error)")
+                    }
                 }
-            } else if let parent = nearestExistingParent(of: target), !inotify.watchedFolders.contains(parent) {
+                if let parent = target.parent, !folders.contains(parent), isDirectory(parent) { watchParent(parent) }
+            } else if let parent = nearestExistingParent(of: target) {
                 // A target parent gets its full mask when its own turn in this loop comes.
-                try? inotify.watch(parent, mask: targets.contains(parent) ? Self.fileMask : Self.parentMask)
+                if !folders.contains(parent) { watchParent(parent) }
             }
         }
         return added
     }
 
+    private func watchParent(_ parent: BytePath) {
+        guard !inotify.watchedFolders.contains(parent) else { return }
+        do throws(SystemError) {
+            try inotify.watch(parent, mask: Self.parentMask)
+        } catch {
+            // Only the notice of a new or replaced target is lost, not a target's own files.
+            log.verbose("cannot watch \(parent) for screenshot folders made in it: \(error)")
+        }
+    }
+
     /// Paths of files that were just completed in a watched target folder, in event order. A
-    /// folder created on the way is watched and scanned for files written before its watch.
-    func readEvents() -> [String] {
-        var paths: [String] = []
+    /// folder created, moved or replaced on the way is (re)watched and scanned for files
+    /// written before its watch.
+    func readEvents() -> [BytePath] {
+        var paths: [BytePath] = []
         for event in inotify.read() {
             if event.has(IN_Q_OVERFLOW) {
                 log.warning("inotify queue overflowed; rescanning the screenshot folders")
+                inotify.dropStale()
                 refreshWatches()
-                paths += targets.flatMap { recentFiles(in: $0) }
+                paths += folders.flatMap { recentFiles(in: $0) }
                 continue
             }
+            if event.has(IN_IGNORED) {
+                inotify.forget(event.watch)
+                paths += rewatch()
+                continue
+            }
+            // The folder is looked up as each event comes: after a move, events of the old
+            // inode must not be read as files of the path.
+            guard let folder = inotify.folder(of: event.watch) else { continue }
             if event.has(IN_ISDIR) || event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) {
-                for folder in refreshWatches() { paths += recentFiles(in: folder) }
+                paths += rewatch()
                 continue
             }
-            guard targets.contains(event.folder), event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) else { continue }
+            guard folders.contains(folder), event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) else { continue }
             guard ScreenshotFileClassifier.looksLikeImage(event.name) else { continue }
-            paths.append(event.path)
+            paths.append(folder.appending(event.name))
         }
         return paths
     }
 
+    /// Drops the watches whose path now names another folder or none, watches what the paths
+    /// name now, and returns the recent files of the folders watched anew.
+    private func rewatch() -> [BytePath] {
+        for dropped in inotify.dropStale() { log.verbose("\(dropped) was moved, removed or replaced") }
+        return refreshWatches().flatMap { recentFiles(in: $0) }
+    }
+
     /// Image files in `folder` written in the last few seconds (not following links).
-    func recentFiles(in folder: String, since: Double? = nil) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
+    func recentFiles(in folder: BytePath, since: Double? = nil) -> [BytePath] {
+        guard let directory = folder.withCString({ opendir($0) }) else { return [] }
         defer { closedir(directory) }
         let cutoff = since ?? (now() - ScreenshotFileClassifier.maximumAge)
-        var found: [(String, Double)] = []
+        var found: [(BytePath, Double)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { BytePath(bytes: $0.prefix { $0 != 0 }) }
             guard ScreenshotFileClassifier.looksLikeImage(name) else { continue }
             var status = stat()
-            let path = folder + "/" + name
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            let path = folder.appending(name)
+            guard path.withCString({ lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
             let modified = seconds(status.st_mtim)
             if modified >= cutoff { found.append((path, modified)) }
         }
@@ -87,36 +124,28 @@ final class FileSource {
     }
 
     /// The newest strongly named screenshot in the target folders written since `since`.
-    func newestScreenshot(since: Double) -> String? {
-        let candidates = targets.flatMap { folder in recentFiles(in: folder, since: since).map { ($0, folder) } }
-            .filter { ScreenshotFileClassifier.isStronglyNamed($0.0) }
-        return candidates.max { modifiedTime($0.0) < modifiedTime($1.0) }?.0
+    func newestScreenshot(since: Double) -> BytePath? {
+        let candidates = folders.flatMap { recentFiles(in: $0, since: since) }.filter(ScreenshotFileClassifier.isStronglyNamed)
+        return candidates.max { modifiedTime($0) < modifiedTime($1) }
     }
 
-    private func modifiedTime(_ path: String) -> Double {
+    private func modifiedTime(_ path: BytePath) -> Double {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return 0 }
+        guard path.withCString({ lstat($0, &status) }) == 0 else { return 0 }
         return seconds(status.st_mtim)
     }
 
-    private func isDirectory(_ path: String) -> Bool {
+    private func isDirectory(_ path: BytePath) -> Bool {
         var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        return path.withCString { lstat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
-    private func nearestExistingParent(of path: String) -> String? {
+    private func nearestExistingParent(of path: BytePath) -> BytePath? {
         var current = path
-        while let slash = current.lastIndex(of: "/") {
-            current = slash == current.startIndex ? "/" : String(current[..<slash])
-            if isDirectory(current) { return current }
-            if current == "/" { return nil }
+        while let parent = current.parent {
+            if isDirectory(parent) { return parent }
+            current = parent
         }
         return nil
-    }
-
-    static func normalized(_ path: String) -> String {
-        var path = path
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return path
     }
 }

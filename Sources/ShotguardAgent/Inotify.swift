@@ -1,19 +1,26 @@
-// A thin inotify wrapper: watches by folder path, events with the file name they concern.
+// A thin inotify wrapper: watches by folder, each remembered with the inode it was made on.
 import Glibc
 
-/// One inotify event, with the folder it happened in.
+/// One inotify event: the watch it came from and the name it concerns, as bytes.
 struct InotifyEvent {
-    let folder: String
-    let name: String
+    let watch: Int32
+    let name: BytePath
     let mask: UInt32
 
-    var path: String { name.isEmpty ? folder : folder == "/" ? "/" + name : folder + "/" + name }
     func has(_ flag: Int32) -> Bool { mask & UInt32(bitPattern: flag) != 0 }
+}
+
+/// A watched folder: the path it was watched by and the inode the watch sits on. A watch
+/// follows its inode, not its path: after `mv` the path may name another folder, or none.
+struct WatchedFolder {
+    let path: BytePath
+    let device: UInt64
+    let inode: UInt64
 }
 
 final class Inotify {
     let fileDescriptor: Int32
-    private var folders: [Int32: String] = [:]
+    private var watches: [Int32: WatchedFolder] = [:]
 
     init() throws(SystemError) {
         fileDescriptor = try retrying("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
@@ -22,16 +29,44 @@ final class Inotify {
     deinit { close(fileDescriptor) }
 
     /// Watches `folder` (not following a symlink) for `mask`; adding it again updates the mask.
-    func watch(_ folder: String, mask: Int32) throws(SystemError) {
+    /// The folder's inode is read after the watch is in place, so a replacement made in between
+    /// shows as a mismatch at the next `stale()` check rather than going unnoticed.
+    func watch(_ folder: BytePath, mask: Int32) throws(SystemError) {
         let descriptor = try retrying("inotify_add_watch \(folder)") {
-            inotify_add_watch(fileDescriptor, folder, UInt32(bitPattern: mask | IN_ONLYDIR | IN_DONT_FOLLOW))
+            folder.withCString { inotify_add_watch(fileDescriptor, $0, UInt32(bitPattern: mask | IN_ONLYDIR | IN_DONT_FOLLOW)) }
         }
-        folders[descriptor] = folder
+        var status = stat()
+        let found = folder.withCString { lstat($0, &status) } == 0
+        watches[descriptor] = WatchedFolder(path: folder, device: found ? UInt64(status.st_dev) : 0,
+                                            inode: found ? UInt64(status.st_ino) : 0)
     }
 
-    var watchedFolders: Set<String> { Set(folders.values) }
+    /// The folder a watch was made on, while it is still in place.
+    func folder(of watch: Int32) -> BytePath? { watches[watch]?.path }
 
-    /// The events queued now (the descriptor is non-blocking).
+    var watchedFolders: Set<BytePath> { Set(watches.values.map(\.path)) }
+
+    /// Drops watches whose path no longer names the folder they sit on (moved away, deleted,
+    /// or replaced by a new folder of the same name). Returns the paths dropped.
+    @discardableResult
+    func dropStale() -> [BytePath] {
+        var dropped: [BytePath] = []
+        for (descriptor, folder) in watches {
+            var status = stat()
+            let same = folder.path.withCString { lstat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
+                && UInt64(status.st_dev) == folder.device && UInt64(status.st_ino) == folder.inode
+            guard !same else { continue }
+            inotify_rm_watch(fileDescriptor, descriptor)
+            watches[descriptor] = nil
+            dropped.append(folder.path)
+        }
+        return dropped
+    }
+
+    /// Forgets a watch the kernel removed (`IN_IGNORED`).
+    func forget(_ watch: Int32) { watches[watch] = nil }
+
+    /// The events queued now (the descriptor is non-blocking), in order.
     func read() -> [InotifyEvent] {
         var events: [InotifyEvent] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -44,13 +79,9 @@ final class Inotify {
                 while offset + MemoryLayout<inotify_event>.size <= count {
                     let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                     let nameStart = offset + MemoryLayout<inotify_event>.size
-                    let nameBytes = bytes[nameStart..<(nameStart + Int(event.len))].prefix { $0 != 0 }
-                    if event.mask & UInt32(IN_IGNORED) != 0 {
-                        folders[event.wd] = nil
-                    } else if let folder = folders[event.wd] ?? (event.mask & UInt32(IN_Q_OVERFLOW) != 0 ? "" : nil) {
-                        events.append(InotifyEvent(folder: folder, name: String(decoding: nameBytes, as: UTF8.self),
-                                                   mask: event.mask))
-                    }
+                    let nameEnd = min(count, nameStart + Int(event.len))
+                    let name = BytePath(bytes: bytes[nameStart..<nameEnd].prefix { $0 != 0 })
+                    events.append(InotifyEvent(watch: event.wd, name: name, mask: event.mask))
                     offset = nameStart + Int(event.len)
                 }
             }

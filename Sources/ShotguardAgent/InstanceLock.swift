@@ -3,16 +3,16 @@
 import Glibc
 
 /// An exclusive `flock` on `$XDG_RUNTIME_DIR/shotguard/watch-DISPLAY.lock`, held for the
-/// agent's life and released by the kernel when the process ends, however it ends.
+/// agent's life and released by the kernel when the process ends, however it ends. Without
+/// `XDG_RUNTIME_DIR` the lock goes to the private state folder, never to a shared `/tmp` path
+/// that another user could create first.
 final class InstanceLock {
     private let fd: Int32
 
     init(display: String) throws(AgentError) {
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? "/tmp/shotguard-\(getuid())"
-        let folder = runtime + "/shotguard"
-        do throws(SystemError) {
-            try UserFolders.makePrivate(folder)
+        let folder: String
+        do throws(PrivateFolderError) {
+            folder = try UserFolders.preparePrivateFolder(Self.folder())
         } catch {
             throw AgentError(message: "cannot prepare the agent's lock: \(error)", isUsage: false)
         }
@@ -31,6 +31,12 @@ final class InstanceLock {
     }
 
     deinit { close(fd) }
+
+    /// `$XDG_RUNTIME_DIR/shotguard` (an absolute one only), else the private state folder.
+    static func folder() -> String {
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return runtime.map { $0 + "/shotguard" } ?? UserFolders.stateFolder()
+    }
 
     /// One name per display: `:0`, `:0.1` and `unix:0` are the same server.
     static func key(for display: String) -> String {

@@ -6,11 +6,33 @@ import ShotguardImaging
 struct ScreenshotFile {
     enum Strength: String { case strong, weak }
 
-    let path: String
+    let path: BytePath
     let strength: Strength
-    /// The file's bytes when it is a complete PNG; nil for other image formats.
+    /// The file's bytes when it is a complete PNG and the caller asked to keep them; nil for
+    /// other image formats, or when classified with `keepingBytes: false`.
     let png: [UInt8]?
     let modified: Double
+    /// The file as it was checked: reading it again (`ScreenshotFileClassifier.read`) gives
+    /// its bytes only while it is still this file, unchanged.
+    let identity: FileIdentity
+    let format: ImageFormat
+}
+
+/// An image format, by the file's name.
+enum ImageFormat: String, Sendable {
+    case png, jpeg, webp, bmp
+
+    init?(name: BytePath) {
+        let text = name.lastComponent.lossyText
+        guard let dot = text.lastIndex(of: ".") else { return nil }
+        switch text[text.index(after: dot)...].lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        case "webp": self = .webp
+        case "bmp": self = .bmp
+        default: return nil
+        }
+    }
 }
 
 enum ScreenshotFileClassifier {
@@ -26,24 +48,30 @@ enum ScreenshotFileClassifier {
     static let maximumAge = 5.0
 
     /// Whether `name` could be an image a tool just wrote (not hidden, not a temporary file).
+    static func looksLikeImage(_ name: BytePath) -> Bool {
+        looksLikeImage(name.lossyText)
+    }
+
     static func looksLikeImage(_ name: String) -> Bool {
         guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    static func isStronglyNamed(_ path: String) -> Bool {
-        let parts = path.split(separator: "/")
+    static func isStronglyNamed(_ path: BytePath) -> Bool {
+        let parts = path.lossyText.split(separator: "/")
         let name = parts.last.map { $0.lowercased() } ?? ""
         let folder = parts.dropLast().last.map { $0.lowercased() } ?? ""
         return folder == "screenshots" || keywords.contains { name.contains($0) }
     }
 
     /// The file as a screenshot candidate, or why it is not one. Opens without following a
-    /// symlink and checks the open file itself, so a swapped path cannot slip through.
-    static func classify(_ path: String, now: Double) -> Result<ScreenshotFile, SkipReason> {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard looksLikeImage(name) else { return .failure(.notAnImage) }
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    /// symlink and checks the open file itself, so a swapped path cannot slip through. The
+    /// file is read to check it is complete; with `keepingBytes: false` its bytes are not kept
+    /// (many files at once), and `read(_:)` gets them later.
+    static func classify(_ path: BytePath, now: Double, keepingBytes: Bool = true) -> Result<ScreenshotFile, SkipReason> {
+        let name = path.lastComponent
+        guard looksLikeImage(name), let format = ImageFormat(name: name) else { return .failure(.notAnImage) }
+        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return .failure(errno == ELOOP ? .symlink : .unreadable(errnoText())) }
         defer { close(fd) }
         var status = stat()
@@ -53,17 +81,49 @@ enum ScreenshotFileClassifier {
         let modified = seconds(status.st_mtim)
         guard now - modified <= maximumAge else { return .failure(.old) }
         let strength: ScreenshotFile.Strength = isStronglyNamed(path) ? .strong : .weak
-        guard name.lowercased().hasSuffix(".png") else {
-            return .success(ScreenshotFile(path: path, strength: strength, png: nil, modified: modified))
+        func file(_ png: [UInt8]?) -> ScreenshotFile {
+            ScreenshotFile(path: path, strength: strength, png: png, modified: modified, identity: FileIdentity(status),
+                           format: format)
         }
-        guard let bytes = try? FileIO.read(fd: fd, name: path, limit: maximumSize) else { return .failure(.unreadable("read failed")) }
-        let complete = bytes.withUnsafeBytes { (try? PNGChunks($0, source: path))?.isComplete ?? false }
-        guard complete else { return .failure(.incomplete) }
-        return .success(ScreenshotFile(path: path, strength: strength, png: bytes, modified: modified))
+        guard format == .png else { return .success(file(nil)) }
+        let bytes: [UInt8]
+        switch readComplete(fd: fd, path: path) {
+        case .failure(let reason): return .failure(reason)
+        case .success(let read): bytes = read
+        }
+        return .success(file(keepingBytes ? bytes : nil))
+    }
+
+    /// The bytes of a file classified before, read again only if the path still opens the same
+    /// file (device and inode) with the same size and modification time, and still complete.
+    static func read(_ file: ScreenshotFile) -> Result<[UInt8], SkipReason> {
+        let fd = file.path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(errno == ELOOP ? .symlink : .unreadable(errnoText())) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
+        guard FileIdentity(status) == file.identity else { return .failure(.changed) }
+        switch readComplete(fd: fd, path: file.path, format: file.format) {
+        case .failure(let reason): return .failure(reason)
+        case .success(let bytes): return bytes.count == file.identity.size ? .success(bytes) : .failure(.changed)
+        }
+    }
+
+    /// The whole file, when it is a complete image (a PNG up to its IEND).
+    private static func readComplete(fd: Int32, path: BytePath, format: ImageFormat = .png) -> Result<[UInt8], SkipReason> {
+        let bytes: [UInt8]
+        do throws(ImagingError) {
+            bytes = try FileIO.read(fd: fd, name: path.description, limit: maximumSize)
+        } catch {
+            return .failure(.unreadable(error.description))
+        }
+        guard format == .png else { return .success(bytes) }
+        let complete = bytes.withUnsafeBytes { (try? PNGChunks($0, source: path.description))?.isComplete ?? false }
+        return complete ? .success(bytes) : .failure(.incomplete)
     }
 
     enum SkipReason: Error, CustomStringConvertible {
-        case notAnImage, symlink, notRegular, notOwned, tooLarge, old, incomplete, unreadable(String)
+        case notAnImage, symlink, notRegular, notOwned, tooLarge, old, incomplete, changed, unreadable(String)
 
         var description: String {
             switch self {
@@ -74,6 +134,7 @@ enum ScreenshotFileClassifier {
             case .tooLarge: return "larger than \(maximumSize / 1024 / 1024) MiB"
             case .old: return "written more than \(Int(maximumAge)) s ago"
             case .incomplete: return "not a complete PNG (no IEND yet)"
+            case .changed: return "changed or replaced since it was checked"
             case .unreadable(let reason): return "unreadable: \(reason)"
             }
         }

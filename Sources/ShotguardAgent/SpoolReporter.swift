@@ -4,21 +4,24 @@ import ShotguardImaging
 
 /// `DIR/<id>/image.png` and `report.json`: written in a hidden folder, then renamed into place,
 /// so a reader never sees half a report. Folders are 0700 and files 0600: reports show screens.
+/// Only the newest `keep` reports stay; older ones are removed after each write.
 struct SpoolReporter {
+    /// The absolute path of the spool folder.
     let folder: String
     let compressionLevel: Int
+    let keep: Int
+
+    static let defaultKeep = 500
 
     /// `$XDG_STATE_HOME/shotguard/reports`, else `~/.local/state/shotguard/reports`.
-    static var defaultFolder: String {
-        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
-            return state + "/shotguard/reports"
-        }
-        return (UserFolders.home() ?? "/") + "/.local/state/shotguard/reports"
-    }
+    static var defaultFolder: String { UserFolders.stateFolder() + "/reports" }
 
-    /// Creates the spool folder (and its parents) with mode 0700 where missing.
-    func prepare() throws(SystemError) {
-        try UserFolders.makePrivate(folder)
+    /// The spool of `--spool` (relative to the current folder), or the default one, prepared:
+    /// created where missing and checked to be private all the way down.
+    init(options: AgentOptions) throws(PrivateFolderError) {
+        folder = try UserFolders.preparePrivateFolder(options.spoolFolder ?? Self.defaultFolder)
+        compressionLevel = options.compressionLevel
+        keep = max(1, options.keepReports)
     }
 
     /// The paths the report will have once written.
@@ -27,7 +30,8 @@ struct SpoolReporter {
         return (final, final + "/image.png", final + "/report.json")
     }
 
-    /// Writes the report's folder; returns its final paths.
+    /// Writes the report's folder, then removes the oldest reports beyond `keep`; returns the
+    /// report's final paths.
     func write(_ png: [UInt8]?, json: String, id: String) throws(ImagingError) -> (image: String?, report: String) {
         let final = paths(for: id)
         let partial = folder + "/." + id + ".partial"
@@ -46,6 +50,7 @@ struct SpoolReporter {
             rmdir(partial)
             throw error
         }
+        SpoolRetention(folder: folder, keep: keep).prune()
         return (png == nil ? nil : final.image, final.report)
     }
 }

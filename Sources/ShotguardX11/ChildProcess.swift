@@ -1,4 +1,5 @@
 // Starts helper programs (Xvfb, openbox) with a clean signal state, and stops them by pid.
+import CShotguardSys
 import Glibc
 
 /// A program this process started. Spawned with `posix_spawn`, resetting the signal mask and
@@ -7,6 +8,9 @@ import Glibc
 public final class ChildProcess {
     public let pid: pid_t
     public let program: String
+    /// Whether the child leads its own session (and process group), so stopping it reaches
+    /// whatever it started too.
+    public let ownsSession: Bool
     private var exited = false
 
     /// Where the child's standard output and error go.
@@ -14,9 +18,11 @@ public final class ChildProcess {
 
     /// Starts `program` (searched in PATH) with `arguments` and `environment` added to this
     /// process's. `keepDescriptors` stay open in the child; every other descriptor this process
-    /// marked close-on-exec does not leak.
+    /// marked close-on-exec does not leak. With `newSession` the child starts its own session
+    /// (`setsid`): a user's command is then out of this process's group and terminal, so a
+    /// signal to the agent's group does not reach it, nor one it sends to its own group the agent.
     public init(_ program: String, _ arguments: [String], environment: [String: String] = [:],
-                keepDescriptors: [Int32] = [], output: Output = .discard) throws(X11Error) {
+                keepDescriptors: [Int32] = [], output: Output = .discard, newSession: Bool = false) throws(X11Error) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -43,7 +49,8 @@ public final class ChildProcess {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | (newSession ? sg_posix_spawn_setsid : 0)
+        posix_spawnattr_setflags(&attributes, flags)
 
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -64,6 +71,7 @@ public final class ChildProcess {
         }
         self.pid = pid
         self.program = program
+        ownsSession = newSession
     }
 
     /// Whether the child has exited (reaps it if so).
@@ -84,15 +92,17 @@ public final class ChildProcess {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
-    /// Sends SIGTERM to this child only and waits for it (SIGKILL after about 2 s).
+    /// Sends SIGTERM to this child (to its whole process group when it leads its own session)
+    /// and waits for it (SIGKILL after about 2 s).
     public func stop() {
         guard !hasExited else { return }
-        kill(pid, SIGTERM)
+        let target = ownsSession ? -pid : pid
+        kill(target, SIGTERM)
         for _ in 0..<200 {
             if hasExited { return }
             usleep(10_000)
         }
-        kill(pid, SIGKILL)
+        kill(target, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         exited = true

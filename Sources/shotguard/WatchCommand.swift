@@ -13,6 +13,7 @@ enum WatchCommand: Subcommand {
                        help: "Also treat windows of WM_CLASS CLASS as a screenshot tool (repeatable)."),
             OptionSpec("spool", value: "DIR",
                        help: "Write reports into DIR (default $XDG_STATE_HOME/shotguard/reports)."),
+            OptionSpec("keep", value: "N", help: "Keep the newest N reports in the spool, removing the oldest (default 500)."),
             OptionSpec("exec", value: "CMD", help: "Run CMD through /bin/sh for each report, with SHOTGUARD_IMAGE and SHOTGUARD_REPORT."),
             OptionSpec("json", help: "Print each report as one JSON line on standard output."),
             OptionSpec("once", help: "Exit after the first report."),
@@ -39,6 +40,7 @@ enum WatchCommand: Subcommand {
         options.folders = arguments.all("dir")
         options.toolClasses = arguments.all("tool-class")
         options.spoolFolder = arguments.value("spool")
+        options.keepReports = try keepReports(arguments)
         options.execCommand = arguments.value("exec")
         options.printJSON = arguments.has("json")
         options.once = arguments.has("once")
@@ -58,5 +60,14 @@ enum WatchCommand: Subcommand {
         }
         let code = agent.run()
         if code != 0 { throw .failure("the agent stopped with an error (see the log above)") }
+    }
+
+    /// `--keep N`: a whole number of reports, at least one.
+    private static func keepReports(_ arguments: ParsedArguments) throws(CLIError) -> Int {
+        guard let text = arguments.value("keep") else { return AgentOptions().keepReports }
+        guard let number = Int(text), number >= 1 else {
+            throw .usage("watch: --keep: '\(text)' is not a number of reports (expected a whole number of at least 1, like --keep 500)")
+        }
+        return number
     }
 }

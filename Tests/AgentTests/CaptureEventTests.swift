@@ -12,7 +12,7 @@ final class CaptureEventTests: XCTestCase {
     }
 
     private func file(_ name: String, weak: Bool = false) -> Candidate {
-        Candidate(source: .file, path: "/shots/\(name)", bytes: nil, isWeak: weak, key: name)
+        Candidate(source: .file, path: BytePath("/shots/\(name)"), bytes: nil, isWeak: weak, key: name)
     }
 
     func testCountedSignalsKeepTheEventTogetherForTheDebounce() {

@@ -26,11 +26,11 @@ final class FileRewriteTests: XCTestCase {
 
     func testACrashBeforeTheSwapLeavesTheOriginalAndALeftoverThatStartUpRemoves() throws {
         let path = try write("shot.png", [1, 2, 3])
-        var rewrite = FileRewrite(path: path, original: try XCTUnwrap(FileIdentity.of(path: path)))
+        var rewrite = FileRewrite(path: BytePath(path), original: try XCTUnwrap(FileIdentity.of(path: BytePath(path))))
         try rewrite.prepare([9, 9, 9, 9])
         // The process dies here: nothing else runs.
         XCTAssertEqual(try read(path), [1, 2, 3], "the original is untouched")
-        let temporary = try XCTUnwrap(rewrite.temporary)
+        let temporary = try XCTUnwrap(rewrite.temporary).lossyText
         XCTAssertEqual(try read(temporary), [9, 9, 9, 9], "the new file is complete before any swap")
         XCTAssertEqual(FileRewrite.removeLeftovers(in: folder), [temporary])
         XCTAssertEqual(try entries(), ["shot.png"])
@@ -40,12 +40,12 @@ final class FileRewriteTests: XCTestCase {
         let path = try write("shot.png", [1, 2, 3], mode: 0o604)
         var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 123_456_789), timespec(tv_sec: 1_700_000_100, tv_nsec: 987_654_321)]
         XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
-        let original = try XCTUnwrap(FileIdentity.of(path: path))
-        var rewrite = FileRewrite(path: path, original: original)
+        let original = try XCTUnwrap(FileIdentity.of(path: BytePath(path)))
+        var rewrite = FileRewrite(path: BytePath(path), original: original)
         try rewrite.prepare([7, 7])
         try rewrite.commit()
         XCTAssertEqual(try read(path), [7, 7])
-        let after = try XCTUnwrap(FileIdentity.of(path: path))
+        let after = try XCTUnwrap(FileIdentity.of(path: BytePath(path)))
         XCTAssertNotEqual(after.inode, original.inode, "a new file took the name")
         XCTAssertEqual(after.mode & 0o7777, 0o604)
         XCTAssertEqual(after.modified.tv_sec, 1_700_000_100)
@@ -56,7 +56,7 @@ final class FileRewriteTests: XCTestCase {
 
     func testAFileWrittenAgainAfterItWasReadIsNotReplaced() throws {
         let path = try write("shot.png", [1, 2, 3])
-        var rewrite = FileRewrite(path: path, original: try XCTUnwrap(FileIdentity.of(path: path)))
+        var rewrite = FileRewrite(path: BytePath(path), original: try XCTUnwrap(FileIdentity.of(path: BytePath(path))))
         try rewrite.prepare([9])
         // The tool saves again (a new file renamed over the old one) before the swap.
         let newer = try write("incoming.png", [4, 5, 6, 7])
@@ -71,7 +71,7 @@ final class FileRewriteTests: XCTestCase {
     func testASymlinkPutInPlaceOfTheFileIsNotFollowedOrReplaced() throws {
         let path = try write("shot.png", [1, 2, 3])
         let elsewhere = try write("elsewhere.txt", [0])
-        var rewrite = FileRewrite(path: path, original: try XCTUnwrap(FileIdentity.of(path: path)))
+        var rewrite = FileRewrite(path: BytePath(path), original: try XCTUnwrap(FileIdentity.of(path: BytePath(path))))
         try rewrite.prepare([9])
         XCTAssertEqual(unlink(path), 0)
         XCTAssertEqual(symlink(elsewhere, path), 0)

@@ -15,14 +15,16 @@ final class WatchAgent {
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `shotguard watch --json --verbose --spool SPOOL` plus `arguments`, with `HOME`
-    /// in the sandbox and `DISPLAY` set, and waits until it says it is watching.
-    init(_ arguments: [String], sandbox: Sandbox, display: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// in the sandbox (also its working folder) and `DISPLAY` set, and waits until it says it
+    /// is watching. `spoolArgument` is what `--spool` is given (the absolute SPOOL by default).
+    init(_ arguments: [String], sandbox: Sandbox, display: String, spoolArgument: String? = nil,
+         file: StaticString = #filePath, line: UInt = #line) throws {
         spool = sandbox.home.appendingPathComponent("spool")
         stdoutURL = sandbox.home.appendingPathComponent("agent.out")
         stderrURL = sandbox.home.appendingPathComponent("agent.err")
         for url in [stdoutURL, stderrURL] { try Data().write(to: url) }
         process.executableURL = try shotguardBinary(file: file, line: line)
-        process.arguments = ["watch", "--json", "--verbose", "--spool", spool.path] + arguments
+        process.arguments = ["watch", "--json", "--verbose", "--spool", spoolArgument ?? spool.path] + arguments
         process.environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": sandbox.home.path, "XDG_CONFIG_HOME": sandbox.home.appendingPathComponent(".config").path,

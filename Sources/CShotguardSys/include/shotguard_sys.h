@@ -8,6 +8,7 @@
 #endif
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,5 +31,9 @@ static inline void *sg_memmem(const void *haystack, size_t haystack_length, cons
 static inline int sg_rename_exchange(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
 }
+
+/* posix_spawnattr_setflags' POSIX_SPAWN_SETSID (glibc 2.26), a GNU extension the Glibc
+ * module leaves out: the child starts its own session, out of the parent's process group. */
+static const short sg_posix_spawn_setsid = POSIX_SPAWN_SETSID;
 
 #endif

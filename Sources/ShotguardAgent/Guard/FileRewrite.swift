@@ -5,7 +5,7 @@ import ShotguardImaging
 
 /// What identifies the file that was read: if any of it changed, someone else wrote the path
 /// since, and that file was not read, so it must not be replaced.
-struct FileIdentity: Equatable {
+struct FileIdentity: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
     let size: Int64
@@ -27,9 +27,9 @@ struct FileIdentity: Equatable {
     }
 
     /// The identity of what `path` names now (the link itself, never its target).
-    static func of(path: String) -> FileIdentity? {
+    static func of(path: BytePath) -> FileIdentity? {
         var status = stat()
-        return lstat(path, &status) == 0 ? FileIdentity(status) : nil
+        return path.withCString { lstat($0, &status) } == 0 ? FileIdentity(status) : nil
     }
 
     static func of(fd: Int32) -> FileIdentity? {
@@ -62,24 +62,21 @@ struct FileRewrite {
     static let temporaryPrefix = ".shotguard-rewrite-"
     static let temporarySuffix = ".tmp"
 
-    let path: String
+    let path: BytePath
     let original: FileIdentity
-    private(set) var temporary: String?
+    private(set) var temporary: BytePath?
 
-    init(path: String, original: FileIdentity) {
+    init(path: BytePath, original: FileIdentity) {
         self.path = path
         self.original = original
     }
 
-    var folder: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    var folder: BytePath { path.parent ?? "." }
 
     /// Writes `bytes` to a new temporary file in the original's folder.
     mutating func prepare(_ bytes: [UInt8]) throws(RewriteError) {
-        let name = folder + "/" + Self.temporaryPrefix + randomHex() + Self.temporarySuffix
-        let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let name = folder.appending(BytePath(Self.temporaryPrefix + randomHex() + Self.temporarySuffix))
+        let fd = name.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { throw RewriteError(kind: .io, description: "cannot create a file beside \(path): \(errnoText())") }
         temporary = name
         do throws(RewriteError) {
@@ -119,18 +116,18 @@ struct FileRewrite {
             abandon()
             throw RewriteError(kind: .changed, description: "\(path) changed after it was read")
         }
-        if sg_rename_exchange(temporary, path) == 0 {
+        if exchange(temporary, path) == 0 {
             if let swappedOut = FileIdentity.of(path: temporary), swappedOut.isSameFile(as: original) {
-                unlink(temporary)
+                temporary.withCString { _ = unlink($0) }
             } else {
                 // Someone replaced the file between the check and the swap: put theirs back.
-                _ = sg_rename_exchange(temporary, path)
+                _ = exchange(temporary, path)
                 abandon()
                 throw RewriteError(kind: .changed, description: "\(path) changed while it was being replaced")
             }
         } else if errno == EINVAL || errno == ENOSYS {
             // File systems without RENAME_EXCHANGE: the check above, then a plain rename.
-            guard rename(temporary, path) == 0 else {
+            guard temporary.withCString({ from in path.withCString { rename(from, $0) } }) == 0 else {
                 let reason = errnoText()
                 abandon()
                 throw RewriteError(kind: .io, description: "cannot replace \(path): \(reason)")
@@ -146,13 +143,17 @@ struct FileRewrite {
 
     /// Deletes the temporary file, if one was made.
     mutating func abandon() {
-        if let temporary { unlink(temporary) }
+        if let temporary { temporary.withCString { _ = unlink($0) } }
         temporary = nil
+    }
+
+    private func exchange(_ from: BytePath, _ to: BytePath) -> Int32 {
+        from.withCString { source in to.withCString { sg_rename_exchange(source, $0) } }
     }
 
     /// The rename is durable only once the folder is synced.
     private func syncFolder() {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)

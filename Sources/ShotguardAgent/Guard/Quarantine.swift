@@ -40,15 +40,15 @@ public struct QuarantineStore: Sendable {
         } else if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
             self.folder = state + "/shotguard/quarantine"
         } else {
-            self.folder = (UserFolders.home() ?? "/") + "/.local/state/shotguard/quarantine"
+            self.folder = UserFolders.stateFolder() + "/quarantine"
         }
     }
 
     /// Stores `bytes` (the original as read) under `id`, durably, before its path is touched.
     func store(_ bytes: [UInt8], id: String, originalPath: [UInt8], pathExtension: String, reason: String,
                time: Double) throws(QuarantineError) -> QuarantineEntry {
-        do throws(SystemError) {
-            try UserFolders.makePrivate(folder)
+        do throws(PrivateFolderError) {
+            _ = try UserFolders.preparePrivateFolder(folder)
         } catch {
             throw QuarantineError("cannot prepare the quarantine folder: \(error)")
         }

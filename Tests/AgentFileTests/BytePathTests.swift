@@ -1,0 +1,24 @@
+// Paths as bytes: joined, split and shown escaped, one line per path.
+@testable import ShotguardAgent
+import XCTest
+
+final class BytePathTests: XCTestCase {
+    func testDescriptionEscapesWhatIsNotText() {
+        XCTAssertEqual(BytePath("/home/u/Bildschirmfoto ä 屏幕截图.png").description, "/home/u/Bildschirmfoto ä 屏幕截图.png")
+        XCTAssertEqual(BytePath(bytes: Array("/a/".utf8) + [0xFF, 0xC3] + Array(".png".utf8)).description, "/a/\\xff\\xc3.png")
+        XCTAssertEqual(BytePath("a\nb\\c").description, "a\\x0ab\\\\c", "one line, and no two paths alike")
+        XCTAssertEqual(BytePath(bytes: [0xED, 0xA0, 0x80]).description, "\\xed\\xa0\\x80", "a surrogate is not UTF-8")
+        XCTAssertEqual(BytePath(bytes: [0xC0, 0xAF]).description, "\\xc0\\xaf", "nor an overlong form")
+    }
+
+    func testComponents() {
+        let path = BytePath("/home/u/shot.png")
+        XCTAssertEqual(path.lastComponent, "shot.png")
+        XCTAssertEqual(path.parent, "/home/u")
+        XCTAssertEqual(BytePath("/home").parent, "/")
+        XCTAssertNil(BytePath("/").parent)
+        XCTAssertEqual(BytePath("/").appending("home"), "/home")
+        XCTAssertTrue(path.isInside("/home/u"))
+        XCTAssertFalse(BytePath("/home/u2/x").isInside("/home/u"))
+    }
+}
