@@ -32,7 +32,7 @@ final class WatchLogEscapingTests: XCTestCase {
         XCTAssertTrue(watch.waitForLog("watching display", seconds: 10), watch.log)
         let name = "screenshot-\u{1B}]0;owned\u{07}\u{1B}[2J.png"
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: shots + "/" + name))
-        XCTAssertTrue(watch.waitForLog("screenshot-\\x1B]0;owned\\x07\\x1B[2J.png", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForLog("screenshot-\\x1b]0;owned\\x07\\x1b[2J.png", seconds: 10), watch.log)
         XCTAssertFalse(watch.log.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, watch.log)
     }
 }
