@@ -12,9 +12,11 @@ let package = Package(
         ),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes"),
         .target(name: "CShotguardSys"),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp"),
 
-        // Pure Swift, no X: pixels, PNG, geometry, fills; the regions file.
-        .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG"], linkerSettings: [.linkedLibrary("m")]),
+        // Pure Swift, no X: pixels, PNG, JPEG, WebP, geometry, fills; the regions file.
+        .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG", "CTurboJPEG", "CWebP"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "ShotguardRegions", dependencies: ["ShotguardImaging"]),
 
         // The X11 layer: display, windows, capture.
@@ -33,6 +35,7 @@ let package = Package(
         .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions"]),
         .testTarget(name: "CLITests", dependencies: ["ShotguardImaging", "ShotguardX11"]),
         .testTarget(name: "X11Tests", dependencies: ["ShotguardX11", "ShotguardImaging", "ShotguardRegions"]),
+        .testTarget(name: "AgentTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions"]),
         .testTarget(name: "DocsTests"),
     ]
 )

@@ -1,0 +1,4 @@
+// Placement of images on a synthetic event-time screen.
+import Testing
+@testable import ShotguardAgent
+import ShotguardImaging
