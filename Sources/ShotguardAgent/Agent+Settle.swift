@@ -85,14 +85,16 @@ extension Agent {
 
     /// Decodes a candidate and finds it on the event-time screen.
     private func place(_ candidate: Candidate, in event: CaptureEvent) -> Result<(PixelBuffer, Alignment), PlaceError> {
-        guard let png = candidate.png else { return .failure(PlaceError("is not a PNG (other formats are not read)")) }
-        let image: PixelBuffer
+        guard let png = candidate.png else { return .failure(PlaceError("is not a PNG, JPEG or WebP image")) }
+        let decoded: DecodedImage
         do throws(ImagingError) {
-            image = try PNGDecoder.decode(png, source: candidate.path ?? "clipboard")
+            decoded = try ImageCodec.decode(png, source: candidate.path ?? "clipboard")
         } catch {
             return .failure(PlaceError("could not be decoded: \(error.message)"))
         }
-        guard let alignment = Aligner.align(image, root: event.root, context: event.context, verify: candidate.isWeak) else {
+        let image = decoded.image
+        guard let alignment = Aligner.align(image, root: event.root, context: event.context, verify: candidate.isWeak,
+                                            tolerance: .forImage(decoded)) else {
             return .failure(PlaceError("was not found on the screen as it was at \(Log.iso8601(event.wallStart))"))
         }
         return .success((image, alignment))

@@ -8,7 +8,7 @@ struct ScreenshotFile {
 
     let path: String
     let strength: Strength
-    /// The file's bytes when it is a complete PNG; nil for other image formats.
+    /// The file's bytes when it is a complete PNG, JPEG or WebP; nil for other image formats.
     let png: [UInt8]?
     let modified: Double
 }
@@ -53,12 +53,12 @@ enum ScreenshotFileClassifier {
         let modified = seconds(status.st_mtim)
         guard now - modified <= maximumAge else { return .failure(.old) }
         let strength: ScreenshotFile.Strength = isStronglyNamed(path) ? .strong : .weak
-        guard name.lowercased().hasSuffix(".png") else {
+        guard let bytes = try? FileIO.read(fd: fd, name: path, limit: maximumSize) else { return .failure(.unreadable("read failed")) }
+        // PNG, JPEG and WebP are read by their bytes; other formats (BMP) are not.
+        guard let format = ImageFormat.sniff(bytes) else {
             return .success(ScreenshotFile(path: path, strength: strength, png: nil, modified: modified))
         }
-        guard let bytes = try? FileIO.read(fd: fd, name: path, limit: maximumSize) else { return .failure(.unreadable("read failed")) }
-        let complete = bytes.withUnsafeBytes { (try? PNGChunks($0, source: path))?.isComplete ?? false }
-        guard complete else { return .failure(.incomplete) }
+        guard format.isComplete(bytes) else { return .failure(.incomplete) }
         return .success(ScreenshotFile(path: path, strength: strength, png: bytes, modified: modified))
     }
 
@@ -73,7 +73,7 @@ enum ScreenshotFileClassifier {
             case .notOwned: return "owned by another user"
             case .tooLarge: return "larger than \(maximumSize / 1024 / 1024) MiB"
             case .old: return "written more than \(Int(maximumAge)) s ago"
-            case .incomplete: return "not a complete PNG (no IEND yet)"
+            case .incomplete: return "not a complete image yet (no PNG IEND, JPEG EOI or whole RIFF)"
             case .unreadable(let reason): return "unreadable: \(reason)"
             }
         }

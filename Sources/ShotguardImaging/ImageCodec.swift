@@ -43,6 +43,9 @@ public enum ImageEncoding: Sendable {
 public struct DecodedImage: Sendable {
     public var image: PixelBuffer
     public var format: ImageFormat
+    /// Whether the pixels went through lossy coding (JPEG, lossy WebP), so they only come
+    /// close to the pixels that were on screen.
+    public var isLossy: Bool
 }
 
 public enum ImageCodec {
@@ -52,9 +55,12 @@ public enum ImageCodec {
         _ data: [UInt8], source: String, limits: DecodeLimits = .standard
     ) throws(ImagingError) -> DecodedImage {
         switch ImageFormat.sniff(data) {
-        case .png: return DecodedImage(image: try PNGDecoder.decode(data, source: source, limits: limits), format: .png)
-        case .jpeg: return DecodedImage(image: try JPEGDecoder.decode(data, source: source, limits: limits), format: .jpeg)
-        case .webp: return DecodedImage(image: try WebPCodec.decode(data, source: source, limits: limits), format: .webp)
+        case .png: return DecodedImage(image: try PNGDecoder.decode(data, source: source, limits: limits), format: .png, isLossy: false)
+        case .jpeg:
+            return DecodedImage(image: try JPEGDecoder.decode(data, source: source, limits: limits), format: .jpeg, isLossy: true)
+        case .webp:
+            return DecodedImage(image: try WebPCodec.decode(data, source: source, limits: limits), format: .webp,
+                                isLossy: !WebPCodec.isLossless(data))
         case nil:
             throw ImagingError(.unknownFormat, source: source, "not a PNG, JPEG or WebP image (unknown signature)")
         }
