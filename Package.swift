@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions"]),
         .testTarget(name: "CLITests", dependencies: ["ShotguardImaging", "ShotguardX11"]),
         .testTarget(name: "X11Tests", dependencies: ["ShotguardX11", "ShotguardImaging", "ShotguardRegions"]),
-        .testTarget(name: "AgentTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions"]),
+        .testTarget(name: "AgentTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions", "ShotguardX11"]),
         .testTarget(name: "DocsTests"),
     ]
 )
