@@ -97,6 +97,11 @@ extension Agent {
                                             tolerance: .forImage(decoded)) else {
             return .failure(PlaceError("was not found on the screen as it was at \(Log.iso8601(event.wallStart))"))
         }
+        // Not the screen at the event: placed only if rules (windows then and now) cover all it shows differently.
+        if !alignment.verified, let box = alignment.difference {
+            let rects = (regions.map { $0.hits(against: event.context) + $0.hits(against: display.screenContext()) } ?? []).map(\.rect)
+            guard alignment.differenceIsCovered(by: rects) else { return .failure(PlaceError("differs from the screen at the event in \(box), which no rule covers")) }
+        }
         return .success((image, alignment))
     }
 

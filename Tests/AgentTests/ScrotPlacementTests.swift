@@ -58,7 +58,7 @@ final class ScrotDesktop: @unchecked Sendable {
     }
 
     /// `scrot -a X,Y,W,H`: a region, found by search at its exact offset.
-    @Test(arguments: [(121, 150, 640, 400), (1000, 90, 777, 555)])
+    @Test(arguments: [(121, 150, 640, 400), (1000, 90, 777, 555), (250, 680, 240, 160)])
     func aScrotJPEGOfARegionIsFoundAtItsOffset(x: Int, y: Int, width: Int, height: Int) throws {
         let desktop = try Self.shared.get()
         let root = try ScreenGrabber(display: desktop.display).captureScreen()
@@ -71,5 +71,21 @@ final class ScrotDesktop: @unchecked Sendable {
         let elapsed = (monotonicNow() - started) * 1000
         #expect(result.alignment?.rect == Rect(x: x, y: y, width: width, height: height), "search ended \(String(describing: result.search))")
         print("placement: scrot -q 75 region \(width)x\(height) on 1920x1080: \(String(format: "%.1f", elapsed)) ms")
+    }
+
+    /// `scrot -a` as PNG: found by exact rows, at its offset.
+    @Test func aScrotPNGOfARegionIsFoundAtItsOffset() throws {
+        let desktop = try Self.shared.get()
+        let root = try ScreenGrabber(display: desktop.display).captureScreen()
+        let shot = try desktop.scrot(["-a", "250,680,240,160"], name: "region.png")
+        #expect(!shot.isLossy)
+        let context = ScreenContext(width: root.width, height: root.height, windows: [])
+        let started = monotonicNow()
+        let result = Aligner.locate(shot.image, root: root, context: context, verify: true, tolerance: .forImage(shot),
+                                    budget: SearchBudget(verifications: 64, candidates: 64, seconds: 60))
+        let elapsed = (monotonicNow() - started) * 1000
+        #expect(result.alignment?.rect == Rect(x: 250, y: 680, width: 240, height: 160), "search ended \(String(describing: result.search))")
+        #expect(result.alignment?.difference == nil)
+        print("placement: scrot PNG region 240x160 on 1920x1080: \(String(format: "%.1f", elapsed)) ms")
     }
 }

@@ -80,14 +80,34 @@ import ShotguardRegions
         for y in 0..<screen.height { for x in 0..<screen.width { screen[x, y] = (x / 2) % 2 == 0 ? 0xFF00_0000 : 0xFFFF_FFFF } }
         var image = screen.cropped(to: Rect(x: 0, y: 0, width: 600, height: 400))
         image.fillRect(Rect(x: 0, y: 380, width: 600, height: 20), colour: 0x808080)
+        var started = monotonicNow()
         let budgeted = Aligner.locate(image, root: screen, context: ScreenContext(width: 1920, height: 1080, windows: []),
                                       verify: true, budget: roomy)
+        print("placement: 600x400 stripes on 1920x1080 stripes, exact: \(budgeted.search.map { "\($0)" } ?? "-") in "
+            + "\(Int((monotonicNow() - started) * 1000)) ms")
         #expect(budgeted.alignment == nil)
         #expect(budgeted.search == .overBudget)
         let jpeg = try SyntheticScreen.throughJPEG(image)
+        started = monotonicNow()
         let lossy = Aligner.locate(jpeg.image, root: screen, context: ScreenContext(width: 1920, height: 1080, windows: []),
                                    verify: true, tolerance: .forImage(jpeg), budget: roomy)
+        print("placement: 600x400 stripes on 1920x1080 stripes, lossy: \(lossy.search.map { "\($0)" } ?? "-") in "
+            + "\(Int((monotonicNow() - started) * 1000)) ms")
         #expect(lossy.alignment == nil)
+    }
+
+    /// A screen tiled with one small pattern: a lossy crop of it fits every tile, and the
+    /// search stops at its cap of places instead of comparing them all.
+    @Test func aLossyCropOfATiledScreenIsUnplaced() throws {
+        var screen = PixelBuffer(width: 1920, height: 1080, fill: 0xFFF0_F0F0)
+        for top in stride(from: 0, to: 1080, by: 24) {
+            for left in stride(from: 0, to: 1920, by: 36) { screen.draw("AB", x: left + 4, y: top + 6, scale: 2, colour: 0x202020) }
+        }
+        let jpeg = try SyntheticScreen.throughJPEG(screen.cropped(to: Rect(x: 360, y: 240, width: 600, height: 400)))
+        let result = Aligner.locate(jpeg.image, root: screen, context: ScreenContext(width: 1920, height: 1080, windows: []),
+                                    verify: true, tolerance: .forImage(jpeg), budget: roomy)
+        #expect(result.alignment == nil)
+        #expect(result.search == .overBudget)
     }
 
     @Test func aTooSmallImageIsIndistinct() {
