@@ -18,9 +18,10 @@ enum RedactCommand: Subcommand {
                        help: "Where the image's top-left corner was on screen, for rules (default +0+0)."),
             .format, .quality, .compression, .help,
         ],
-        details: "IN (PNG, JPEG or WebP, told by its bytes) may be '-' for standard input; its metadata is not copied. Rules of the regions file apply with the image at\n"
-            + "--origin on the screen; window rules are resolved against the live X display and fail\n"
-            + "closed (exit 2) without one. No output file is created on any failure.")
+        details: "IN (PNG, JPEG or WebP, told by its bytes) may be '-' for standard input; its metadata\n"
+            + "is not copied. Rules of the regions file apply with the image at --origin on the screen;\n"
+            + "window rules are resolved against the live X display and fail closed (exit 2)\n"
+            + "without one. No output file is created on any failure.")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
