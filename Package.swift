@@ -16,9 +16,11 @@ let package = Package(
         .target(name: "CShotguardSys"),
         // PCRE2 for title~ patterns: its match limits bound the time a hostile title can cost.
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8"),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp"),
 
-        // Pure Swift, no X: pixels, PNG, geometry, fills; the regions file.
-        .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG"], linkerSettings: [.linkedLibrary("m")]),
+        // Pure Swift, no X: pixels, PNG, JPEG, WebP, geometry, fills; the regions file.
+        .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG", "CTurboJPEG", "CWebP"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "ShotguardRegions", dependencies: ["ShotguardImaging", "CPCRE2"]),
 
         // The X11 layer: display, windows, capture.
@@ -37,7 +39,7 @@ let package = Package(
         .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions"]),
         .testTarget(name: "CLITests", dependencies: ["ShotguardImaging", "ShotguardX11"]),
         .testTarget(name: "X11Tests", dependencies: ["ShotguardX11", "ShotguardImaging", "ShotguardRegions"]),
-        .testTarget(name: "AgentTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions"]),
+        .testTarget(name: "AgentTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions", "ShotguardX11"]),
         .testTarget(name: "DocsTests"),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
         .testTarget(name: "AgentFileTests", dependencies: ["ShotguardAgent", "ShotguardImaging"]),

@@ -7,9 +7,9 @@ _shotguard_options() {
     case $1 in
         "") echo "-h --help --version" ;;
         capture) echo "-o --output --screen --active --window --geometry --frame --regions" \
-            "--no-redact --no-shm --compression -h --help" ;;
+            "--no-redact --no-shm --format --quality --compression -h --help" ;;
         demo) echo "--dir -h --help" ;;
-        redact) echo "-o --output --regions --rect --fill --origin --compression -h --help" ;;
+        redact) echo "-o --output --regions --rect --fill --origin --format --quality --compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
         "quarantine list") echo "--json -h --help" ;;
@@ -25,7 +25,7 @@ _shotguard_options() {
 _shotguard_takes_value() {
     case $1 in
         -o | --output | --regions | --window | --geometry | --compression | --dir | --rect | --fill | --origin | \
-            --tool-class | --spool | --keep | --exec | --older-than)
+            --format | --quality | --tool-class | --spool | --keep | --exec | --older-than)
             return 0 ;;
     esac
     return 1
@@ -54,6 +54,10 @@ _shotguard_values() {
             [[ -z $2 ]] && COMPREPLY+=('\#') ;;
         --compression)
             COMPREPLY=($(compgen -W $'0\n1\n2\n3\n4\n5\n6\n7\n8\n9' -- "$2")) ;;
+        --format)
+            COMPREPLY=($(compgen -W $'png\njpeg\nwebp' -- "$2")) ;;
+        --quality)
+            COMPREPLY=($(compgen -W $'50\n75\n90\n100' -- "$2")) ;;
         *)
             COMPREPLY=() ;; # a geometry, a position or a window class: nothing to offer
     esac

@@ -40,7 +40,7 @@ complete -c shotguard -f
 complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the screen, a window or a rectangle, redacted'
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
-complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG image'
+complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG or WebP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
 complete -c shotguard -n '__shotguard_using ""' -a watch -d 'Notice screenshots and hand them on redacted (the background agent)'
 complete -c shotguard -n '__shotguard_using ""' -a windows -d 'List the viewable windows, to help write rules'
@@ -57,11 +57,15 @@ complete -c shotguard -n 'not __shotguard_using regions; and not __shotguard_usi
 
 # Options that several commands share.
 complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"' \
-    -s o -l output -r -F -d "Write the PNG to FILE; '-' for standard output"
+    -s o -l output -r -F -d "Write the image to FILE; '-' for standard output"
 complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions check"; or __shotguard_using "regions show"; or __shotguard_using watch' \
     -l regions -r -F -d 'Read rules from FILE'
 complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"; or __shotguard_using watch' \
     -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level for the PNG (0 fast, 9 smallest)'
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact' \
+    -l format -x -a 'png jpeg webp' -d 'Write this format whatever the extension'
+complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact' \
+    -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG and WebP (default 90)'
 complete -c shotguard -n '__shotguard_using capture; or __shotguard_using "regions show"; or __shotguard_using watch' \
     -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
 

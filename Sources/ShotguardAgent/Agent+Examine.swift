@@ -24,8 +24,10 @@ extension Agent {
             return
         }
         let image: PixelBuffer
+        let decoded: DecodedImage
         do throws(ImagingError) {
-            image = try PNGDecoder.decode(read.bytes, source: name)
+            decoded = try ImageCodec.decode(read.bytes, source: name)
+            image = decoded.image
         } catch {
             recordUnplaced(candidate, reason: "could not be decoded: \(error.message)", in: event)
             return
@@ -40,7 +42,7 @@ extension Agent {
         seen.insert(fingerprint, now: monotonicNow())
         seen.insert(ownKey, now: monotonicNow())
 
-        guard let (alignment, snapshot) = place(image, candidate: candidate, in: event) else {
+        guard let (alignment, snapshot) = place(decoded, candidate: candidate, in: event) else {
             let reason = "was not found on the screen as it was at \(Log.iso8601(event.wallStart))"
             recordUnplaced(candidate, reason: reason, in: event)
             return
@@ -51,6 +53,12 @@ extension Agent {
             // Not quite the screen at the event: it may show the windows as they are now.
             hits += regions.hits(against: display.screenContext())
             notes.append("the image differs from the screen at the event; rules were applied for the windows then and now")
+        }
+        if !alignment.verified, !alignment.differenceIsCovered(by: hits.map(\.rect)) {
+            // It shows something the screen did not, where no rule covers it: never pass it as placed.
+            recordUnplaced(candidate, reason: "differs from the screen at \(Log.iso8601(event.wallStart)) where no rule covers it",
+                           in: event)
+            return
         }
         var redacted = image
         redacted.hasAlpha = false
@@ -71,9 +79,10 @@ extension Agent {
     }
 
     /// Tries the event's screens, the event-time one first, then the fresher ones.
-    private func place(_ image: PixelBuffer, candidate: Candidate, in event: CaptureEvent) -> (Alignment, Snapshot)? {
+    private func place(_ decoded: DecodedImage, candidate: Candidate, in event: CaptureEvent) -> (Alignment, Snapshot)? {
         for snapshot in event.snapshots {
-            if let alignment = Aligner.align(image, root: snapshot.root, context: snapshot.context, verify: candidate.isWeak) {
+            if let alignment = Aligner.align(decoded.image, root: snapshot.root, context: snapshot.context, verify: candidate.isWeak,
+                                             tolerance: .forImage(decoded)) {
                 return (alignment, snapshot)
             }
         }

@@ -22,7 +22,8 @@ extension Agent {
         case .file:
             guard let path = candidate.path, let identity = original.identity else { return }
             if action == .rewrite {
-                rewrite(path, identity: identity, with: redacted, candidate: candidate, hitCount: hitCount, in: event)
+                rewrite(path, identity: identity, originalBytes: original.bytes, with: redacted, candidate: candidate,
+                        hitCount: hitCount, in: event)
             } else if event.guardOutcome.file == nil {
                 event.guardOutcome.file = "unchanged"
             }
@@ -71,7 +72,7 @@ extension Agent {
 
     /// Replaces the screenshot file with its redacted version (same path, format, mode and
     /// mtime). If the file changed since it was read, it is read and placed again once.
-    private func rewrite(_ path: BytePath, identity: FileIdentity, with image: PixelBuffer, candidate: Candidate,
+    private func rewrite(_ path: BytePath, identity: FileIdentity, originalBytes: [UInt8], with image: PixelBuffer, candidate: Candidate,
                          hitCount: Int, in event: CaptureEvent) {
         guard GuardPolicy.mayRewrite(modified: seconds(identity.modified), agentStart: startTime,
                                      ownedByUser: identity.owner == getuid(), isOwnRewrite: false) else {
@@ -80,7 +81,7 @@ extension Agent {
         }
         let started = monotonicNow()
         do throws(RewriteError) {
-            let bytes = try encodeLike(path, image)
+            let bytes = try encodeLike(path, original: originalBytes, image)
             var rewrite = FileRewrite(path: path, original: identity)
             try rewrite.prepare(bytes)
             try rewrite.commit()
@@ -131,7 +132,7 @@ extension Agent {
             return
         }
         do throws(RewriteError) {
-            let bytes = try encodeLike(path, redactedFallback(of: event))
+            let bytes = try encodeLike(path, original: read.bytes, redactedFallback(of: event))
             var rewrite = FileRewrite(path: path, original: identity)
             try rewrite.prepare(bytes)
             try rewrite.commit()
@@ -158,9 +159,11 @@ extension Agent {
     }
 
     /// The image encoded in the format of `path`'s original.
-    private func encodeLike(_ path: BytePath, _ image: PixelBuffer) throws(RewriteError) -> [UInt8] {
+    private func encodeLike(_ path: BytePath, original: [UInt8], _ image: PixelBuffer) throws(RewriteError) -> [UInt8] {
         do throws(ImagingError) {
-            return try PNGEncoder.encode(image, options: .fast, destination: path.description)
+            // The original's format (and JPEG quality); PNG where it cannot be told.
+            let encoding = ImageEncoding.matching(original: original) ?? .png(.fast)
+            return try ImageCodec.encode(image, as: encoding, destination: path.description)
         } catch {
             throw RewriteError(kind: .io, description: error.description)
         }

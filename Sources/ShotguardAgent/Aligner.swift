@@ -1,6 +1,4 @@
 // Finds where on the screen an image's pixels came from: the whole screen, a window, a region.
-import CShotguardSys
-import Glibc
 import ShotguardImaging
 import ShotguardRegions
 
@@ -12,8 +10,39 @@ struct Alignment {
     /// The image's rectangle in screen coordinates.
     let rect: Rect
     let windowID: UInt?
-    /// Whether the pixels were checked against the screen at event time.
+    /// Whether the pixels were checked against the screen at event time and matched, but for
+    /// one small cluster (cursor, caret). False only for a screen-sized image that differs
+    /// more: it sits at the origin, but what it shows is not the screen at the event.
     var verified = true
+    /// The box around every pixel where the image differs from the event-time screen, in
+    /// screen coordinates; nil when none differ. When `verified` is false, whatever the image
+    /// shows there was not on the screen the rules were resolved against: unless rules cover
+    /// this box (`differenceIsCovered(by:)`), the image must be treated as unplaced.
+    var difference: Rect?
+
+    init(method: Method, rect: Rect, windowID: UInt?, verified: Bool = true, difference: Rect? = nil) {
+        self.method = method
+        self.rect = rect
+        self.windowID = windowID
+        self.verified = verified
+        self.difference = difference
+    }
+
+    /// Whether `rects` (screen coordinates, e.g. the rules' redactions) together cover every
+    /// pixel of `difference`. True when nothing differs.
+    func differenceIsCovered(by rects: [Rect]) -> Bool {
+        guard let box = difference else { return true }
+        var covered = [Bool](repeating: false, count: box.area)
+        for rect in rects {
+            let part = rect.intersection(box)
+            guard part.area > 0 else { continue }
+            for y in part.y..<part.maxY {
+                let start = (y - box.y) * box.width + (part.x - box.x)
+                for index in start..<(start + part.width) { covered[index] = true }
+            }
+        }
+        return !covered.contains(false)
+    }
 }
 
 /// Places images on the event-time screen. Captures come opaque (fourth byte 0xFF), as decoded
@@ -28,101 +57,47 @@ enum Aligner {
         return copy
     }
 
-    /// Where `image` sits on `root`. A screen-sized image sits at the origin (checked only when
-    /// `verify`); one the size of a context window is checked against that window; anything
-    /// else is searched for. Nil when it is not found.
-    static func align(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext, verify: Bool) -> Alignment? {
+    /// Where `image` sits on `root`. A screen-sized image sits at the origin: verified when it
+    /// matches; when it does not, nil if `verify`, else an unverified alignment with its
+    /// difference. One the size of a context window is checked against that window; anything
+    /// else is searched for within `budget`. Nil when it is not found, found at more than one
+    /// place, or the budget ran out. `tolerance` follows the file: `.lossy` for JPEG and lossy
+    /// WebP, `.exact` otherwise.
+    static func align(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext, verify: Bool,
+                      tolerance: MatchTolerance = .exact, budget: SearchBudget = .standard) -> Alignment? {
+        locate(image, root: root, context: context, verify: verify, tolerance: tolerance, budget: budget).alignment
+    }
+
+    /// `align`, with why an image was not placed.
+    static func locate(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext, verify: Bool,
+                       tolerance: MatchTolerance = .exact, budget: SearchBudget = .standard) -> (alignment: Alignment?, search: SearchResult?) {
         let candidate = image.hasAlpha ? opaque(image) : image
         if image.width == root.width, image.height == root.height {
-            let same = matches(candidate, root: root, x: 0, y: 0)
-            if same || !verify {
-                return Alignment(method: .screen, rect: root.bounds, windowID: nil, verified: same)
-            }
+            let comparison = ImageComparison.compare(candidate, root: root, x: 0, y: 0, tolerance: tolerance, stopEarly: false)
+            let same = comparison.passes(tolerance)
+            guard same || !verify else { return (nil, .notFound) }
+            return (Alignment(method: .screen, rect: root.bounds, windowID: nil, verified: same,
+                              difference: comparison.differing), nil)
         }
         for window in context.windows.reversed()
         where window.frame.width == image.width && window.frame.height == image.height {
             let frame = window.frame
-            if root.bounds.intersection(frame) == frame, matches(candidate, root: root, x: frame.x, y: frame.y) {
-                return Alignment(method: .window, rect: frame, windowID: window.id)
+            guard root.bounds.intersection(frame) == frame else { continue }
+            let comparison = ImageComparison.compare(candidate, root: root, x: frame.x, y: frame.y, tolerance: tolerance, stopEarly: true)
+            if comparison.passes(tolerance) {
+                return (Alignment(method: .window, rect: frame, windowID: window.id, difference: shifted(comparison.differing, by: frame)), nil)
             }
         }
-        return search(candidate, root: root).map { Alignment(method: .search, rect: $0, windowID: nil) }
+        var running = budget.started()
+        let result = tolerance.lossy
+            ? LossySearch.search(candidate, root: root, tolerance: tolerance, budget: &running)
+            : ExactSearch.search(candidate, root: root, budget: &running)
+        guard let rect = result.rect else { return (nil, result) }
+        let comparison = ImageComparison.compare(candidate, root: root, x: rect.x, y: rect.y, tolerance: tolerance, stopEarly: false)
+        return (Alignment(method: .search, rect: rect, windowID: nil, difference: shifted(comparison.differing, by: rect)), result)
     }
 
-    /// Whether `image` equals `root` at (x, y) but for a few pixels (a cursor, a caret).
-    static func matches(_ image: PixelBuffer, root: PixelBuffer, x: Int, y: Int) -> Bool {
-        guard x >= 0, y >= 0, x + image.width <= root.width, y + image.height <= root.height else { return false }
-        let area = image.width * image.height
-        let allowed = min(area / 10, 1024 + area / 200)
-        var differing = 0
-        return image.pixels.withUnsafeBufferPointer { pixels in
-            root.pixels.withUnsafeBufferPointer { screen in
-                for row in 0..<image.height {
-                    let source = row * image.width
-                    let target = (y + row) * root.width + x
-                    if memcmp(pixels.baseAddress! + source, screen.baseAddress! + target, image.width * 4) == 0 { continue }
-                    for column in 0..<image.width where (pixels[source + column] ^ screen[target + column]) & 0x00FF_FFFF != 0 {
-                        differing += 1
-                    }
-                    if differing > allowed { return false }
-                }
-                return true
-            }
-        }
-    }
-
-    /// Finds `image` in `root`: takes a few of its rows with the most changes along them,
-    /// finds each as an exact byte run in the root's rows, and checks each hit over the whole
-    /// image. Rows that cross the cursor simply find nothing; the next row is tried.
-    static func search(_ image: PixelBuffer, root: PixelBuffer) -> Rect? {
-        // Too small a piece could match anywhere.
-        guard image.width <= root.width, image.height <= root.height, image.width >= 16, image.height >= 8 else { return nil }
-        for row in sampleRows(image) {
-            if let found = searchRow(row, of: image, root: root) { return found }
-        }
-        return nil
-    }
-
-    private static func sampleRows(_ image: PixelBuffer, count: Int = 6) -> [Int] {
-        var scored: [(row: Int, changes: Int)] = []
-        let step = max(1, image.height / 64)
-        for row in stride(from: 0, to: image.height, by: step) {
-            let start = row * image.width
-            var changes = 0
-            for column in 1..<image.width where image.pixels[start + column] != image.pixels[start + column - 1] {
-                changes += 1
-            }
-            if changes > 0 { scored.append((row, changes)) }
-        }
-        return scored.sorted { $0.changes > $1.changes }.prefix(count).map(\.row)
-    }
-
-    /// The one place where `row` of the image starts a match; nil when there is none, or more
-    /// than one (a crop of repeated UI could sit on its twin, and the rules there be missed).
-    private static func searchRow(_ row: Int, of image: PixelBuffer, root: PixelBuffer) -> Rect? {
-        let needleLength = image.width * 4
-        let rowLength = root.width * 4
-        return image.pixels.withUnsafeBytes { pixels in
-            root.pixels.withUnsafeBytes { screen in
-                let needle = pixels.baseAddress! + row * needleLength
-                var found: Rect?
-                for top in 0...(root.height - image.height) {
-                    let line = screen.baseAddress! + (top + row) * rowLength
-                    var offset = 0
-                    while offset + needleLength <= rowLength,
-                          let hit = sg_memmem(line + offset, rowLength - offset, needle, needleLength) {
-                        let byte = line.distance(to: UnsafeRawPointer(hit))
-                        offset = byte + 1
-                        guard byte % 4 == 0 else { continue }
-                        let x = byte / 4
-                        if x + image.width <= root.width, matches(image, root: root, x: x, y: top) {
-                            guard found == nil else { return nil }
-                            found = Rect(x: x, y: top, width: image.width, height: image.height)
-                        }
-                    }
-                }
-                return found
-            }
-        }
+    private static func shifted(_ box: Rect?, by origin: Rect) -> Rect? {
+        box.map { Rect(x: $0.x + origin.x, y: $0.y + origin.y, width: $0.width, height: $0.height) }
     }
 }

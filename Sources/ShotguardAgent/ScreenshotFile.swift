@@ -15,11 +15,11 @@ struct ScreenshotFile {
     /// The file as it was checked: reading it again (`ScreenshotFileClassifier.read`) gives
     /// its bytes only while it is still this file, unchanged.
     let identity: FileIdentity
-    let format: ImageFormat
+    let format: ImageFileType
 }
 
 /// An image format, by the file's name.
-enum ImageFormat: String, Sendable {
+enum ImageFileType: String, Sendable {
     case png, jpeg, webp, bmp
 
     init?(name: BytePath) {
@@ -70,7 +70,7 @@ enum ScreenshotFileClassifier {
     /// (many files at once), and `read(_:)` gets them later.
     static func classify(_ path: BytePath, now: Double, keepingBytes: Bool = true) -> Result<ScreenshotFile, SkipReason> {
         let name = path.lastComponent
-        guard looksLikeImage(name), let format = ImageFormat(name: name) else { return .failure(.notAnImage) }
+        guard looksLikeImage(name), let format = ImageFileType(name: name) else { return .failure(.notAnImage) }
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return .failure(errno == ELOOP ? .symlink : .unreadable(errnoText())) }
         defer { close(fd) }
@@ -85,7 +85,7 @@ enum ScreenshotFileClassifier {
             ScreenshotFile(path: path, strength: strength, png: png, modified: modified, identity: FileIdentity(status),
                            format: format)
         }
-        guard format == .png else { return .success(file(nil)) }
+        guard format != .bmp else { return .success(file(nil)) }
         let bytes: [UInt8]
         switch readComplete(fd: fd, path: path) {
         case .failure(let reason): return .failure(reason)
@@ -110,16 +110,16 @@ enum ScreenshotFileClassifier {
     }
 
     /// The whole file, when it is a complete image (a PNG up to its IEND).
-    private static func readComplete(fd: Int32, path: BytePath, format: ImageFormat = .png) -> Result<[UInt8], SkipReason> {
+    private static func readComplete(fd: Int32, path: BytePath, format: ImageFileType = .png) -> Result<[UInt8], SkipReason> {
         let bytes: [UInt8]
         do throws(ImagingError) {
             bytes = try FileIO.read(fd: fd, name: path.description, limit: maximumSize)
         } catch {
             return .failure(.unreadable(error.description))
         }
-        guard format == .png else { return .success(bytes) }
-        let complete = bytes.withUnsafeBytes { (try? PNGChunks($0, source: path.description))?.isComplete ?? false }
-        return complete ? .success(bytes) : .failure(.incomplete)
+        // PNG, JPEG and WebP are checked by their bytes; other formats (BMP) are not read.
+        guard let sniffed = ShotguardImaging.ImageFormat.sniff(bytes) else { return .success(bytes) }
+        return sniffed.isComplete(bytes) ? .success(bytes) : .failure(.incomplete)
     }
 
     enum SkipReason: Error, CustomStringConvertible {
@@ -133,7 +133,7 @@ enum ScreenshotFileClassifier {
             case .notOwned: return "owned by another user"
             case .tooLarge: return "larger than \(maximumSize / 1024 / 1024) MiB"
             case .old: return "written more than \(Int(maximumAge)) s ago"
-            case .incomplete: return "not a complete PNG (no IEND yet)"
+            case .incomplete: return "not a complete image yet (no PNG IEND, JPEG EOI or whole RIFF)"
             case .changed: return "changed or replaced since it was checked"
             case .unreadable(let reason): return "unreadable: \(reason)"
             }

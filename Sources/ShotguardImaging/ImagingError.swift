@@ -3,7 +3,7 @@
 /// Why an image could not be read or written. `description` is one line naming the source.
 public struct ImagingError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable {
-        case notPNG, truncated, corrupt, tooLarge, io, encode
+        case notPNG, unknownFormat, truncated, corrupt, tooLarge, io, encode
     }
 
     public var kind: Kind

@@ -8,7 +8,7 @@ enum CaptureCommand: Subcommand {
         name: "capture", summary: "capture the screen, a window or a rectangle, redacted",
         arguments: "-o FILE",
         options: [
-            .output,
+            .imageOutput,
             OptionSpec("screen", help: "Capture the whole screen (the default)."),
             OptionSpec("active", help: "Capture the active window as it shows on screen."),
             OptionSpec("window", value: "ID", help: "Capture window ID (see 'shotguard windows')."),
@@ -16,7 +16,7 @@ enum CaptureCommand: Subcommand {
             OptionSpec("frame", help: "With --active or --window, include the window manager's decorations."),
             .regions,
             OptionSpec("no-redact", help: "Write the capture as it is, applying no rules."),
-            .noShm, .compression, .help,
+            .noShm, .format, .quality, .compression, .help,
         ],
         details: "A window is captured from the screen (what the user sees), clipped to the screen.\n"
             + "Rules of the regions file are resolved against the windows on screen now; an invalid\n"
@@ -34,7 +34,7 @@ enum CaptureCommand: Subcommand {
             throw .usage("capture: --frame goes with --active or --window")
         }
         let output = try arguments.output(for: spec)
-        let level = try arguments.compressionLevel(default: EncodeOptions.fast.compressionLevel)
+        let encoding = try arguments.imageEncoding(for: output)
         let geometry = try arguments.value("geometry").map { text throws(CLIError) in
             try RedactCommand.parseGeometry(text, option: "--geometry")
         }
@@ -59,7 +59,7 @@ enum CaptureCommand: Subcommand {
         }
         var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
         if let regions { image.redact(regions, context: context, origin: captured) }
-        try ImageOutput.write(image, to: output, compressionLevel: level)
+        try ImageOutput.write(image, to: output, as: encoding)
         if regions == nil, !arguments.has("no-redact") {
             Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
         }

@@ -1,14 +1,57 @@
-// Encodes a finished image and writes it atomically (or to standard output for '-').
+// Encodes a finished image in the chosen format and writes it atomically (or to standard output).
 import ShotguardImaging
 
 enum ImageOutput {
+    /// As PNG at zlib `compressionLevel`.
     static func write(_ image: PixelBuffer, to path: String, compressionLevel: Int) throws(CLIError) {
+        try write(image, to: path, as: .png(EncodeOptions(compressionLevel: compressionLevel, filter: EncodeOptions.fast.filter)))
+    }
+
+    static func write(_ image: PixelBuffer, to path: String, as encoding: ImageEncoding) throws(CLIError) {
         do throws(ImagingError) {
-            let options = EncodeOptions(compressionLevel: compressionLevel, filter: EncodeOptions.fast.filter)
-            let png = try PNGEncoder.encode(image, options: options, destination: path)
-            try FileIO.writeAtomically(png, to: path)
+            let bytes = try ImageCodec.encode(image, as: encoding, destination: path)
+            try FileIO.writeAtomically(bytes, to: path)
         } catch {
             throw .failure(error.description)
+        }
+    }
+}
+
+extension ParsedArguments {
+    /// The output's format from `--format`, else from FILE's extension ('-' is PNG), with
+    /// `--quality` for JPEG and WebP and `--compression` for PNG. An extension that names no
+    /// format is an error rather than PNG bytes under a misleading name.
+    func imageEncoding(for output: String) throws(CLIError) -> ImageEncoding {
+        let format: ImageFormat
+        if let name = value("format") {
+            guard let named = ImageFormat(name: name) else {
+                throw .usage("--format: '\(name)' is not a format (expected png, jpeg or webp)")
+            }
+            format = named
+        } else if output == "-" {
+            format = .png
+        } else if let named = ImageFormat(path: output) {
+            format = named
+        } else {
+            throw .usage("-o '\(output)': the extension names no image format; end the name in .png, .jpg or .webp, "
+                + "or give --format png|jpeg|webp")
+        }
+        let quality = try value("quality").map { text throws(CLIError) in
+            guard let number = Int(text), (1...100).contains(number) else {
+                throw .usage("--quality: '\(text)' is not a quality (expected a number from 1 to 100)")
+            }
+            return number
+        }
+        switch format {
+        case .png:
+            if quality != nil { throw .usage("--quality applies to JPEG and WebP output; for PNG use --compression") }
+            let level = try compressionLevel(default: EncodeOptions.fast.compressionLevel)
+            return .png(EncodeOptions(compressionLevel: level, filter: EncodeOptions.fast.filter))
+        case .jpeg, .webp:
+            if value("compression") != nil {
+                throw .usage("--compression applies to PNG output; for \(format == .jpeg ? "JPEG" : "WebP") use --quality")
+            }
+            return .standard(format, quality: quality)
         }
     }
 }

@@ -1,4 +1,4 @@
-// `shotguard redact`: blacks out rectangles of an existing PNG.
+// `shotguard redact`: blacks out rectangles of an existing PNG, JPEG or WebP image.
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
@@ -6,28 +6,29 @@ import ShotguardX11
 
 enum RedactCommand: Subcommand {
     static let spec = CommandSpec(
-        name: "redact", summary: "redact an existing PNG image",
-        arguments: "IN.png -o FILE",
+        name: "redact", summary: "redact an existing PNG, JPEG or WebP image",
+        arguments: "IN -o FILE",
         options: [
-            .output, .regions,
+            .imageOutput, .regions,
             OptionSpec("rect", value: "WxH+X+Y", repeatable: true,
                        help: "Also cover this rectangle of the image (repeatable; % and -X/-Y allowed)."),
             OptionSpec("fill", value: "STYLE",
                        help: "Cover for --rect: black (default), #rrggbb or pixelate[:N] (weaker)."),
             OptionSpec("origin", value: "+X+Y",
                        help: "Where the image's top-left corner was on screen, for rules (default +0+0)."),
-            .compression, .help,
+            .format, .quality, .compression, .help,
         ],
-        details: "IN.png may be '-' for standard input. Rules of the regions file apply with the image at\n"
-            + "--origin on the screen; window rules are resolved against the live X display and fail\n"
-            + "closed (exit 2) without one. No output file is created on any failure.")
+        details: "IN (PNG, JPEG or WebP, told by its bytes) may be '-' for standard input; its metadata\n"
+            + "is not copied. Rules of the regions file apply with the image at --origin on the screen;\n"
+            + "window rules are resolved against the live X display and fail closed (exit 2)\n"
+            + "without one. No output file is created on any failure.")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
-            throw .usage("redact: expected one input image (shotguard redact IN.png -o FILE)")
+            throw .usage("redact: expected one input image (shotguard redact IN -o FILE)")
         }
         let output = try arguments.output(for: spec)
-        let level = try arguments.compressionLevel(default: EncodeOptions.fast.compressionLevel)
+        let encoding = try arguments.imageEncoding(for: output)
         if arguments.value("fill") != nil, arguments.all("rect").isEmpty {
             throw .usage("redact: --fill sets the cover of --rect rectangles; give --rect too (rules name their fill in the regions file)")
         }
@@ -49,7 +50,7 @@ enum RedactCommand: Subcommand {
         for geometry in rects {
             image.redact(geometry.resolve(in: image.bounds), with: fill)
         }
-        try ImageOutput.write(image, to: output, compressionLevel: level)
+        try ImageOutput.write(image, to: output, as: encoding)
     }
 
     /// Without a display the image is taken to be the whole screen. That cannot hold for an
@@ -97,7 +98,7 @@ enum RedactCommand: Subcommand {
     private static func decode(_ input: String) throws(CLIError) -> PixelBuffer {
         do throws(ImagingError) {
             let bytes = try FileIO.read(input, limit: DecodeLimits.standard.maxInputBytes)
-            return try PNGDecoder.decode(bytes, source: input)
+            return try ImageCodec.decode(bytes, source: input).image
         } catch {
             throw .failure(error.description)
         }

@@ -68,7 +68,7 @@ final class BadInputTests: XCTestCase {
     func testOutputOntoAFolderLeavesNoTemporaryFile() throws {
         try sandbox.write("in.png", png)
         try sandbox.write("taken/keep", text: "x")
-        let result = try sandbox.run(["redact", "in.png", "-o", "taken", "--rect", "5x5+0+0"])
+        let result = try sandbox.run(["redact", "in.png", "-o", "taken", "--format", "png", "--rect", "5x5+0+0"])
         assertFailure(result, status: 1, prefix: "shotguard: taken: ")
         assertOnlyFiles(["in.png", "taken", "taken/keep"], in: sandbox)
     }

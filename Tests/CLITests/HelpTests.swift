@@ -28,9 +28,9 @@ final class HelpTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.stderr, "")
         let help = result.stdoutText
-        XCTAssertTrue(help.hasPrefix("Usage: shotguard redact [OPTIONS] IN.png -o FILE\n"), help)
+        XCTAssertTrue(help.hasPrefix("Usage: shotguard redact [OPTIONS] IN -o FILE\n"), help)
         for word in ["-o, --output FILE", "--regions FILE", "--rect WxH+X+Y", "--fill STYLE", "--compression N",
-                     "-h, --help", "pixelate[:N]"] {
+                     "--format FORMAT", "--quality N", "-h, --help", "pixelate[:N]"] {
             XCTAssertTrue(help.contains(word), "redact help names \(word):\n\(help)")
         }
     }
