@@ -20,10 +20,17 @@ targets=${FUZZ_TARGETS:-$(cd "$root/Fuzz/Sources" && ls -d fuzz-* | sed 's/^fuzz
 # both; the explicit -sanitize=fuzzer,address comes last and wins. --sanitize still sets up
 # the C targets and the link. Testable imports let the report target build an agent report.
 echo "building fuzz targets (release, -sanitize=fuzzer,address)"
+mkdir -p "$out"
 "$swift" build --package-path "$root/Fuzz" --scratch-path "$root/Fuzz/.build" -c release \
     --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
-    -Xswiftc -enable-testing -Xswiftc -warnings-as-errors \
-    2>&1 | grep -v "Cannot export local symbol '__asan_extra_spill_area'" || true
+    -Xswiftc -enable-testing -Xswiftc -warnings-as-errors >"$out/build.log" 2>&1
+status=$?
+# ld.gold's note on an ASan symbol comes once per link and means nothing here.
+grep -v "Cannot export local symbol '__asan_extra_spill_area'" "$out/build.log"
+if [ "$status" -ne 0 ]; then
+    echo "fuzz targets: FAILED: the build failed (exit $status)"
+    exit 1
+fi
 failed=0
 for target in $targets; do
     work=$out/$target
