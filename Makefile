@@ -4,7 +4,7 @@ DESTDIR ?=
 SWIFT ?= swift
 STRICT := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build release test demo bench install uninstall clean
+.PHONY: all deps build release test demo bench fuzz install uninstall clean
 
 all: build
 
@@ -29,8 +29,14 @@ demo: release
 bench: release
 	scripts/bench.py
 
+# libFuzzer targets (Fuzz/) for the decoders and parsers of outside input, each run for
+# FUZZ_SECONDS on its seed corpus; fails on any crash, leak, out-of-memory or timeout.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz.sh
+
 clean:
-	rm -rf .build out
+	rm -rf .build Fuzz/.build out
 
 # Install paths. DESTDIR stages a package; PREFIX=/usr suits a distribution package.
 BINDIR ?= $(PREFIX)/bin

@@ -4,6 +4,13 @@ import PackageDescription
 
 let package = Package(
     name: "shotguard",
+    products: [
+        // Libraries for packages that build on shotguard's layers (the fuzz targets in Fuzz/).
+        .library(name: "ShotguardImaging", targets: ["ShotguardImaging"]),
+        .library(name: "ShotguardRegions", targets: ["ShotguardRegions"]),
+        .library(name: "ShotguardX11", targets: ["ShotguardX11"]),
+        .library(name: "ShotguardAgent", targets: ["ShotguardAgent"]),
+    ],
     targets: [
         // C shims: only what Swift cannot call directly.
         .target(

@@ -10,7 +10,7 @@ final class ClipboardFetch {
     let timestamp: Time
     private(set) var step = Step.targets
     private(set) var deadline: Double
-    private var received: [UInt8] = []
+    private var received = IncrementalData(limit: ClipboardFetch.maximumSize)
 
     static let timeout = 2.0
     static let maximumSize = 64 * 1024 * 1024
@@ -26,12 +26,10 @@ final class ClipboardFetch {
         if let step { self.step = step }
     }
 
-    func append(_ bytes: [UInt8]) -> Bool {
-        received += bytes
-        return received.count <= Self.maximumSize
-    }
+    /// Takes the next INCR chunk (see `IncrementalData.add`).
+    func add(_ chunk: [UInt8]) -> IncrementalData.Progress { received.add(chunk) }
 
-    var data: [UInt8] { received }
+    var data: [UInt8] { received.data }
 }
 
 extension Display {

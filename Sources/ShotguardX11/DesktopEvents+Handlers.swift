@@ -23,11 +23,8 @@ extension DesktopEvents {
         }
         switch fetch.step {
         case .targets:
-            let offered = stride(from: 0, to: property.bytes.count - 3, by: 4).map { index in
-                Atom(property.bytes[index]) | Atom(property.bytes[index + 1]) << 8
-                    | Atom(property.bytes[index + 2]) << 16 | Atom(property.bytes[index + 3]) << 24
-            }
-            guard property.format == 32, offered.contains(png) else {
+            guard let offered = ClipboardAssembly.targets(in: property.bytes, format: property.format),
+                  offered.contains(png) else {
                 self.fetch = nil
                 return []
             }
@@ -54,16 +51,17 @@ extension DesktopEvents {
     func chunkArrived(_ event: XPropertyEvent, now: Double) -> [DesktopSignal] {
         guard let fetch, fetch.step == .incremental, event.atom == dataProperty, event.state == PropertyNewValue else { return [] }
         guard let chunk = display.takeProperty(dataProperty, of: window) else { return [] }
-        if chunk.bytes.isEmpty {
+        switch fetch.add(chunk.bytes) {
+        case .complete:
             self.fetch = nil
             return [.clipboardImage(png: fetch.data, owner: describe(fetch.owner), incremental: true)]
-        }
-        guard fetch.append(chunk.bytes) else {
+        case .tooLarge:
             self.fetch = nil
             return [.clipboardFailed(reason: "the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB")]
+        case .needsMore:
+            fetch.progressed(now: now)
+            return []
         }
-        fetch.progressed(now: now)
-        return []
     }
 
     /// Starts following a new top-level window: its class may be set only after creation.

@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+// libFuzzer targets for shotguard's parsers of hostile input; built only by `make fuzz`, with
+// `swift build --sanitize=fuzzer --sanitize=address`, so the main build never compiles them.
+import PackageDescription
+
+let package = Package(
+    name: "shotguard-fuzz",
+    dependencies: [.package(name: "shotguard", path: "..")],
+    targets: [
+        // Reading fields out of the fuzzer's bytes, and failing loudly when a property breaks.
+        .target(name: "FuzzSupport"),
+
+        // One executable per target: libFuzzer supplies `main`, each calls its
+        // `LLVMFuzzerTestOneInput` with one input at a time.
+        .executableTarget(name: "fuzz-png", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-regions", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardRegions", package: "shotguard"),
+            .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-clipboard", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardX11", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-report", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardAgent", package: "shotguard"),
+            .product(name: "ShotguardRegions", package: "shotguard"),
+            .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+    ]
+)
