@@ -3,7 +3,7 @@
 # Uses apt-get as root, sudo otherwise; installs only what is missing.
 set -eu
 packages="pkg-config libx11-dev libxext-dev libxfixes-dev libpng-dev zlib1g-dev libturbojpeg0-dev libwebp-dev
-  xvfb openbox x11-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish"
+  xvfb openbox x11-utils scrot maim xclip python3-xlib xdotool imagemagick fonts-dejavu-core mandoc zsh fish"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
