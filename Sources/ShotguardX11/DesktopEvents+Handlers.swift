@@ -5,6 +5,8 @@ extension DesktopEvents {
     func ownerChanged(_ notify: XFixesSelectionNotifyEvent, now: Double) -> [DesktopSignal] {
         guard watchesClipboard, notify.selection == clipboard, notify.owner != 0, notify.owner != window else { return [] }
         // A new owner replaces any transfer in progress: its data is gone with the old owner.
+        // After a failed read it is the one that may bring the image (a clipboard manager).
+        retry?.reread()
         fetch = ClipboardFetch(owner: notify.owner, timestamp: notify.selection_timestamp, now: now)
         XConvertSelection(display.handle, clipboard, targets, targetsProperty, window, notify.selection_timestamp)
         display.flush()
@@ -13,13 +15,19 @@ extension DesktopEvents {
 
     func selectionArrived(_ event: XSelectionEvent, now: Double) -> [DesktopSignal] {
         guard let fetch, event.requestor == window, event.selection == clipboard else { return [] }
+        // Only the answer to this fetch's request counts: a late answer of the previous owner
+        // (a refusal sent while a clipboard manager took over) must not end the new read.
+        guard event.target == (fetch.step == .targets ? targets : png),
+              event.time == fetch.timestamp || event.time == CurrentTime else { return [] }
         guard event.property != 0 else {
-            self.fetch = nil
-            return fetch.step == .targets ? [] : [.clipboardFailed(reason: "the clipboard owner refused image/png")]
+            guard fetch.step != .targets else {
+                self.fetch = nil
+                return []
+            }
+            return failed("the clipboard owner refused image/png", now: now)
         }
         guard let property = display.takeProperty(event.property, of: window) else {
-            self.fetch = nil
-            return [.clipboardFailed(reason: "the clipboard data could not be read")]
+            return failed("the clipboard data could not be read", now: now)
         }
         switch fetch.step {
         case .targets:
@@ -38,11 +46,10 @@ extension DesktopEvents {
             fetch.progressed(now: now, to: .incremental)
             return []
         case .data:
-            self.fetch = nil
             guard property.bytes.count <= ClipboardFetch.maximumSize else {
-                return [.clipboardFailed(reason: "the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB")]
+                return failed("the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB", now: now)
             }
-            return [.clipboardImage(png: property.bytes, owner: describe(fetch.owner), incremental: false)]
+            return delivered(property.bytes, from: fetch, incremental: false)
         case .incremental:
             return []
         }
@@ -53,15 +60,37 @@ extension DesktopEvents {
         guard let chunk = display.takeProperty(dataProperty, of: window) else { return [] }
         switch fetch.add(chunk.bytes) {
         case .complete:
-            self.fetch = nil
-            return [.clipboardImage(png: fetch.data, owner: describe(fetch.owner), incremental: true)]
+            return delivered(fetch.data, from: fetch, incremental: true)
         case .tooLarge:
-            self.fetch = nil
-            return [.clipboardFailed(reason: "the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB")]
+            return failed("the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB", now: now)
         case .needsMore:
             fetch.progressed(now: now)
             return []
         }
+    }
+
+    /// A read ended with an image. One this process serves (a clipboard manager that copied
+    /// the guard's image and took CLIPBOARD) is no new screenshot.
+    private func delivered(_ png: [UInt8], from fetch: ClipboardFetch, incremental: Bool) -> [DesktopSignal] {
+        self.fetch = nil
+        retry = nil
+        guard !clipboardServer.isServing(png) else { return [] }
+        return [.clipboardImage(png: png, owner: describe(fetch.owner), incremental: incremental)]
+    }
+
+    /// A read failed: reported at once, or held while a new owner may still bring the image.
+    func failed(_ reason: String, now: Double) -> [DesktopSignal] {
+        fetch = nil
+        guard var held = retry else {
+            retry = ClipboardRetry(reason: reason, now: now)
+            return []
+        }
+        guard held.failedAgain(reason, now: now) else {
+            retry = held
+            return []
+        }
+        retry = nil
+        return [.clipboardFailed(reason: reason)]
     }
 
     /// Starts following a new top-level window: its class may be set only after creation.

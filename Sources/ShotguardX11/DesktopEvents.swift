@@ -25,6 +25,11 @@ public final class DesktopEvents {
     private let fixesEventBase: Int32
     let clipboard, targets, png, incr, targetsProperty, dataProperty: Atom
     var fetch: ClipboardFetch?
+    /// A failed read held while a new owner may still bring the image (see ClipboardRetry).
+    var retry: ClipboardRetry?
+    /// Serves the guard's redacted image on CLIPBOARD, from this same window: the XFixes
+    /// notification of its own ownership is then ignored like every other of this window.
+    public let clipboardServer: ClipboardServer
     private let toolClasses: Set<String>
     /// Known tool windows and their tool names, from creation to destruction.
     var toolWindows: [Window: String] = [:]
@@ -58,6 +63,7 @@ public final class DesktopEvents {
         window = XCreateWindow(handle, display.root, -10, -10, 1, 1, 0, 0, UInt32(InputOnly), nil,
                                UInt(CWEventMask), &attributes)
         XStoreName(handle, window, "shotguard")
+        clipboardServer = ClipboardServer(display: display, window: window)
         if watchClipboard { XFixesSelectSelectionInput(handle, display.root, clipboard, UInt(XFixesSetSelectionOwnerNotifyMask)) }
         if watchTools { XSelectInput(handle, display.root, SubstructureNotifyMask) }
         display.sync()
@@ -65,14 +71,24 @@ public final class DesktopEvents {
 
     func isTool(_ name: String) -> Bool { toolClasses.contains(name) }
 
-    /// The time by which a clipboard transfer must progress, or nil when none is running.
-    public var deadline: Double? { fetch?.deadline }
+    /// The next time `expire` has work (a clipboard transfer must progress, a held failure is
+    /// due, a timer of the clipboard server), or nil when there is none.
+    public var deadline: Double? {
+        [fetch?.deadline, fetch == nil ? retry?.deadline : nil, clipboardServer.deadline].compactMap { $0 }.min()
+    }
 
-    /// Abandons a stalled transfer.
+    /// Abandons a stalled transfer, reports a held failure no new owner made good, and runs
+    /// the clipboard server's timers (its events are read with `clipboardServer.takeEvents()`).
     public func expire(now: Double) -> [DesktopSignal] {
-        guard let fetch, now >= fetch.deadline else { return [] }
-        self.fetch = nil
-        return [.clipboardFailed(reason: "the clipboard owner \(hexID(UInt(fetch.owner))) stalled for \(Int(ClipboardFetch.timeout)) s")]
+        clipboardServer.expire(now: now)
+        if let fetch, now >= fetch.deadline {
+            return failed("the clipboard owner \(hexID(UInt(fetch.owner))) stalled for \(Int(ClipboardFetch.timeout)) s", now: now)
+        }
+        if fetch == nil, let retry, now >= retry.deadline {
+            self.retry = nil
+            return [.clipboardFailed(reason: retry.reason)]
+        }
+        return []
     }
 
     /// Handles every event Xlib has read or can read without blocking.
@@ -87,6 +103,7 @@ public final class DesktopEvents {
     }
 
     private func handle(_ event: inout XEvent, now: Double) -> [DesktopSignal] {
+        if clipboardServer.handle(&event, now: now) { return [] }
         switch event.type {
         case fixesEventBase + XFixesSelectionNotify:
             let notify = withUnsafePointer(to: &event) { $0.withMemoryRebound(to: XFixesSelectionNotifyEvent.self, capacity: 1) { $0.pointee } }

@@ -3,7 +3,7 @@
 /// Why something on the X display failed.
 public struct X11Error: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable {
-        case noDisplay, connectionLost, windowGone, unsupported, capture
+        case noDisplay, connectionLost, windowGone, unsupported, capture, clipboard
     }
 
     public var kind: Kind

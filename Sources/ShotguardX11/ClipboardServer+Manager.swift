@@ -1,0 +1,51 @@
+// Handing the served image to a clipboard manager (freedesktop ClipboardManager spec), e.g. at exit.
+import CX11
+import Glibc
+
+extension ClipboardServer {
+    /// The window of the running clipboard manager (owner of CLIPBOARD_MANAGER), or nil.
+    public var clipboardManager: UInt? {
+        let owner = XGetSelectionOwner(display.handle, manager)
+        return owner == 0 ? nil : UInt(owner)
+    }
+
+    /// Asks the clipboard manager to keep the image this server serves, so that it outlives
+    /// the agent: ConvertSelection of CLIPBOARD_MANAGER to SAVE_TARGETS. The manager then
+    /// requests the targets like any client; its answer comes as `.handedOff`, or a refusal
+    /// after `handOffTimeout`. False when there is no manager or nothing is being served.
+    @discardableResult
+    public func beginHandOff(now: Double) -> Bool {
+        guard state == .serving, let owner = clipboardManager else { return false }
+        handOff = (Window(owner), now + Self.handOffTimeout)
+        XConvertSelection(display.handle, manager, saveTargets, saveProperty, window, ownedSince)
+        display.flush()
+        return true
+    }
+
+    /// `beginHandOff`, then serves the manager's requests until it answers or `handOffTimeout`
+    /// passes. Blocks: for the agent's exit, when no other event matters (events that are not
+    /// the server's are dropped). True when the manager stored the image.
+    public func handOffAndWait() -> Bool {
+        guard beginHandOff(now: monotonicSeconds()) else { return false }
+        var event = XEvent()
+        while handOff != nil {
+            while XPending(display.handle) > 0 {
+                XNextEvent(display.handle, &event)
+                _ = handle(&event, now: monotonicSeconds())
+            }
+            expire(now: monotonicSeconds())
+            guard let deadline = handOff?.deadline, !display.isLost else { break }
+            var descriptor = pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(max(0, (deadline - monotonicSeconds()) * 1000).rounded(.up)))
+        }
+        return events.contains { if case .handedOff(_, true) = $0 { return true } else { return false } }
+    }
+
+    /// The manager's SelectionNotify: a property (then deleted) means saved, None refused.
+    func handOffAnswered(_ event: XSelectionEvent) {
+        guard let handOff, event.target == saveTargets else { return }
+        self.handOff = nil
+        if event.property != 0 { XDeleteProperty(display.handle, window, event.property) }
+        events.append(.handedOff(manager: UInt(handOff.manager), saved: event.property != 0))
+    }
+}

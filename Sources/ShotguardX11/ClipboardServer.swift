@@ -1,0 +1,203 @@
+// Serves an image on CLIPBOARD (the guard's takeover): ownership, queued requests, loss.
+import CX11
+
+/// What the clipboard server has to tell the agent; read with `ClipboardServer.takeEvents()`.
+public enum ClipboardServerEvent: Equatable, Sendable {
+    /// Another client took CLIPBOARD (`newOwner` is its window, nil when there is none now).
+    case lost(newOwner: UInt?)
+    /// A requestor got `target` (`bytes` long, by INCR when `incremental`).
+    case served(target: String, requestor: UInt, bytes: Int, incremental: Bool)
+    /// A request was refused: an unknown target, or no image when the pending time ran out.
+    case refused(target: String, requestor: UInt, reason: String)
+    /// An INCR transfer made no progress for `ClipboardServer.transferTimeout` seconds.
+    case transferAbandoned(requestor: UInt)
+    /// The clipboard manager answered the hand-off: it stored the image (`saved`), or refused.
+    case handedOff(manager: UInt, saved: Bool)
+}
+
+/// Owns CLIPBOARD and answers requests for an image, on the window of `DesktopEvents` (so the
+/// XFixes notification of its own ownership is ignored there). Never blocks on another client:
+/// `DesktopEvents.process` hands it the X events that concern it, and `expire` runs its timers.
+///
+/// Ownership can be taken before the image exists (`takeOwnership`): requests that arrive then
+/// are queued and answered by `provide`, or refused after `pendingTimeout`.
+public final class ClipboardServer {
+    /// Where the server is: not owning, owning without an image yet, or serving one.
+    public enum State: Equatable, Sendable { case idle, pending, serving }
+
+    let display: Display
+    let window: Window
+    let clipboard, targets, timestamp, multiple, saveTargets, incr, atomPair, manager, png: Atom
+    let timestampProperty, saveProperty: Atom
+    public private(set) var state = State.idle
+    /// The server time at which ownership was taken; requests from before it are refused.
+    public private(set) var ownedSince: Time = 0
+    /// The image bytes by target atom (image/png first), once provided.
+    var offers: [(target: Atom, bytes: [UInt8])] = []
+    var queued: [XSelectionRequestEvent] = []
+    var pendingDeadline: Double?
+    var transfers: [Window: IncrementalTransfer] = [:]
+    var handOff: (manager: Window, deadline: Double)?
+    var events: [ClipboardServerEvent] = []
+    /// Data above this size goes by INCR; each INCR chunk is this size.
+    let chunkSize: Int
+
+    /// How long requests wait for `provide` before they are refused.
+    public static let pendingTimeout = 3.0
+    /// How long an INCR transfer may make no progress before it is abandoned.
+    public static let transferTimeout = 10.0
+    /// How long the clipboard manager has to answer a hand-off.
+    public static let handOffTimeout = 2.0
+
+    init(display: Display, window: Window) {
+        self.display = display
+        self.window = window
+        clipboard = display.atom("CLIPBOARD")
+        targets = display.atom("TARGETS")
+        timestamp = display.atom("TIMESTAMP")
+        multiple = display.atom("MULTIPLE")
+        saveTargets = display.atom("SAVE_TARGETS")
+        incr = display.atom("INCR")
+        atomPair = display.atom("ATOM_PAIR")
+        manager = display.atom("CLIPBOARD_MANAGER")
+        png = display.atom("image/png")
+        timestampProperty = display.atom("SHOTGUARD_TIMESTAMP")
+        saveProperty = display.atom("SHOTGUARD_SAVE")
+        // The largest property one request can carry, less room for the request's header
+        // (XExtendedMaxRequestSize is 0 without BIG-REQUESTS; both count 4-byte units).
+        let extended = XExtendedMaxRequestSize(display.handle)
+        let units = extended > 0 ? extended : XMaxRequestSize(display.handle)
+        chunkSize = max(4096, min(256 * 1024, units * 4 - 100))
+    }
+
+    /// Takes CLIPBOARD now, before the image is ready: requests are queued until `provide`.
+    /// Uses a real server timestamp (from a zero-length property append on the server's own
+    /// window), never CurrentTime, and confirms with XGetSelectionOwner.
+    public func takeOwnership(now: Double) throws(X11Error) {
+        let time = try serverTime()
+        XSetSelectionOwner(display.handle, clipboard, window, time)
+        guard XGetSelectionOwner(display.handle, clipboard) == window else {
+            throw X11Error(.clipboard, "could not take the clipboard: another client took it at the same time (expected to own CLIPBOARD from server time \(time))")
+        }
+        ownedSince = time
+        if offers.isEmpty {
+            state = .pending
+            pendingDeadline = now + Self.pendingTimeout
+        } else {
+            state = .serving
+        }
+    }
+
+    /// Sets the image to serve, as `image/png`, plus other image targets (MIME name → bytes)
+    /// the caller has encoded; answers the requests queued while ownership was pending.
+    /// When ownership was taken but nothing needs redacting, provide the original bytes.
+    public func provide(png bytes: [UInt8], others: [(target: String, bytes: [UInt8])] = [], now: Double) {
+        offers = [(png, bytes)] + others.map { (display.atom($0.target), $0.bytes) }
+        pendingDeadline = nil
+        guard state != .idle else { return }
+        state = .serving
+        let waiting = queued
+        queued = []
+        for request in waiting { answer(request, now: now) }
+        display.flush()
+    }
+
+    /// Gives CLIPBOARD up (fail closed: when the image cannot be made safe, nothing is served):
+    /// queued requests are refused and the image is forgotten. INCR transfers under way finish.
+    public func release(reason: String = "the clipboard server gave up its ownership", now: Double) {
+        refuseQueued(reason: reason)
+        if state != .idle, XGetSelectionOwner(display.handle, clipboard) == window {
+            XSetSelectionOwner(display.handle, clipboard, 0, ownedSince)
+        }
+        state = .idle
+        offers = []
+        pendingDeadline = nil
+        display.flush()
+    }
+
+    /// How many requests wait for `provide`.
+    public var queuedRequests: Int { queued.count }
+
+    /// Whether this server owns CLIPBOARD (pending or serving).
+    public var ownsClipboard: Bool { state != .idle }
+
+    /// Whether `bytes` is an image this server serves (a clipboard manager's copy of it is not
+    /// a new screenshot).
+    public func isServing(_ bytes: [UInt8]) -> Bool { offers.contains { $0.bytes == bytes } }
+
+    /// The next time `expire` has work: a pending timeout, a stalled transfer, a hand-off.
+    public var deadline: Double? {
+        ([pendingDeadline, handOff?.deadline] + transfers.values.map { Optional($0.deadline) }).compactMap { $0 }.min()
+    }
+
+    /// Refuses requests that waited too long for an image, abandons stalled INCR transfers and
+    /// ends an unanswered hand-off.
+    public func expire(now: Double) {
+        if let pendingDeadline, now >= pendingDeadline {
+            self.pendingDeadline = nil
+            refuseQueued(reason: "no image was provided within \(Int(Self.pendingTimeout)) s")
+        }
+        for (requestor, transfer) in transfers where now >= transfer.deadline {
+            finish(transfer)
+            events.append(.transferAbandoned(requestor: UInt(requestor)))
+        }
+        if let handOff, now >= handOff.deadline {
+            self.handOff = nil
+            events.append(.handedOff(manager: UInt(handOff.manager), saved: false))
+        }
+        display.flush()
+    }
+
+    /// The events since the last call, oldest first.
+    public func takeEvents() -> [ClipboardServerEvent] {
+        defer { events = [] }
+        return events
+    }
+
+    /// Handles `event` when it concerns the server; false when it is someone else's.
+    func handle(_ event: inout XEvent, now: Double) -> Bool {
+        switch event.type {
+        case SelectionRequest where event.xselectionrequest.owner == window:
+            request(event.xselectionrequest, now: now)
+            return true
+        case SelectionClear where event.xselectionclear.window == window:
+            cleared(event.xselectionclear)
+            return true
+        case PropertyNotify where event.xproperty.window != window && transfers[event.xproperty.window] != nil:
+            propertyChanged(event.xproperty, now: now)
+            return true
+        case SelectionNotify where event.xselection.requestor == window && event.xselection.selection == manager:
+            handOffAnswered(event.xselection)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func cleared(_ event: XSelectionClearEvent) {
+        guard event.selection == clipboard, state != .idle else { return }
+        // A clear from before the current ownership (we took it again since) is stale.
+        if event.time != CurrentTime, event.time < ownedSince { return }
+        refuseQueued(reason: "the clipboard was taken by another client")
+        state = .idle
+        pendingDeadline = nil
+        let owner = XGetSelectionOwner(display.handle, clipboard)
+        events.append(.lost(newOwner: owner == 0 ? nil : UInt(owner)))
+    }
+
+    func refuseQueued(reason: String) {
+        let waiting = queued
+        queued = []
+        for request in waiting {
+            notify(request, property: 0)
+            events.append(.refused(target: name(of: request.target), requestor: UInt(request.requestor), reason: reason))
+        }
+    }
+
+    /// The name of an atom, for events and messages.
+    func name(of atom: Atom) -> String {
+        guard atom != 0, let text = XGetAtomName(display.handle, atom) else { return "None" }
+        defer { XFree(text) }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,78 @@
+// Reading an image that an exiting tool hands to a clipboard manager: the refusal is not the end.
+import Foundation
+import ShotguardX11
+import XCTest
+
+final class ClipboardManagerReadTests: XCTestCase {
+    nonisolated(unsafe) static let fixture = XvfbFixture()
+
+    override class func setUp() {
+        super.setUp()
+        fixture.start(width: 320, height: 240)
+    }
+
+    override class func tearDown() {
+        fixture.stop()
+        super.tearDown()
+    }
+
+    private var pump: EventPump!
+    private var displayName = ""
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        let display = try Self.fixture.display()
+        displayName = display.name
+        pump = try EventPump(display: display, watchClipboard: true)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("clipboard-manager-\(getpid())-\(name.hashValue)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        pump = nil
+        try FileManager.default.removeItem(at: folder)
+    }
+
+    /// The image the second owner serves: any bytes do, the reader does not decode them.
+    private func image(seed: UInt8) throws -> (bytes: [UInt8], path: String) {
+        let bytes = [0x89, 0x50, 0x4E, 0x47] + (0..<30_000).map { UInt8(truncatingIfNeeded: $0 * 7 + Int(seed)) }
+        let url = folder.appendingPathComponent("image-\(seed).png")
+        try Data(bytes).write(to: url)
+        return (bytes, url.path)
+    }
+
+    private func readThroughHandOver(_ order: RefusingOwner.Order, seed: UInt8) throws {
+        let (bytes, path) = try image(seed: seed)
+        let owner = try RefusingOwner.start(display: displayName, order: order,
+                                            handOver: order == .managerFirst ? [path]
+                                                : ["xclip", "-selection", "clipboard", "-t", "image/png", "-i", path])
+        defer { owner.stop() }
+        XCTAssertTrue(pump.run(seconds: 10) { !pump.images.isEmpty }, "no image; signals: \(pump.signals)")
+        XCTAssertEqual(pump.images.count, 1)
+        XCTAssertTrue(pump.images.first == bytes, "the image is the new owner's")
+        // Without the image the owner still waits for a request: stopped by the defer instead.
+        if !pump.images.isEmpty { XCTAssertEqual(owner.waitForExit(), 0, "the refusing owner handed over and exited") }
+        XCTAssertEqual(pump.failures, [], "a refusal followed by a new owner is no failure")
+    }
+
+    /// The bug: the manager took CLIPBOARD before the old owner's refusal arrived, and the
+    /// refusal ended the read of the manager, so the image was never read.
+    func testARefusalArrivingAfterTheManagerTookOverDoesNotEndItsRead() throws {
+        try readThroughHandOver(.managerFirst, seed: 1)
+    }
+
+    /// A refusal, then a new owner (xclip): no failure is reported, the image is read.
+    func testARefusalFollowedByANewOwnerIsReadFromTheNewOwner() throws {
+        try readThroughHandOver(.refuseFirst, seed: 2)
+    }
+
+    func testARefusalNoOwnerFollowsIsReportedOnceTheWaitIsOver() throws {
+        // The hand-over takes nothing: the refusal stands, and is reported when the wait ends.
+        let owner = try RefusingOwner.start(display: displayName, order: .refuseFirst, handOver: ["true"])
+        defer { owner.stop() }
+        XCTAssertTrue(pump.run(seconds: 10) { !pump.failures.isEmpty }, "no failure reported: \(pump.signals)")
+        XCTAssertEqual(owner.waitForExit(), 0)
+        XCTAssertEqual(pump.failures, ["the clipboard owner refused image/png"])
+        XCTAssertEqual(pump.images.count, 0)
+    }
+}
