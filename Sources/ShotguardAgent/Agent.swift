@@ -82,6 +82,14 @@ public final class Agent {
         gethostname(&name, name.count - 1)
         host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         if options.guarding, let files { removeLeftoverRewrites(in: files.targets) }
+        if options.guarding, options.watchClipboard {
+            let takeover = ClipboardTakeover(server: desktop.clipboardServer, log: log)
+            clipboardGuardian = takeover
+            if let manager = desktop.clipboardServer.clipboardManager {
+                log.warning("a clipboard manager (window 0x\(String(manager, radix: 16))) runs: its history may keep "
+                    + "originals it copied before guard took over")
+            }
+        }
     }
 
     static func loadRegions(_ path: String?, log: Log) throws(AgentError) -> RegionsFile? {
@@ -119,6 +127,7 @@ public final class Agent {
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { return lostDisplay() }
             handleDesktop(desktop.process(now: monotonicNow()))
             handleDesktop(desktop.expire(now: monotonicNow()))
+            (clipboardGuardian as? ClipboardTakeover)?.logEvents()
             // One candidate a turn: signals and X events are answered between the images of a burst.
             if let event, !event.pending.isEmpty { examineNext(in: event) }
             if let event, event.pending.isEmpty, monotonicNow() >= event.settleTime { settle() }
