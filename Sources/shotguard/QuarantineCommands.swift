@@ -26,7 +26,7 @@ enum QuarantineListCommand: Subcommand {
         }
         for entry in entries {
             Console.output("\(entry.id)  \(Log.iso8601(entry.time))  \(entry.size) bytes  "
-                + "\(printable(entry.originalPath))  (\(printable(entry.reason)))\n")
+                + "\(escaped(entry.originalPath))  (\(escaped(entry.reason)))\n")
         }
     }
 }
@@ -61,7 +61,7 @@ enum QuarantineRestoreCommand: Subcommand {
         } catch {
             throw .failure(error.description)
         }
-        Console.error("restored \(entry.id) (\(bytes.count) bytes) to \(printable(target))\n")
+        Console.error("restored \(entry.id) (\(bytes.count) bytes) to \(escaped(target))\n")
     }
 }
 
@@ -89,16 +89,5 @@ enum QuarantinePurgeCommand: Subcommand {
     }
 }
 
-/// Text for a terminal: control characters shown as `\u{..}` escapes, so a file name cannot
-/// move the cursor or retitle the window.
-private func printable(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-            out += "\\u{" + String(scalar.value, radix: 16) + "}"
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
-    }
-    return out
-}
+/// Text for a terminal, escaped as every other line shotguard prints.
+private func escaped(_ text: String) -> String { text.escapingControlCharacters() }

@@ -58,7 +58,7 @@ public struct QuarantineStore: Sendable {
             throw QuarantineError("cannot create \(partial): \(errnoText())")
         }
         let fileName = "original." + (pathExtension.isEmpty ? "bin" : pathExtension)
-        let entry = QuarantineEntry(id: id, time: time, originalPath: escapedPath(originalPath), originalPathBytes: originalPath,
+        let entry = QuarantineEntry(id: id, time: time, originalPath: BytePath(bytes: originalPath).description, originalPathBytes: originalPath,
                                     reason: reason, size: bytes.count, folder: final, file: final + "/" + fileName)
         do throws(ImagingError) {
             try FileIO.writeAtomically(bytes, to: partial + "/" + fileName, mode: 0o600)
@@ -150,23 +150,6 @@ public struct QuarantineStore: Sendable {
         }
         rmdir(path)
     }
-}
-
-/// A path for people to read: valid UTF-8 as it is, other bytes as `\xNN`.
-func escapedPath(_ bytes: [UInt8]) -> String {
-    if let text = String(validating: bytes, as: UTF8.self) { return text }
-    var text = ""
-    var index = 0
-    while index < bytes.count {
-        let byte = bytes[index]
-        if byte < 0x80 {
-            text.append(Character(Unicode.Scalar(byte)))
-        } else {
-            text += "\\x" + String(byte, radix: 16).leftPadded(to: 2)
-        }
-        index += 1
-    }
-    return text
 }
 
 private func bytesFromHex(_ text: String) -> [UInt8]? {
