@@ -1,1 +1,22 @@
-/* Empty: the shim lives in its header. */
+/* The GNU extensions behind shotguard_sys.h, compiled with _GNU_SOURCE here alone. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include "shotguard_sys.h"
+
+int sg_signalfd(int fd, const sigset_t *mask, int flags) {
+    return signalfd(fd, mask, flags);
+}
+
+void *sg_memmem(const void *haystack, size_t haystack_length, const void *needle,
+                size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
+}
+
+int sg_rename_exchange(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
+}
+
+const short sg_posix_spawn_setsid = POSIX_SPAWN_SETSID;
