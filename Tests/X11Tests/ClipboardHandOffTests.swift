@@ -52,7 +52,7 @@ final class ClipboardHandOffTests: XCTestCase {
         e.requestor.change_property(e.property, d.intern_atom("NULL"), 32, [])
         e.requestor.send_event(event.SelectionNotify(time=e.time, requestor=e.requestor, selection=e.selection,
                                                      target=e.target, property=e.property))
-        d.flush()
+        d.sync()  # a round trip: python-xlib can drop unwritten requests when it exits
         print("saved", flush=True)
         """#
 

@@ -76,6 +76,9 @@ enum RefusingOwner {
                 break
             else:
                 answer(e, X.NONE)
+        # A round trip before closing: python-xlib can drop what it has not yet written when
+        # the connection closes, and the last answer would never reach the reader.
+        d.sync()
         d.close()
         """#
 }
