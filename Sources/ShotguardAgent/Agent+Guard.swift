@@ -2,6 +2,7 @@
 import Glibc
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardX11
 
 /// Takes over CLIPBOARD for guard: ownership first (requests wait), the redacted image after.
 protocol ClipboardGuardian: AnyObject {
@@ -177,5 +178,38 @@ extension Agent {
         }
         let current = monotonicNow()
         ownRewrites = ownRewrites.filter { current - $0.value < 60 }
+    }
+}
+
+extension Agent {
+    /// The clipboard holds an original guard has seen before (a retake, or the same screenshot
+    /// as a file just handled). Under guard a retake is taken over again, up to the limit; false
+    /// when the agent gives up on it (logged once).
+    func mayGuardAgain(_ key: String, owner: String) -> Bool {
+        guard options.guarding, clipboardGuardian != nil else { return true }
+        let count = clipboardRetakes.record(key, now: monotonicNow())
+        if count <= ClipboardRetakes.limit {
+            log.warning("guard: \(owner) put an image guard has seen back on the clipboard; guarding it again "
+                + "(\(count) of \(ClipboardRetakes.limit) within \(Int(ClipboardRetakes.window)) s)")
+            return true
+        }
+        if count == ClipboardRetakes.limit + 1 {
+            log.error("guard: \(owner) keeps putting the same image back on the clipboard; gave up after "
+                + "\(ClipboardRetakes.limit) takeovers: the clipboard holds it unredacted")
+        }
+        return false
+    }
+
+    /// At exit: a clipboard manager keeps the redacted image the agent serves (SAVE_TARGETS),
+    /// so that it outlives the agent instead of the clipboard going empty.
+    func handOffClipboard() {
+        guard let takeover = clipboardGuardian as? ClipboardTakeover, takeover.server.state == .serving,
+              !display.isLost, let manager = takeover.server.clipboardManager else { return }
+        if takeover.server.handOffAndWait() {
+            log.info("guard: handed the redacted clipboard image to the clipboard manager (\(hexID(manager)))")
+        } else {
+            log.warning("guard: the clipboard manager (\(hexID(manager))) did not take the redacted image; "
+                + "the clipboard empties as the agent exits")
+        }
     }
 }

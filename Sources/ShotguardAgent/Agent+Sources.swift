@@ -40,8 +40,9 @@ extension Agent {
                     log.verbose("ignored the clipboard image from \(owner): guard's own redacted image")
                     continue
                 }
-                takeOverClipboardIfRulesHit()
                 let key = "clipboard:\(png.count):\(fnv1a(png))"
+                if seen.contains(key, now: monotonicNow()), !mayGuardAgain(key, owner: owner) { continue }
+                takeOverClipboardIfRulesHit()
                 seen.insert(key, now: monotonicNow())
                 signal(SignalRecord(kind: .clipboard, time: now(), detail: owner), counted: true, freshScreen: true,
                        candidate: Candidate(source: .clipboard, path: nil, bytes: png, isWeak: false, key: key))

@@ -36,6 +36,9 @@ public final class Agent {
     var clipboardGuardian: (any ClipboardGuardian)?
     /// Files guard wrote itself (device and inode), so their rename is not a new screenshot.
     var ownRewrites: [String: Double] = [:]
+    /// How often a clipboard original came back after guard replaced it (a tool or a clipboard
+    /// manager putting it back): guarded again up to `ClipboardRetakes.limit` times.
+    var clipboardRetakes = ClipboardRetakes()
     /// When the agent started: guard never touches a file written before.
     let startTime: Double
     let host: String
@@ -134,6 +137,7 @@ public final class Agent {
             if options.once, reported > 0 { stopping = true }
         }
         settleEverything()
+        handOffClipboard()
         drainReporters()
         log.info("stopped")
         return 0

@@ -52,6 +52,11 @@ final class WatchAgent {
         outputChanges.wait(seconds: seconds) { self.log.contains(text) }
     }
 
+    /// Waits (bounded) until `condition` holds for the log; false on timeout.
+    func waitForLog(seconds: Double, until condition: (String) -> Bool) -> Bool {
+        outputChanges.wait(seconds: seconds) { condition(self.log) }
+    }
+
     /// The next report line, decoded, with its image; nil when none comes within `seconds`.
     func nextReport(seconds: Double = 10) -> (json: [String: Any], image: PixelBuffer?)? {
         var found: String?

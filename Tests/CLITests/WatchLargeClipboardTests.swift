@@ -1,4 +1,5 @@
-// A screenshot of several megabytes through the clipboard arrives by INCR, whole and redacted.
+// A screenshot of several megabytes through the clipboard arrives by INCR, whole and redacted,
+// and a paste after guard's takeover reads the redacted image back by INCR.
 import Foundation
 import ShotguardImaging
 import ShotguardX11
@@ -25,8 +26,17 @@ final class WatchLargeClipboardTests: XCTestCase {
         let report = try XCTUnwrap(watch.nextReport(seconds: 20), watch.log)
         XCTAssertTrue(watch.log.contains("clipboard image (\(size) bytes, INCR)"), watch.log)
         XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "clipboard")
-        assertRedacted(report.image, origin: Rect(x: 0, y: 0, width: 1600, height: 1000), screen: screen,
-                       expected: [(Rect(x: 1300, y: 800, width: 300, height: 200), 0x000000),
-                                  (Rect(x: 100, y: 100, width: 160, height: 100), 0xFF0000)])
+        let expected = [(rect: Rect(x: 1300, y: 800, width: 300, height: 200), fill: UInt32(0x000000)),
+                        (rect: Rect(x: 100, y: 100, width: 160, height: 100), fill: UInt32(0xFF0000))]
+        assertRedacted(report.image, origin: Rect(x: 0, y: 0, width: 1600, height: 1000), screen: screen, expected: expected)
+
+        // Guard serves the redacted image, far larger than one X request: a paste reads it by INCR.
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["clipboard"] as? String, "replaced")
+        let pasted = sandbox.path("private/pasted.png")
+        try runTool("xclip -selection clipboard -t image/png -o > '\(pasted)'", display: server.name)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pasted)))
+        XCTAssertGreaterThan(bytes.count, 1_000_000, "more than four times the largest INCR chunk")
+        assertRedacted(try PNGDecoder.decode(bytes, source: pasted), origin: Rect(x: 0, y: 0, width: 1600, height: 1000),
+                       screen: screen, expected: expected)
     }
 }

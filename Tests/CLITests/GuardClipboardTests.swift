@@ -1,0 +1,125 @@
+// Guard on the clipboard, end to end: what `xclip -o` pastes after the takeover is redacted.
+import Foundation
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class GuardClipboardTests: XCTestCase {
+    nonisolated(unsafe) private static var desktop: WatchDesktop?
+    nonisolated(unsafe) private static var failure = ""
+
+    override class func setUp() {
+        do {
+            desktop = try WatchDesktop()
+        } catch {
+            failure = "cannot set up the desktop: \(error)"
+        }
+    }
+
+    override class func tearDown() {
+        desktop?.stop()
+        desktop = nil
+    }
+
+    private var desk: WatchDesktop!
+    private var sandbox: Sandbox!
+    private var regions = ""
+    private let fullScreen = Rect(x: 0, y: 0, width: 640, height: 400)
+
+    override func setUpWithError() throws {
+        guard let desktop = Self.desktop else { throw FixtureError(Self.failure) }
+        desk = desktop
+        sandbox = try Sandbox(self)
+        regions = try sandbox.write("regions", text: WatchDesktop.regions)
+        try FileManager.default.createDirectory(atPath: sandbox.path("made"), withIntermediateDirectories: true)
+    }
+
+    private func agent() throws -> WatchAgent {
+        try WatchAgent(["--regions", regions, "--no-files", "--no-tools"], sandbox: sandbox, display: desk.name)
+    }
+
+    /// A full-screen maim screenshot, made outside every watched place; its path.
+    private func screenshot() throws -> String {
+        let path = sandbox.path("made/screen.png")
+        try runTool("maim -u '\(path)'", display: desk.name)
+        return path
+    }
+
+    private func copy(_ path: String) throws {
+        try runTool("xclip -selection clipboard -t image/png -i '\(path)'", display: desk.name)
+    }
+
+    /// What a paste gets now: `xclip -o` of image/png from CLIPBOARD, decoded.
+    private func paste() throws -> PixelBuffer {
+        let output = sandbox.path("made/pasted.png")
+        try runTool("xclip -selection clipboard -t image/png -o > '\(output)'", display: desk.name)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        return try PNGDecoder.decode(bytes, source: "the pasted image")
+    }
+
+    private func count(_ text: String, in log: String) -> Int { log.components(separatedBy: text).count - 1 }
+
+    func testAPasteAfterTheTakeoverIsTheRedactedImage() throws {
+        let screen = try desk.screen()
+        let watch = try agent()
+        try copy(try screenshot())
+        XCTAssertTrue(watch.waitForLog("guard: the clipboard now holds the redacted image", seconds: 10), watch.log)
+        assertRedacted(try paste(), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["clipboard"] as? String, "replaced")
+    }
+
+    /// A tool that puts its original back is guarded again, and a paste is still redacted.
+    func testTheOriginalPutBackIsGuardedAgain() throws {
+        let screen = try desk.screen()
+        let watch = try agent()
+        let shot = try screenshot()
+        try copy(shot)
+        let replaced = "guard: the clipboard now holds the redacted image"
+        XCTAssertTrue(watch.waitForLog(replaced, seconds: 10), watch.log)
+        try copy(shot)
+        XCTAssertTrue(watch.waitForLog("put an image guard has seen back on the clipboard; guarding it again (1 of", seconds: 10),
+                      watch.log)
+        XCTAssertTrue(watch.waitForLog(seconds: 10) { count(replaced, in: $0) == 2 }, watch.log)
+        assertRedacted(try paste(), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+        XCTAssertNotNil(watch.nextReport(), watch.log)
+        XCTAssertNil(watch.nextReport(seconds: 2.5), "the same screenshot again makes no second report")
+    }
+
+    /// On SIGTERM the agent hands its redacted image to the clipboard manager, which keeps it.
+    func testOnSIGTERMTheRedactedImageIsHandedToTheClipboardManager() throws {
+        let screen = try desk.screen()
+        let saved = sandbox.path("made/saved.png")
+        let said = sandbox.path("made/manager.out")
+        let manager = try ChildProcess("/bin/sh", ["-c", "exec /usr/bin/python3 '\(Self.managerScript)' '\(saved)' > '\(said)'"],
+                                       environment: ["DISPLAY": desk.name], output: .standardError)
+        defer { manager.stop() }
+        XCTAssertTrue(waitUntil(seconds: 10) { (try? String(contentsOfFile: said, encoding: .utf8))?.contains("ready") ?? false },
+                      "the clipboard manager did not start")
+        let watch = try agent()
+        XCTAssertTrue(watch.log.contains("clipboard manager"), "the start warns of the manager's history: \(watch.log)")
+        try copy(try screenshot())
+        XCTAssertTrue(watch.waitForLog("guard: the clipboard now holds the redacted image", seconds: 10), watch.log)
+
+        watch.send(SIGTERM)
+        XCTAssertEqual(watch.waitForExit(seconds: 10), 0, watch.log)
+        XCTAssertTrue(watch.log.contains("handed the redacted clipboard image to the clipboard manager"), watch.log)
+        XCTAssertEqual(manager.waitForExit(), 0)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: saved)))
+        assertRedacted(try PNGDecoder.decode(bytes, source: saved), origin: fullScreen, screen: screen,
+                       expected: try desk.expectedRedactions())
+    }
+
+    /// The small clipboard manager the tests share.
+    static let managerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/clipboard-manager.py").path
+
+    private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+}
