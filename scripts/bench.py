@@ -13,6 +13,8 @@ import sys
 import tempfile
 import time
 
+from bench_guard import bench_guard
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTGUARD = os.path.join(ROOT, ".build", "release", "shotguard")
 RUNS = int(os.environ.get("BENCH_RUNS", "9"))
@@ -113,6 +115,7 @@ def bench_size(width, height, folder):
         print(f"\nwatch, {width}x{height}: file closed by scrot -> report written, median of {len(latencies)}: "
               f"{statistics.median(latencies) * 1000:.0f} ms (min {min(latencies) * 1000:.0f}, max {max(latencies) * 1000:.0f}); "
               "the agent waits 1 s after the last signal for more signals of the same screenshot")
+        bench_guard(width, height, folder, env, max(5, RUNS // 2))
     finally:
         server.terminate()
         server.wait()

@@ -1,0 +1,90 @@
+"""`make bench`, guard's part: how fast the screenshot itself is redacted.
+
+File: from scrot's exit (its file closed) to the redacted file renamed over it (a new inode at
+the path). Clipboard: from a tool taking CLIPBOARD to the agent owning it, and to the first
+paste arriving redacted (timed inside scripts/clipboard-probe.py, one process, one clock).
+"""
+import os
+import statistics
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHOTGUARD = os.path.join(ROOT, ".build", "release", "shotguard")
+PROBE = os.path.join(ROOT, "scripts", "clipboard-probe.py")
+# One rule on the screen's top-left area: every screenshot of the whole screen is hit.
+RULES = "screen 400x200+100+100\n"
+
+
+def start_agent(folder, env, arguments):
+    regions = os.path.join(folder, "guard-regions")
+    with open(regions, "w") as file:
+        file.write(RULES)
+    agent = subprocess.Popen([SHOTGUARD, "watch", "--regions", regions, "--spool", os.path.join(folder, "guard-spool"),
+                              "--json", "--no-tools"] + arguments,
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in agent.stderr:
+        if "watching display" in line:
+            return agent
+    raise SystemExit("the agent did not start")
+
+
+def stop_agent(agent):
+    agent.terminate()
+    agent.wait()
+
+
+def file_rewrites(folder, env, runs):
+    """Seconds from scrot's exit to the rename of the redacted file, for `runs` screenshots."""
+    shots = os.path.join(folder, "guard-shots")
+    os.makedirs(shots, exist_ok=True)
+    agent = start_agent(folder, env, ["--dir", shots, "--no-clipboard"])
+    try:
+        times = []
+        for index in range(runs):
+            path = os.path.join(shots, f"scrot-{index}.png")
+            subprocess.run(["scrot", "-o", path], env=env, check=True)
+            closed = time.perf_counter()
+            written = os.stat(path).st_ino
+            deadline = closed + 10
+            while os.stat(path).st_ino == written:
+                if time.perf_counter() > deadline:
+                    raise SystemExit(f"guard did not rewrite {path} within 10 s")
+                time.sleep(0.0005)
+            times.append(time.perf_counter() - closed)
+            time.sleep(1.2)
+        return times
+    finally:
+        stop_agent(agent)
+
+
+def clipboard_takeovers(folder, env, runs):
+    """(owned, pasted) milliseconds per run, measured by the probe acting as the tool."""
+    image = os.path.join(folder, "guard-clip.png")
+    subprocess.run(["scrot", "-o", image], env=env, check=True)
+    agent = start_agent(folder, env, ["--no-files"])
+    try:
+        results = []
+        for _ in range(runs):
+            line = subprocess.run(["/usr/bin/python3", PROBE, image], env=env, check=True, timeout=30,
+                                  capture_output=True, text=True).stdout.split()
+            if line[4] != "redacted":
+                raise SystemExit("the paste after the takeover was the original image")
+            results.append((float(line[1]), float(line[3])))
+            time.sleep(1.2)
+        return results
+    finally:
+        stop_agent(agent)
+
+
+def describe(values):
+    return f"median {statistics.median(values):.0f} ms (min {min(values):.0f}, max {max(values):.0f})"
+
+
+def bench_guard(width, height, folder, env, runs):
+    rewrites = [seconds * 1000 for seconds in file_rewrites(folder, env, runs)]
+    print(f"\nguard, {width}x{height}: scrot's file closed -> redacted file renamed over it, {runs} runs: {describe(rewrites)}")
+    clip = clipboard_takeovers(folder, env, runs)
+    print(f"guard, {width}x{height}: tool takes CLIPBOARD -> agent owns it, {runs} runs: {describe([c[0] for c in clip])}")
+    print(f"guard, {width}x{height}: tool takes CLIPBOARD -> first paste arrives redacted, {runs} runs: "
+          f"{describe([c[1] for c in clip])}")
