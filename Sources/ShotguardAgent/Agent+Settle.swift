@@ -43,6 +43,9 @@ extension Agent {
             report.redactions = eventHits.translated(toImageAt: event.fallbackRect)
         }
         report.activeWindowRedacted = event.eventTime.context.activeWindowID.map(windowHits.contains) ?? false
+        // Two signals of one screenshot can bring the same note: each is said once.
+        var said = Set<String>()
+        report.notes = report.notes.filter { said.insert($0).inserted }
         deliver(report)
     }
 
@@ -50,7 +53,10 @@ extension Agent {
     /// rule hit the event-time screen (unless they came in a burst: a bulk copy of old images).
     private func settleUnplaced(_ event: CaptureEvent) {
         let rulesHit = !(regions?.hits(against: event.eventTime.context).isEmpty ?? true)
+        var handled = Set<[UInt8]>()
         for (index, item) in event.unplaced.enumerated() {
+            // A file read twice (it changed under guard) is noted and quarantined once.
+            if let path = item.candidate.path, !handled.insert(path.bytes).inserted { continue }
             let name = item.candidate.path?.description ?? "the clipboard image"
             let action = GuardPolicy.action(for: .unplaced(reason: item.reason), hitsInImage: 0, isWeak: false,
                                             rulesHitAtEvent: rulesHit, isBurst: event.isBurst)

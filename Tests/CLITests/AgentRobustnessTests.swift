@@ -1,4 +1,4 @@
-// The agent under awkward conditions: a vanishing display, a closed pipe.
+// The agent under awkward conditions: a vanishing display, a closed pipe, bursts.
 import Foundation
 import ShotguardImaging
 import ShotguardX11
@@ -59,6 +59,33 @@ final class AgentRobustnessTests: XCTestCase {
         XCTAssertEqual(text(status).trimmingCharacters(in: .whitespacesAndNewlines), "0", "ended cleanly, not by SIGPIPE")
     }
 
+    /// A copy of many old screenshots at once: each is examined, none is quarantined or kept in
+    /// memory, a warning gives the count, and a real screenshot among them is still guarded.
+    func testABurstOfOldImagesIsExaminedAndLeftAloneWithBoundedMemory() throws {
+        let made = sandbox.path("made")
+        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        let count = 120
+        for index in 0..<count {
+            try sandbox.write("made/Screenshot-old-\(index).png", png: WatchDesktop.pattern(width: 640, height: 400, seed: UInt32(100 + index)))
+        }
+        let sample = try sandbox.bytes("made/Screenshot-old-0.png")
+        XCTAssertGreaterThan(sample.count, 500_000, "incompressible, like a busy screen")
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
+                                   sandbox: sandbox, display: desk.name)
+        let screen = try desk.screen()
+        try runTool("cp '\(made)'/*.png '\(shots)/' && scrot -o '\(shots)/scrot-in-burst.png'", display: desk.name)
+        XCTAssertTrue(watch.waitForLog("\(count) of \(count + 1) images written at once were not found", seconds: 60), watch.log)
+        XCTAssertTrue(watch.log.contains("guard: rewrote \(shots)/scrot-in-burst.png"), watch.log)
+        let rewritten = try PNGDecoder.decode(try sandbox.bytes("shots/scrot-in-burst.png"), source: "scrot-in-burst.png")
+        assertRedacted(rewritten, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+        XCTAssertTrue(try sandbox.bytes("shots/Screenshot-old-7.png") == sandbox.bytes("made/Screenshot-old-7.png"), "left as it was")
+        let quarantined = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.path(".local/state/shotguard/quarantine"))) ?? []
+        XCTAssertEqual(quarantined, [], "nothing quarantined")
+        // Held as paths, not bytes: the peak stays far below the burst's 90 MB of files.
+        let peak = try XCTUnwrap(peakMemoryKiB(of: watch.process.processIdentifier))
+        XCTAssertLessThan(peak, 80 * 1024, "peak resident memory \(peak) KiB")
+    }
+
     /// The X server dies while an event is open: the agent still writes the report of the
     /// screenshot in hand, then exits 1.
     func testLosingTheDisplayDuringAnEventStillReportsWhatIsInHand() throws {
@@ -81,4 +108,12 @@ final class AgentRobustnessTests: XCTestCase {
     }
 
     private func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+
+    /// `VmHWM` of a running process, in KiB.
+    private func peakMemoryKiB(of pid: Int32) -> Int? {
+        let status = text("/proc/\(pid)/status")
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
 }
