@@ -6,9 +6,10 @@
 _shotguard_options() {
     case $1 in
         "") echo "-h --help --version" ;;
-        capture) echo "-o --output --screen --active --window --geometry --frame --regions" \
+        capture) echo "-o --output --screen --active --window --geometry --monitor --frame --regions" \
             "--no-redact --no-shm --format --quality --compression -h --help" ;;
         demo) echo "--dir -h --help" ;;
+        monitors) echo "--json --names -h --help" ;;
         redact) echo "-o --output --regions --rect --fill --origin --format --quality --compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
@@ -24,7 +25,7 @@ _shotguard_options() {
 # Whether an option takes a value (as the next word or after '=').
 _shotguard_takes_value() {
     case $1 in
-        -o | --output | --regions | --window | --geometry | --compression | --dir | --rect | --fill | --origin | \
+        -o | --output | --regions | --window | --geometry | --monitor | --compression | --dir | --rect | --fill | --origin | \
             --format | --quality | --tool-class | --spool | --keep | --exec | --older-than)
             return 0 ;;
     esac
@@ -48,6 +49,10 @@ _shotguard_values() {
             # The ids of the viewable windows; nothing when there is no display.
             local shotguard=${COMP_WORDS[0]/#\~/$HOME}
             COMPREPLY=($(compgen -W "$("$shotguard" windows --ids 2>/dev/null)" -- "$2")) ;;
+        --monitor)
+            # 'primary' and the monitors' names; only 'primary' when there is no display.
+            local shotguard=${COMP_WORDS[0]/#\~/$HOME}
+            COMPREPLY=($(compgen -W "primary"$'\n'"$("$shotguard" monitors --names 2>/dev/null)" -- "$2")) ;;
         --fill)
             COMPREPLY=($(compgen -W $'black\npixelate\npixelate:16' -- "$2"))
             # '#rrggbb': offered as '\#', since an unquoted '#' starting a word begins a comment.
@@ -99,7 +104,7 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "capture demo quarantine redact regions watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "capture demo monitors quarantine redact regions watch windows" -- "$cur"))
     elif [[ $command == regions ]]; then
         COMPREPLY=($(compgen -W "check show" -- "$cur"))
     elif [[ $command == quarantine ]]; then

@@ -34,11 +34,19 @@ function __shotguard_window_ids
     $shotguard windows --ids 2>/dev/null
 end
 
+# 'primary' and the monitors' names; only 'primary' when there is no display.
+function __shotguard_monitor_names
+    echo primary
+    set -l shotguard (commandline -opc)[1]
+    $shotguard monitors --names 2>/dev/null
+end
+
 complete -c shotguard -f
 
 # Commands, and the options taken before one.
 complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the screen, a window or a rectangle, redacted'
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
+complete -c shotguard -n '__shotguard_using ""' -a monitors -d 'List the RandR monitors, to help write monitor rules'
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG or WebP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
@@ -74,6 +82,7 @@ complete -c shotguard -n '__shotguard_using capture' -l screen -d 'Capture the w
 complete -c shotguard -n '__shotguard_using capture' -l active -d 'Capture the active window'
 complete -c shotguard -n '__shotguard_using capture' -l window -x -a '(__shotguard_window_ids)' -d 'Capture this window'
 complete -c shotguard -n '__shotguard_using capture' -l geometry -x -d 'Capture this rectangle of the screen (WxH+X+Y)'
+complete -c shotguard -n '__shotguard_using capture' -l monitor -x -a '(__shotguard_monitor_names)' -d 'Capture this RandR monitor'
 complete -c shotguard -n '__shotguard_using capture' -l frame -d 'With --active or --window, include the decorations'
 complete -c shotguard -n '__shotguard_using capture' -l no-redact -d 'Write the capture as it is, applying no rules'
 
@@ -105,6 +114,10 @@ complete -c shotguard -n '__shotguard_using "quarantine list"' -l json -d 'Print
 complete -c shotguard -n '__shotguard_using "quarantine restore"' -a '(__shotguard_quarantine_ids)' -d 'Quarantine ID'
 complete -c shotguard -n '__shotguard_using "quarantine restore"' -s o -l output -r -F -d 'Write the original to PATH'
 complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DAYS days'
+
+# monitors
+complete -c shotguard -n '__shotguard_using monitors' -l json -d 'Print a JSON array instead of a table'
+complete -c shotguard -n '__shotguard_using monitors' -l names -d 'Print only the monitor names'
 
 # windows
 complete -c shotguard -n '__shotguard_using windows' -l json -d 'Print a JSON array instead of a table'

@@ -1,9 +1,10 @@
-/* Xlib, MIT-SHM and XFixes for Swift. Function-like macros do not import: Swift code calls
+/* Xlib, MIT-SHM, XFixes and RandR (1.5 monitors) for Swift. Function-like macros do not import: Swift code calls
  * the real functions (XDefaultRootWindow, ...) and the image's function table instead. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xfixes.h>
+#include <X11/extensions/Xrandr.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>

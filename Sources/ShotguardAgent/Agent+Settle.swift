@@ -14,6 +14,7 @@ extension Agent {
         var report = Report(id: event.id, time: event.wallStart)
         report.signals = event.signals
         report.screen = (event.eventTime.context.width, event.eventTime.context.height)
+        report.monitors = event.eventTime.context.monitors
         report.activeWindow = event.eventTime.context.windows.first { $0.id == event.eventTime.context.activeWindowID }
         report.guardOutcome = event.guardOutcome
         report.notes = event.notes

@@ -4,7 +4,7 @@ import ShotguardRegions
 
 /// How an image was placed on the screen.
 struct Alignment {
-    enum Method: String { case screen, window, search, fallback }
+    enum Method: String { case screen, monitor, window, search, fallback }
 
     let method: Method
     /// The image's rectangle in screen coordinates.
@@ -59,7 +59,7 @@ enum Aligner {
 
     /// Where `image` sits on `root`. A screen-sized image sits at the origin: verified when it
     /// matches; when it does not, nil if `verify`, else an unverified alignment with its
-    /// difference. One the size of a context window is checked against that window; anything
+    /// difference. One the size of a monitor is checked against each monitor of that size, one the size of a context window is checked against that window; anything
     /// else is searched for within `budget`. Nil when it is not found, found at more than one
     /// place, or the budget ran out. `tolerance` follows the file: `.lossy` for JPEG and lossy
     /// WebP, `.exact` otherwise.
@@ -78,6 +78,16 @@ enum Aligner {
             guard same || !verify else { return (nil, .notFound) }
             return (Alignment(method: .screen, rect: root.bounds, windowID: nil, verified: same,
                               difference: comparison.differing), nil)
+        }
+        // A monitor-sized image (scrot -M, flameshot screen) is tried at each monitor of that
+        // size; monitors are matched by geometry, never by their index (which changes).
+        for monitor in context.monitors
+        where monitor.frame.width == image.width && monitor.frame.height == image.height && root.bounds.intersection(monitor.frame) == monitor.frame {
+            let frame = monitor.frame
+            let comparison = ImageComparison.compare(candidate, root: root, x: frame.x, y: frame.y, tolerance: tolerance, stopEarly: true)
+            if comparison.passes(tolerance) {
+                return (Alignment(method: .monitor, rect: frame, windowID: nil, difference: shifted(comparison.differing, by: frame)), nil)
+            }
         }
         for window in context.windows.reversed()
         where window.frame.width == image.width && window.frame.height == image.height {

@@ -32,6 +32,8 @@ struct Report {
     /// Whether a rule redacted the active window, so its title must not be written down.
     var activeWindowRedacted = false
     var screen: (width: Int, height: Int) = (0, 0)
+    /// The RandR monitors at the event.
+    var monitors: [MonitorInfo] = []
     var notes: [String] = []
     var guardOutcome = GuardOutcome()
 
@@ -51,7 +53,8 @@ struct Report {
             ("image", .object(imageFields)),
             ("alignment", alignment.map { alignment in
                 .object([("method", .string(alignment.method.rawValue)), ("geometry", .string(alignment.rect.description)),
-                         ("window", alignment.windowID.map { .string("0x" + String($0, radix: 16)) } ?? .null)])
+                         ("window", alignment.windowID.map { .string("0x" + String($0, radix: 16)) } ?? .null),
+                         ("monitor", monitor(holdingMostOf: alignment.rect).map { .string($0.name) } ?? .null)])
             } ?? .null),
             ("redactions", .array(redactions.map { hit in
                 .object([("line", .number(hit.line)), ("geometry", .string(hit.rect.description)),
@@ -65,6 +68,10 @@ struct Report {
                          ("titleWithheld", .bool(activeWindowRedacted)), ("geometry", .string(window.frame.description))])
             } ?? .null),
             ("screen", .object([("width", .number(screen.width)), ("height", .number(screen.height))])),
+            ("monitors", .array(monitors.map { monitor in
+                .object([("name", .string(monitor.name)), ("geometry", .string(monitor.frame.description)),
+                         ("primary", .bool(monitor.isPrimary))])
+            })),
             ("guard", guardOutcome.isEmpty ? .null : .object(
                 [guardOutcome.file.map { ("file", JSON.string($0)) }, guardOutcome.quarantine.map { ("quarantine", JSON.string($0)) },
                  guardOutcome.clipboard.map { ("clipboard", JSON.string($0)) }].compactMap { $0 })),
@@ -72,5 +79,10 @@ struct Report {
             ("shotguard", .string(version)),
             ("note", notes.isEmpty ? .null : .string(notes.joined(separator: "; "))),
         ])
+    }
+
+    /// The monitor that shows most of `rect` (where the image came from), if any.
+    private func monitor(holdingMostOf rect: Rect) -> MonitorInfo? {
+        ScreenContext(width: screen.width, height: screen.height, windows: [], monitors: monitors).monitor(holdingMostOf: rect)
     }
 }

@@ -39,7 +39,8 @@ public struct RuleResolution {
 extension RegionsFile {
     /// Resolves every rule, in file order, against the screen and its windows.
     ///
-    /// A `screen` rule covers its geometry of the screen. A `window` rule covers its geometry of
+    /// A `screen` rule covers its geometry of the screen; a `monitor` rule its geometry of each
+    /// monitor it selects that is present. A `window` rule covers its geometry of
     /// the frame of each viewable window that meets all its matches, in stacking order, bottom
     /// first. Every rectangle is clipped to the screen, and empty ones are dropped.
     public func resolve(against context: ScreenContext) -> [RuleResolution] {
@@ -70,6 +71,10 @@ extension Rule {
         case .screen:
             let rect = geometry?.resolve(in: screen) ?? screen
             return RuleResolution(rule: self, hits: rect.isEmpty ? [] : [RegionHit(line: line, fill: fill, rect: rect)])
+        case .monitor:
+            // A monitor that is not there hits nothing; the geometry is relative to each one.
+            let rects = monitor.select(context.monitors).map { (geometry?.resolve(in: $0.frame) ?? $0.frame).intersection(screen) }
+            return RuleResolution(rule: self, hits: rects.filter { !$0.isEmpty }.map { RegionHit(line: line, fill: fill, rect: $0) })
         case .window:
             var resolution = RuleResolution(rule: self, hits: [])
             for window in context.windows where window.isViewable {

@@ -8,6 +8,8 @@ public enum Target: String, Sendable {
     case window
     /// The root window.
     case screen
+    /// A RandR monitor: the one named by `name=`, the primary one, or every one.
+    case monitor
 }
 
 /// One rule of a regions file.
@@ -24,16 +26,19 @@ public struct Rule {
     public var geometry: Geometry?
     /// How to cover it; `.black` unless the rule says `fill=`.
     public var fill: Fill
+    /// For `monitor` rules, the monitors the geometry is relative to.
+    public var monitor: MonitorSelector
     /// The rule's text without its comment, trimmed, for listings and messages.
     public var source: String
 
     public init(line: Int, target: Target, matches: [Match] = [], geometry: Geometry? = nil,
-                fill: Fill = .black, source: String) {
+                fill: Fill = .black, monitor: MonitorSelector = .all, source: String) {
         self.line = line
         self.target = target
         self.matches = matches
         self.geometry = geometry
         self.fill = fill
+        self.monitor = monitor
         self.source = source
     }
 

@@ -11,14 +11,16 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
     let targetToken = tokens[0]
     guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
         throw LineError(column: targetToken.column,
-                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window' or 'screen')")
+                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window', 'screen' or 'monitor')")
     }
 
     var rule = Rule(line: line, target: target, source: tokenized.source)
     var geometryToken: Token?
     var fillToken: Token?
+    var monitorToken: Token?
 
     for token in tokens.dropFirst() {
+        if target == .monitor, try parseMonitorSelector(token, into: &rule, first: &monitorToken) { continue }
         if isGeometry(token) {
             if let first = geometryToken {
                 throw duplicate("geometry", token, first: first)
@@ -55,7 +57,8 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
         }
         guard target == .window else {
             throw LineError(column: token.column,
-                            message: "a screen rule takes no class=/instance=/title matches (found '\(token.raw.excerpt())')")
+                            message: "a \(target) rule takes no class=/instance=/title matches (found '\(token.raw.excerpt())')"
+                                + (target == .monitor ? " (a monitor is picked with name=NAME or primary)" : ""))
         }
         guard !value.isEmpty else {
             throw LineError(column: valueColumn,

@@ -32,7 +32,7 @@ public struct WindowInfo: Hashable, Sendable {
     }
 }
 
-/// The screen at one moment: its size and its windows.
+/// The screen at one moment: its size, its monitors and its windows.
 public struct ScreenContext: Hashable, Sendable {
     /// Width of the root window in pixels.
     public var width: Int
@@ -42,12 +42,16 @@ public struct ScreenContext: Hashable, Sendable {
     public var windows: [WindowInfo]
     /// `_NET_ACTIVE_WINDOW`, when the window manager sets it.
     public var activeWindowID: UInt?
+    /// The RandR monitors, in the server's order; empty when RandR 1.5 is missing.
+    public var monitors: [MonitorInfo]
 
-    public init(width: Int, height: Int, windows: [WindowInfo], activeWindowID: UInt? = nil) {
+    public init(width: Int, height: Int, windows: [WindowInfo], activeWindowID: UInt? = nil,
+                monitors: [MonitorInfo] = []) {
         self.width = width
         self.height = height
         self.windows = windows
         self.activeWindowID = activeWindowID
+        self.monitors = monitors
     }
 
     /// The whole root window: `width`x`height`+0+0.

@@ -10,6 +10,10 @@ public final class Display {
     let screen: Int32
     /// Whether a `batch` is running: its requests share its one trap (see `trap`).
     private var isBatching = false
+    /// Monitor names by atom: an atom's name never changes while the server runs.
+    var monitorNames: [Atom: String] = [:]
+    /// Whether the server speaks RandR 1.5 (monitors); asked once, on first use.
+    lazy var hasMonitors: Bool = queryMonitorSupport()
 
     /// Opens `name`, or `$DISPLAY` when nil.
     public init(name: String? = nil) throws(X11Error) {

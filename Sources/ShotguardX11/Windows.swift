@@ -95,17 +95,19 @@ extension Display {
     }
 
     /// Everything the regions resolver needs, read now: screen size, viewable top-level windows
-    /// in stacking order (bottom first) with class, title and geometry, and the active window.
+    /// in stacking order (bottom first) with class, title and geometry, the active window, and
+    /// the RandR monitors (read at every call: the agent follows monitor changes this way).
     /// Windows that vanish while this runs are left out. Read as one batch under one error
     /// trap: at event time, every round trip delays the moment the context describes.
     /// The cost does not grow in round trips with the number of windows: their requests go
     /// out together and the replies are read after (about 8 round trips in all).
     public func screenContext() -> ScreenContext {
-        let (list, active) = batch { (topLevelWindows(), activeWindow()) }
+        let (list, active, monitors) = batch { (topLevelWindows(), activeWindow(), self.monitors()) }
         // A window that vanished meanwhile is an ordinary outcome: it is left out.
         let windows = windowInfos(list).filter(\.isViewable)
         let size = self.size
-        return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: active.map { UInt($0) })
+        return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: active.map { UInt($0) },
+                             monitors: monitors)
     }
 
     /// Class, title and geometry of each of `windows`, in their order, read in one batch; a

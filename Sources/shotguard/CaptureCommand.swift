@@ -13,6 +13,7 @@ enum CaptureCommand: Subcommand {
             OptionSpec("active", help: "Capture the active window as it shows on screen."),
             OptionSpec("window", value: "ID", help: "Capture window ID (see 'shotguard windows')."),
             OptionSpec("geometry", value: "WxH+X+Y", help: "Capture this rectangle of the screen."),
+            OptionSpec("monitor", value: "NAME", help: "Capture the RandR monitor NAME, or 'primary' (see 'shotguard monitors')."),
             OptionSpec("frame", help: "With --active or --window, include the window manager's decorations."),
             .regions,
             OptionSpec("no-redact", help: "Write the capture as it is, applying no rules."),
@@ -26,9 +27,9 @@ enum CaptureCommand: Subcommand {
         guard arguments.positionals.isEmpty else {
             throw .usage("capture: unexpected argument '\(arguments.positionals[0])' (the output goes in -o FILE)")
         }
-        let targets = ["screen", "active", "window", "geometry"].filter { arguments.has($0) || arguments.value($0) != nil }
+        let targets = ["screen", "active", "window", "geometry", "monitor"].filter { arguments.has($0) || arguments.value($0) != nil }
         guard targets.count <= 1 else {
-            throw .usage("capture: choose one of --screen, --active, --window and --geometry")
+            throw .usage("capture: choose one of --screen, --active, --window, --geometry and --monitor")
         }
         if arguments.has("frame"), !(arguments.has("active") || arguments.value("window") != nil) {
             throw .usage("capture: --frame goes with --active or --window")
@@ -54,6 +55,8 @@ enum CaptureCommand: Subcommand {
             area = try windowArea(UInt(active), display: display, withFrame: arguments.has("frame"))
         } else if let windowID {
             area = try windowArea(windowID, display: display, withFrame: arguments.has("frame"))
+        } else if let name = arguments.value("monitor") {
+            area = try monitorArea(name, context: context).intersection(context.bounds)
         } else {
             area = context.bounds
         }
@@ -63,6 +66,15 @@ enum CaptureCommand: Subcommand {
         if regions == nil, !arguments.has("no-redact") {
             Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
         }
+    }
+
+    /// The monitor's rectangle on the root; an unknown name fails, listing the monitors there are.
+    private static func monitorArea(_ name: String, context: ScreenContext) throws(CLIError) -> Rect {
+        if let monitor = context.monitor(named: name) { return monitor.frame }
+        let present = context.monitors.map { $0.name.escapingControlCharacters() + ($0.isPrimary ? " (primary)" : "") }
+        let what = name == "primary" ? "no monitor is primary" : "no monitor named '\(name.escapingControlCharacters())'"
+        throw .failure("capture --monitor: \(what) (monitors: "
+            + (present.isEmpty ? "none; the X server lacks RandR 1.5" : present.joined(separator: ", ")) + ")")
     }
 
     /// The window's rectangle on screen; it must exist and be viewable.

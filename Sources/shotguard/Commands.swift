@@ -19,6 +19,7 @@ enum Commands {
     static var all: [any Subcommand.Type] { [
         CaptureCommand.self,
         DemoCommand.self,
+        MonitorsCommand.self,
         QuarantineListCommand.self,
         QuarantineRestoreCommand.self,
         QuarantinePurgeCommand.self,

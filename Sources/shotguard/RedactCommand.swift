@@ -69,16 +69,17 @@ enum RedactCommand: Subcommand {
         return ScreenContext(width: image.width, height: image.height, windows: [])
     }
 
-    /// The live screen (windows and size) whenever a display is there; without one, nil when
-    /// the file has no window rules, and a usage error (fail closed) when it has.
+    /// The live screen (windows, monitors and size) whenever a display is there; without one, nil
+    /// when the file has no window or monitor rules, and a usage error (fail closed) when it has.
     private static func liveContext(for regions: RegionsFile) throws(CLIError) -> ScreenContext? {
-        let windowRules = regions.windowRules
+        let windowRules = regions.rules.filter { $0.target == .window || $0.target == .monitor }
         guard !windowRules.isEmpty else { return try? Display().screenContext() }
         let lines = (windowRules.count == 1 ? "line " : "lines ") + windowRules.map { String($0.line) }.joined(separator: ", ")
+        let kind = windowRules.contains { $0.target == .monitor } ? "window and monitor rules" : "window rules"
         do throws(X11Error) {
             return try Display().screenContext()
         } catch {
-            let reason = "\(regions.path): window rules (\(lines)) need an X display to resolve; nothing was written"
+            let reason = "\(regions.path): \(kind) (\(lines)) need an X display to resolve; nothing was written"
             throw error.kind == .noDisplay && getenv("DISPLAY") == nil
                 ? .usage("\(reason) (DISPLAY is not set)") : .failure("\(reason) (\(error.message))")
         }

@@ -9,7 +9,8 @@ enum RegionsCheckCommand: Subcommand {
         name: "regions check", summary: "check the regions file against the windows on screen",
         arguments: "",
         options: [.regions, .help],
-        details: "Prints each rule with the windows and rectangles it hits, and the rules that hit nothing.\n"
+        details: "Prints the monitors, then each rule with the windows, monitors and rectangles (absolute, on\n"
+            + "the root) it hits, and the rules that hit nothing.\n"
             + "Exit status 2 when the file does not parse.")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -19,18 +20,23 @@ enum RegionsCheckCommand: Subcommand {
         let context = display.screenContext()
         let windows = Dictionary(context.windows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var lines = ["\(regions.path.escapingControlCharacters()): \(regions.rules.count) rules; screen \(context.width)x\(context.height), "
-            + "\(context.windows.count) viewable windows"]
+            + "\(context.windows.count) viewable windows, \(context.monitors.count) monitors"]
+        for monitor in context.monitors {
+            lines.append("monitor \(monitor.name.escapingControlCharacters()) \(monitor.frame)" + (monitor.isPrimary ? " primary" : ""))
+        }
         for resolution in regions.resolve(against: context) {
             lines.append("line \(resolution.rule.line): \(resolution.rule.source.escapingControlCharacters())")
-            if resolution.hits.isEmpty { lines.append("    hits nothing") }
+            if resolution.hits.isEmpty { lines.append("    hits nothing" + absentMonitor(resolution.rule, context: context)) }
             for hit in resolution.hits {
                 if let id = hit.windowID, let window = windows[id] {
                     // JSON quoting escapes C0 but leaves DEL and C1, which a terminal may obey.
                     let names = "\(window.className)/\(window.instance) \(JSON.quote(window.title))"
                     lines.append("    window \(hexID(id)) \(names.escapingControlCharacters()) "
-                        + "at \(window.frame) -> \(hit.rect) \(hit.fill)")
+                        + "at \(window.frame) -> \(hit.rect) \(hit.fill)" + on(hit.rect, context))
+                } else if resolution.rule.target == .monitor, let monitor = context.monitor(holdingMostOf: hit.rect) {
+                    lines.append("    monitor \(monitor.name.escapingControlCharacters()) at \(monitor.frame) -> \(hit.rect) \(hit.fill)")
                 } else {
-                    lines.append("    screen -> \(hit.rect) \(hit.fill)")
+                    lines.append("    screen -> \(hit.rect) \(hit.fill)" + on(hit.rect, context))
                 }
             }
             for id in resolution.undecided {
@@ -39,5 +45,17 @@ enum RegionsCheckCommand: Subcommand {
             }
         }
         Console.output(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// ` on NAME`: the monitor that shows most of `rect`, when there is one.
+    private static func on(_ rect: Rect, _ context: ScreenContext) -> String {
+        context.monitor(holdingMostOf: rect).map { " on \($0.name.escapingControlCharacters())" } ?? ""
+    }
+
+    /// Why a monitor rule hit nothing: its monitor is not there (empty for other rules).
+    private static func absentMonitor(_ rule: Rule, context: ScreenContext) -> String {
+        guard rule.target == .monitor, rule.monitor.select(context.monitors).isEmpty else { return "" }
+        let present = context.monitors.isEmpty ? "none" : context.monitors.map { $0.name.escapingControlCharacters() }.joined(separator: ", ")
+        return ": \(rule.monitor.description.escapingControlCharacters()) is not present (monitors: \(present))"
     }
 }

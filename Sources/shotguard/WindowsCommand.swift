@@ -14,7 +14,8 @@ enum WindowsCommand: Subcommand {
             .help,
         ],
         details: "Top of the stack first; '*' marks the active window. Geometry is the client area on the\n"
-            + "root in X geometry syntax (WxH+X+Y), as rules and --geometry take it.")
+            + "root in X geometry syntax (WxH+X+Y), as rules and --geometry take it. Monitor is the RandR\n"
+            + "monitor that shows most of the window ('-' for none).")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("windows: takes no arguments") }
@@ -24,32 +25,36 @@ enum WindowsCommand: Subcommand {
         if arguments.has("ids") {
             Console.output(windows.map { hexID($0.id) + "\n" }.joined())
         } else if arguments.has("json") {
-            Console.output(json(windows, active: context.activeWindowID) + "\n")
+            Console.output(json(windows, context: context) + "\n")
         } else {
-            Console.output(table(windows, active: context.activeWindowID))
+            Console.output(table(windows, context: context))
         }
     }
 
-    private static func table(_ windows: [WindowInfo], active: UInt?) -> String {
-        var lines = ["  ID          GEOMETRY              CLASS                 INSTANCE              TITLE"]
+    private static func table(_ windows: [WindowInfo], context: ScreenContext) -> String {
+        var lines = ["  ID          GEOMETRY              MONITOR     CLASS                 INSTANCE              TITLE"]
         for window in windows {
-            let mark = window.id == active ? "* " : "  "
+            let mark = window.id == context.activeWindowID ? "* " : "  "
+            let monitor = context.monitor(holdingMostOf: window.frame)?.name ?? "-"
             // Names and titles are set by the windows' programs: escaped, they cannot drive the terminal.
             lines.append(mark + hexID(window.id).padding(toLength: 12) + window.frame.description.padding(toLength: 22)
+                + monitor.escapingControlCharacters().padding(toLength: 12)
                 + window.className.escapingControlCharacters().padding(toLength: 22)
                 + window.instance.escapingControlCharacters().padding(toLength: 22) + window.title.escapingControlCharacters())
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func json(_ windows: [WindowInfo], active: UInt?) -> String {
-        let items = windows.map { window in
-            JSON.object([
+    private static func json(_ windows: [WindowInfo], context: ScreenContext) -> String {
+        let items = windows.map { window -> JSON in
+            let monitor = context.monitor(holdingMostOf: window.frame)
+            return JSON.object([
                 ("id", .string(hexID(window.id))), ("class", .string(window.className)),
                 ("instance", .string(window.instance)), ("title", .string(window.title)),
                 ("geometry", .string(window.frame.description)), ("x", .number(window.frame.x)),
                 ("y", .number(window.frame.y)), ("width", .number(window.frame.width)),
-                ("height", .number(window.frame.height)), ("active", .bool(window.id == active)),
+                ("height", .number(window.frame.height)), ("active", .bool(window.id == context.activeWindowID)),
+                ("monitor", monitor.map { .string($0.name) } ?? .null),
             ])
         }
         return JSON.array(items).text

@@ -13,7 +13,7 @@ final class X11RegionsCommandTests: X11DesktopTestCase {
         XCTAssertEqual(result.stderr, "")
         var sections: [Int: [String]] = [:]
         var current = 0
-        for line in result.stdoutText.split(separator: "\n").map(String.init).dropFirst() {
+        for line in result.stdoutText.split(separator: "\n").map(String.init).dropFirst() where !line.hasPrefix("monitor ") {
             if let match = line.firstMatch(of: #/^line (\d+): /#) {
                 current = Int(match.1)!
                 sections[current] = []
@@ -21,7 +21,7 @@ final class X11RegionsCommandTests: X11DesktopTestCase {
                 sections[current, default: []].append(line)
             }
         }
-        XCTAssertTrue(result.stdoutText.hasPrefix("\(rules): 6 rules; screen 320x240, 4 viewable windows\n"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.hasPrefix("\(rules): 6 rules; screen 320x240, 4 viewable windows, 1 monitors\nmonitor screen 320x240+0+0\n"), result.stdoutText)
         XCTAssertEqual(sections.keys.sorted(), [2, 3, 4, 5, 6, 7], result.stdoutText)
         let ids = desktop.ids.map { hexID($0) }
         let expected: [Int: [String]] = [

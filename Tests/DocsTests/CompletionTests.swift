@@ -99,11 +99,12 @@ final class CompletionTests: XCTestCase {
     }
 
     /// The values of options, by what they stand for: files, folders, window ids (from
-    /// `shotguard windows --ids`), fill styles and compression levels.
+    /// `shotguard windows --ids`), monitor names (from `shotguard monitors --names`), fill
+    /// styles and compression levels.
     private func checkValues(_ shell: Shell) throws {
         let help = try ShotguardHelp.read()
         let sandbox = try Sandbox(self)
-        try sandbox.installFakeShotguard(windowIDs: ["0x1a00007", "0x2c00003"])
+        try sandbox.installFakeShotguard(windowIDs: ["0x1a00007", "0x2c00003"], monitorNames: ["DP-1", "HDMI-A-0"])
 
         typealias Check = (line: String, test: (Set<String>) -> Bool, what: String)
         var checks: [Check] = []
@@ -123,6 +124,10 @@ final class CompletionTests: XCTestCase {
                 case ("ID", "window"):
                     checks.append(("\(prefix) \(long) ", { $0 == ["0x1a00007", "0x2c00003"] },
                                    "the ids that 'shotguard windows --ids' prints"))
+                case ("NAME", "monitor"):
+                    checks.append(("\(prefix) \(long) ", { $0 == ["primary", "DP-1", "HDMI-A-0"] },
+                                   "primary and the names that 'shotguard monitors --names' prints"))
+                    checks.append(("\(prefix) \(long) H", { $0 == ["HDMI-A-0"] }, "the monitor names that start with H"))
                 case ("STYLE", "fill"):
                     checks.append(("\(prefix) \(long) ", { values in
                         values.isSuperset(of: ["black", "pixelate:16"]) && values.contains { $0.hasPrefix("#") || $0.hasPrefix("\\#") }
@@ -157,6 +162,14 @@ final class CompletionTests: XCTestCase {
             .map { (["shotguard"] + $0.words + ["--window", ""]).joined(separator: " ") }
         let answers = try shell.complete(lines, path: binaryFolder + ":" + sandbox.path, in: sandbox.folder)
         for line in lines { XCTAssertEqual(answers[line], [], "\(shell) completion of '\(line)' without a display") }
+        let monitorLines = help.commands.filter { $0.option(named: "monitor") != nil }
+            .map { (["shotguard"] + $0.words + ["--monitor", ""]).joined(separator: " ") }
+        XCTAssertFalse(monitorLines.isEmpty)
+        let monitorAnswers = try shell.complete(monitorLines, path: binaryFolder + ":" + sandbox.path, in: sandbox.folder)
+        for line in monitorLines {
+            // A set: zsh's _describe may hand the same match to compadd twice.
+            XCTAssertEqual(Set(monitorAnswers[line] ?? []), ["primary"], "\(shell) completion of '\(line)' without a display")
+        }
     }
 }
 
@@ -181,12 +194,13 @@ private struct Sandbox {
     /// The shells' PATH: the fake shotguard first, then the system's.
     var path: String { bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") }
 
-    /// A `shotguard` whose `windows --ids` prints `windowIDs`, to test window-id completion
-    /// without a display.
-    func installFakeShotguard(windowIDs: [String]) throws {
+    /// A `shotguard` whose `windows --ids` prints `windowIDs` and `monitors --names` prints
+    /// `monitorNames`, to test their completion without a display.
+    func installFakeShotguard(windowIDs: [String], monitorNames: [String]) throws {
         let script = """
             #!/bin/sh
             if [ "$1 $2" = "windows --ids" ]; then printf '\(windowIDs.joined(separator: "\\n"))\\n'; exit 0; fi
+            if [ "$1 $2" = "monitors --names" ]; then printf '\(monitorNames.joined(separator: "\\n"))\\n'; exit 0; fi
             exit 1
 
             """

@@ -96,12 +96,13 @@ final class ManPageTests: XCTestCase {
         let format = try XCTUnwrap(page.section("BACKGROUND AGENT")?.subsection("Report format"),
                                    "shotguard(1) has no 'Report format' under BACKGROUND AGENT").joined(separator: "\n")
         let topLevel = ["schema", "id", "time", "signals", "image", "alignment", "redactions", "activeWindow", "screen",
-                        "host", "shotguard", "note"]
+                        "monitors", "host", "shotguard", "note"]
         for field in topLevel {
             XCTAssertTrue(format.split(separator: "\n").map(String.init).hasTag(field), "'Report format' has a paragraph for \(field)")
         }
         let nested = ["kind", "detail", "source", "path", "original", "width", "height", "method", "geometry", "window",
-                      "line", "x", "y", "fill", "class", "instance", "title", "titleWithheld"]
+                      "line", "x", "y", "fill", "class", "instance", "title", "titleWithheld",
+                      "monitor", "name", "primary"]
         for field in nested {
             XCTAssertNotNil(format.firstMatch(of: try Regex("\\b\(field)\\b")), "'Report format' names the field \(field)")
         }
