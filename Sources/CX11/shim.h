@@ -1,9 +1,11 @@
-/* Xlib, MIT-SHM and XFixes for Swift. Function-like macros do not import: Swift code calls
+/* Xlib, MIT-SHM, XFixes and XInput 2 for Swift. Function-like macros do not import: Swift code calls
  * the real functions (XDefaultRootWindow, ...) and the image's function table instead. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xfixes.h>
+#include <X11/extensions/shape.h>
+#include <X11/extensions/XInput2.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>

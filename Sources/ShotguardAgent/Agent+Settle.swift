@@ -16,6 +16,7 @@ extension Agent {
         report.screen = (event.eventTime.context.width, event.eventTime.context.height)
         report.activeWindow = event.eventTime.context.windows.first { $0.id == event.eventTime.context.activeWindowID }
         report.guardOutcome = event.guardOutcome
+        report.shield = event.shield
         report.notes = event.notes
         guard event.hasCountedSignal || event.placed != nil else {
             log.verbose("capture event \(event.id) had no screenshot: no report")
