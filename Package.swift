@@ -17,7 +17,7 @@ let package = Package(
             name: "CShotguardPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
-        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr"),
+        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi"),
         // XCB on Xlib's connection: many requests, then their replies, in one round trip.
         .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb"),
         .target(name: "CShotguardSys"),

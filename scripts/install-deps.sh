@@ -2,7 +2,7 @@
 # Installs the Debian packages shotguard needs to build, test, run the demo and bench.
 # Uses apt-get as root, sudo otherwise; installs only what is missing.
 set -eu
-packages="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libpng-dev zlib1g-dev libpcre2-dev
+packages="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libpng-dev zlib1g-dev libpcre2-dev
   libturbojpeg0-dev libwebp-dev libdeflate-dev webp
   xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib"

@@ -1,4 +1,4 @@
-/* Xlib, MIT-SHM, XFixes and RandR (1.5 monitors) for Swift. Function-like macros do not import: Swift code calls
+/* Xlib, MIT-SHM, XFixes, RandR (1.5 monitors) and XInput 2 for Swift. Function-like macros do not import: Swift code calls
  * the real functions (XDefaultRootWindow, ...) and the image's function table instead. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -6,5 +6,7 @@
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xfixes.h>
 #include <X11/extensions/Xrandr.h>
+#include <X11/extensions/shape.h>
+#include <X11/extensions/XInput2.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>

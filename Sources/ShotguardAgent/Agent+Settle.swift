@@ -17,6 +17,7 @@ extension Agent {
         report.monitors = event.eventTime.context.monitors
         report.activeWindow = event.eventTime.context.windows.first { $0.id == event.eventTime.context.activeWindowID }
         report.guardOutcome = event.guardOutcome
+        report.shield = event.shield
         report.notes = event.notes
         guard event.hasCountedSignal || event.placed != nil else {
             log.verbose("capture event \(event.id) had no screenshot: no report")

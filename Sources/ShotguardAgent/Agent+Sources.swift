@@ -24,6 +24,7 @@ extension Agent {
                     continue
                 }
                 let weak = file.strength == .weak
+                screenshotSettledForShield()
                 log.verbose("\(weak ? "image" : "screenshot") file \(path)\(weak ? " (counts if found on screen)" : "")")
                 signal(SignalRecord(kind: .file, time: now(), detail: path.description), counted: !weak, freshScreen: true,
                        candidate: Candidate(source: .file, path: path, bytes: nil, isWeak: weak, key: key))
@@ -43,6 +44,7 @@ extension Agent {
                 let key = "clipboard:\(png.count):\(fnv1a(png))"
                 if seen.contains(key, now: monotonicNow()), !mayGuardAgain(key, owner: owner) { continue }
                 takeOverClipboardIfRulesHit()
+                screenshotSettledForShield()
                 seen.insert(key, now: monotonicNow())
                 signal(SignalRecord(kind: .clipboard, time: now(), detail: owner), counted: true, freshScreen: true,
                        candidate: Candidate(source: .clipboard, path: nil, bytes: png, isWeak: false, key: key))
@@ -62,7 +64,12 @@ extension Agent {
                 }
                 event?.openToolWindows.insert(id)
                 event?.count(now: monotonicNow())
+            case .shieldKey(let readAt, let mappedAt):
+                shieldRaised(readAt: readAt, mappedAt: mappedAt)
+            case .windowsChanged:
+                refreshShield()
             case .toolWindowClosed(let id):
+                screenshotSettledForShield()
                 guard let event, event.openToolWindows.remove(id) != nil else { continue }
                 event.lastSignal = monotonicNow()
                 // Tools that show a window first and capture when it goes (shutter, a delay

@@ -20,6 +20,11 @@ public final class Agent {
     let display: Display
     let grabber: ScreenGrabber
     let desktop: DesktopEvents
+    /// `--shield`: the key listener and the covers; nil without the option.
+    let shield: Shield?
+    /// While the covers are up: when they come down (the screenshot settled and a margin
+    /// passed, or the limit after the key), monotonic seconds.
+    var shieldDown: Double?
     let files: FileSource?
     let signalReader: SignalReader
     let spool: SpoolReporter
@@ -53,6 +58,7 @@ public final class Agent {
             display = try Display()
             desktop = try DesktopEvents(display: display, clipboard: options.watchClipboard, tools: options.watchTools,
                                         extraToolClasses: options.toolClasses)
+            shield = options.shield ? try desktop.enableShield(keys: ["Print"] + options.shieldKeys) : nil
         } catch {
             throw AgentError(message: error.message, isUsage: false)
         }
@@ -93,6 +99,7 @@ public final class Agent {
                     + "originals it copied before guard took over")
             }
         }
+        refreshShield()
     }
 
     static func loadRegions(_ path: String?, log: Log) throws(AgentError) -> RegionsFile? {
@@ -116,6 +123,7 @@ public final class Agent {
         if let files { log.verbose("screenshot folders: \(files.targets.joined(separator: ", "))") }
         while !stopping {
             handleDesktop(desktop.process(now: monotonicNow()))
+            lowerShieldIfDue()
             if display.isLost { return lostDisplay() }
             var fds = [pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signalReader.fileDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -125,11 +133,14 @@ public final class Agent {
                 log.error("poll: \(errnoText())")
                 return 1
             }
+            // The shield's key must be heard before any other work of this turn (reading files).
+            if shield != nil { handleDesktop(desktop.process(now: monotonicNow())) }
             if fds[1].revents != 0 { handleSignals(signalReader.read()) }
             if fds.count > 2, fds[2].revents != 0, let files { handleFiles(files.readEvents()) }
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { return lostDisplay() }
             handleDesktop(desktop.process(now: monotonicNow()))
             handleDesktop(desktop.expire(now: monotonicNow()))
+            lowerShieldIfDue()
             (clipboardGuardian as? ClipboardTakeover)?.logEvents()
             // One candidate a turn: signals and X events are answered between the images of a burst.
             if let event, !event.pending.isEmpty { examineNext(in: event) }
@@ -149,14 +160,15 @@ public final class Agent {
     }
 
     private var guardDescription: String {
-        options.guarding ? "on (screenshot files are rewritten redacted)" : "off (reports only)"
+        (options.guarding ? "on (screenshot files are rewritten redacted)" : "off (reports only)")
+            + (shield.map { "; shield: on (keys \($0.keys.names.joined(separator: ", ")), \($0.overlays.count) covers ready)" } ?? "")
     }
 
     /// Milliseconds until the next timer, or -1: no timer runs while nothing happens. Zero while
     /// candidates wait to be examined.
     private func timeoutMilliseconds() -> Int32 {
         if let event, !event.pending.isEmpty { return 0 }
-        let deadlines = [event?.settleTime, desktop.deadline].compactMap { $0 }
+        let deadlines = [event?.settleTime, desktop.deadline, shieldDown].compactMap { $0 }
         guard let next = deadlines.min() else { return -1 }
         return Int32(max(0, min(60_000, ((next - monotonicNow()) * 1000).rounded(.up))))
     }
@@ -207,6 +219,7 @@ public final class Agent {
                 return
             }
             regions = reloaded
+            refreshShield()
             log.info("reloaded \(regions?.path ?? "regions"): \(regions?.rules.count ?? 0) rules")
         } catch {
             log.error("kept the previous rules: \(error.message)")

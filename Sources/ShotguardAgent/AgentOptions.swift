@@ -21,6 +21,10 @@ public struct AgentOptions: Sendable {
     public var watchTools = true
     /// Guard: rewrite screenshot files that rules hit and take over the clipboard (`--no-guard` turns it off).
     public var guarding = true
+    /// `--shield`: cover the rules' rectangles the moment a shield key is pressed.
+    public var shield = false
+    /// `--shield-key KEYSYM`: keys besides Print that start a shield (keysym names).
+    public var shieldKeys: [String] = []
     public var version = "0"
 
     public init() {}

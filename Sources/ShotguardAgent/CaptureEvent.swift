@@ -58,6 +58,8 @@ final class CaptureEvent {
     var guardOutcome = GuardOutcome()
     var notes: [String] = []
     var openToolWindows: Set<UInt> = []
+    /// The shield key press of this event, when the shield went up for it.
+    var shield: ShieldRecord?
     var hasCountedSignal = false
     var lastSignal: Double
     var lastCountedSignal: Double

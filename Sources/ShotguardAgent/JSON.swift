@@ -3,6 +3,8 @@
 public indirect enum JSON: Sendable {
     case string(String)
     case number(Int)
+    /// A number with a fixed count of decimals (a duration in milliseconds, to the microsecond).
+    case decimal(Double, digits: Int)
     case bool(Bool)
     case null
     case array([JSON])
@@ -12,12 +14,25 @@ public indirect enum JSON: Sendable {
         switch self {
         case .string(let value): return JSON.quote(value)
         case .number(let value): return String(value)
+        case .decimal(let value, let digits): return JSON.fixed(value, digits: digits)
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
         case .object(let members):
             return "{" + members.map { JSON.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
+    }
+
+    /// `value` with `digits` decimals, without Foundation's formatting.
+    static func fixed(_ value: Double, digits: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = Int64((abs(value) * scale).rounded())
+        let whole = String(scaled / Int64(scale))
+        guard digits > 0 else { return (value < 0 && scaled != 0 ? "-" : "") + whole }
+        let fraction = String(scaled % Int64(scale))
+        return (value < 0 && scaled != 0 ? "-" : "") + whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 
     public static func quote(_ value: String) -> String {

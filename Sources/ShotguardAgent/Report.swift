@@ -4,7 +4,7 @@ import ShotguardRegions
 
 /// One signal that joined a capture event.
 struct SignalRecord {
-    enum Kind: String { case file, clipboard, toolWindow = "tool-window" }
+    enum Kind: String { case file, clipboard, toolWindow = "tool-window", shieldKey = "shield-key" }
 
     let kind: Kind
     let time: Double
@@ -12,12 +12,23 @@ struct SignalRecord {
     let detail: String
 }
 
+/// The shield's part of an event: the first key press that raised the covers.
+struct ShieldRecord {
+    /// Wall-clock time the agent read the key event.
+    let keyTime: Double
+    /// From reading the key event to flushing the covers' map requests.
+    let mappedAfterMs: Double
+    /// How many covers went up.
+    let covers: Int
+}
+
 /// What the agent hands to reporters: the redacted image and what happened.
 struct Report {
     enum Source: String { case file, clipboard, fallback, none }
 
-    /// 2 added the `guard` object (what guard did to the file and the clipboard).
-    static let schema = 2
+    /// 2 added the `guard` object (what guard did to the file and the clipboard); 3 the
+    /// `shield` object and the `shield-key` signal.
+    static let schema = 3
 
     let id: String
     let time: Double
@@ -36,6 +47,9 @@ struct Report {
     var monitors: [MonitorInfo] = []
     var notes: [String] = []
     var guardOutcome = GuardOutcome()
+    /// Whether the shield was up for this screenshot: when its key was pressed, and how long the
+    /// covers took to be mapped after the agent read the key.
+    var shield: ShieldRecord?
 
     func json(imagePath: String?, host: String, version: String) -> JSON {
         var imageFields: [(String, JSON)] = [("source", .string(source.rawValue)),
@@ -75,6 +89,10 @@ struct Report {
             ("guard", guardOutcome.isEmpty ? .null : .object(
                 [guardOutcome.file.map { ("file", JSON.string($0)) }, guardOutcome.quarantine.map { ("quarantine", JSON.string($0)) },
                  guardOutcome.clipboard.map { ("clipboard", JSON.string($0)) }].compactMap { $0 })),
+            ("shield", shield.map { shield in
+                .object([("keyTime", .string(Log.iso8601(shield.keyTime))),
+                         ("mappedAfterMs", .decimal(shield.mappedAfterMs, digits: 3)), ("covers", .number(shield.covers))])
+            } ?? .null),
             ("host", .string(host)),
             ("shotguard", .string(version)),
             ("note", notes.isEmpty ? .null : .string(notes.joined(separator: "; "))),

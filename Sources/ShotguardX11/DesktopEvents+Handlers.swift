@@ -97,7 +97,7 @@ extension DesktopEvents {
     func track(_ id: Window) -> [DesktopSignal] {
         guard id != window else { return [] }
         let (_, error) = display.trap { XSelectInput(display.handle, id, PropertyChangeMask | StructureNotifyMask) }
-        guard error == nil else { return [] }
+        guard error == nil, watchesTools else { return [] }
         return check(id)
     }
 
@@ -106,8 +106,9 @@ extension DesktopEvents {
         let hint = display.classHint(of: id)
         let names = [hint.instance.lowercased(), hint.className.lowercased()]
         guard let tool = names.first(where: { isTool($0) }) else {
-            // Named and not a tool: stop hearing about this window's property changes.
-            if !hint.className.isEmpty || !hint.instance.isEmpty {
+            // Named and not a tool: stop hearing about this window's property changes (unless
+            // the shield follows its title and class).
+            if shield == nil, !hint.className.isEmpty || !hint.instance.isEmpty {
                 _ = display.trap { XSelectInput(display.handle, id, NoEventMask) }
             }
             return []

@@ -15,9 +15,15 @@ public enum DesktopSignal {
     case toolWindowMapped(id: UInt, toolClass: String)
     /// A screenshot tool's window went away (unmapped or destroyed).
     case toolWindowClosed(id: UInt)
+    /// A shield key was pressed and the overlays were mapped: `readAt` is when the key event
+    /// was read, `mappedAt` when the map requests were flushed (monotonic seconds).
+    case shieldKey(readAt: Double, mappedAt: Double)
+    /// Top-level windows changed (mapped, moved, restacked, renamed): the shield's rectangles
+    /// need resolving again. At most one per `process` call.
+    case windowsChanged
 }
 
-/// Reads X events for the clipboard and tool-window sources. Call `process` whenever the
+/// Reads X events for the clipboard and tool-window sources, and the shield's key. Call `process` whenever the
 /// connection is readable, and `expire` when `deadline` passes.
 public final class DesktopEvents {
     let display: Display
@@ -35,6 +41,10 @@ public final class DesktopEvents {
     var toolWindows: [Window: String] = [:]
     public var watchesClipboard: Bool
     public var watchesTools: Bool
+    /// The shield's key listener and overlays, once `enableShield` ran.
+    public internal(set) var shield: Shield?
+    /// Whether a window change was seen in this `process` call (the shield resolves again).
+    var windowsChanged = false
 
     /// Default screenshot tools, by either half of WM_CLASS, compared in lower case.
     public static let knownTools = ["flameshot", "spectacle", "ksnip", "gnome-screenshot", "org.gnome.screenshot",
@@ -65,11 +75,16 @@ public final class DesktopEvents {
         XStoreName(handle, window, "shotguard")
         clipboardServer = ClipboardServer(display: display, window: window)
         if watchClipboard { XFixesSelectSelectionInput(handle, display.root, clipboard, UInt(XFixesSetSelectionOwnerNotifyMask)) }
-        if watchTools { XSelectInput(handle, display.root, SubstructureNotifyMask) }
+        if watchTools { XSelectInput(handle, display.root, rootEventMask) }
         display.sync()
     }
 
     func isTool(_ name: String) -> Bool { toolClasses.contains(name) }
+
+    /// The root's event mask: one mask per client and window, so every source shares it.
+    var rootEventMask: Int {
+        (watchesTools || shield != nil ? SubstructureNotifyMask : 0) | (shield != nil ? PropertyChangeMask : 0)
+    }
 
     /// The next time `expire` has work (a clipboard transfer must progress, a held failure is
     /// due, a timer of the clipboard server), or nil when there is none.
@@ -99,10 +114,19 @@ public final class DesktopEvents {
             XNextEvent(display.handle, &event)
             signals += handle(&event, now: now)
         }
+        if windowsChanged {
+            windowsChanged = false
+            signals.append(.windowsChanged)
+        }
         return signals
     }
 
     private func handle(_ event: inout XEvent, now: Double) -> [DesktopSignal] {
+        if let shield {
+            // The shield's key first: the covers go up before anything else is done.
+            if event.type == GenericEvent { return shieldKey(&event, shield) }
+            observeForShield(event, shield)
+        }
         if clipboardServer.handle(&event, now: now) { return [] }
         switch event.type {
         case fixesEventBase + XFixesSelectionNotify:
@@ -112,7 +136,7 @@ public final class DesktopEvents {
             return selectionArrived(event.xselection, now: now)
         case PropertyNotify where event.xproperty.window == window:
             return chunkArrived(event.xproperty, now: now)
-        case CreateNotify where watchesTools:
+        case CreateNotify where watchesTools || shield != nil:
             return track(event.xcreatewindow.window)
         case PropertyNotify where watchesTools && event.xproperty.atom == XA_WM_CLASS:
             return check(event.xproperty.window)

@@ -90,6 +90,18 @@ public final class PaintedWindow {
         throw X11Error(.capture, "window \(hexID(UInt(id))) did not move to +\(x)+\(y)")
     }
 
+    /// Starts recording button presses on this window: the shield's tests check that clicks
+    /// pass through its covers.
+    public func listenForClicks() {
+        XSelectInput(display.handle, id, ExposureMask | StructureNotifyMask | ButtonPressMask)
+        display.sync()
+    }
+
+    /// Waits (bounded) for a button press on this window, after `listenForClicks`.
+    public func waitForClick(seconds: Double) -> Bool {
+        display.waitForEvent(on: id, mask: ButtonPressMask, seconds: seconds) { $0.type == ButtonPress }
+    }
+
     private func setNames(instance: String, className: String, title: String) {
         let handle = display.handle
         instance.withCString { instancePointer in

@@ -49,11 +49,13 @@ public final class VirtualDisplay {
     /// Starts openbox on this display when it is installed; returns whether it runs. Waits until
     /// it manages windows, bounded to about 5 s: `_NET_SUPPORTING_WM_CHECK` is set early in its
     /// start-up, while a window mapped before start-up ends can be dropped (seen with openbox
-    /// 3.6), so a probe window is mapped until the manager maps it.
+    /// 3.6), so a probe window is mapped until the manager maps it. `configFile` is an
+    /// `rc.xml` of its own (the shield's tests bind Print to scrot there).
     @discardableResult
-    public func startWindowManager() -> Bool {
+    public func startWindowManager(configFile: String? = nil) -> Bool {
         guard programExists("openbox"), let display = try? Display(name: name) else { return false }
-        guard let manager = try? ChildProcess("env", ["DISPLAY=\(name)", "openbox", "--sm-disable"]) else { return false }
+        let configuration = configFile.map { ["--config-file", $0] } ?? []
+        guard let manager = try? ChildProcess("env", ["DISPLAY=\(name)", "openbox", "--sm-disable"] + configuration) else { return false }
         windowManager = manager
         XSelectInput(display.handle, display.root, PropertyChangeMask)
         let check = display.atom("_NET_SUPPORTING_WM_CHECK")

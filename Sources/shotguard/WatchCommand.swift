@@ -1,5 +1,6 @@
 // `shotguard watch`: the background agent that notices screenshots and reports them redacted.
 import ShotguardAgent
+import ShotguardX11
 
 enum WatchCommand: Subcommand {
     static let spec = CommandSpec(
@@ -22,6 +23,9 @@ enum WatchCommand: Subcommand {
             OptionSpec("no-clipboard", help: "Do not watch the clipboard."),
             OptionSpec("no-tools", help: "Do not watch for screenshot tools' windows."),
             OptionSpec("no-guard", help: "Only report: leave screenshot files and the clipboard as the tool made them."),
+            OptionSpec("shield", help: "Cover what the rules hit the moment Print is pressed, before the tool reads the screen."),
+            OptionSpec("shield-key", value: "KEYSYM", repeatable: true,
+                       help: "Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)."),
             .noShm, .compression, .help,
         ],
         details: "Watches the XDG pictures folder, its Screenshots subfolder, the home folder and every --dir,\n"
@@ -30,6 +34,9 @@ enum WatchCommand: Subcommand {
             + "placed on the screen. Guard (on unless --no-guard) rewrites a screenshot file that rules hit, in\n"
             + "place and in its own format, and serves the redacted image on the clipboard; a screenshot that\n"
             + "cannot be placed while a rule hit a window is quarantined ('shotguard quarantine').\n"
+            + "Shield (--shield) hears Print (and every --shield-key) with XInput raw events, without taking\n"
+            + "the key from anyone, and maps prepared covers in the rules' fills over what they hit; the covers\n"
+            + "let clicks through and come down once the screenshot has arrived, at most 3 s later.\n"
             + "SIGHUP reloads the regions file (keeping the old rules if the new\n"
             + "file is invalid); SIGINT and SIGTERM stop after the report in hand.")
 
@@ -51,6 +58,8 @@ enum WatchCommand: Subcommand {
         options.watchClipboard = !arguments.has("no-clipboard")
         options.watchTools = !arguments.has("no-tools")
         options.guarding = !arguments.has("no-guard")
+        options.shield = arguments.has("shield")
+        options.shieldKeys = try shieldKeys(arguments, shielding: options.shield)
         options.version = Commands.version
         let agent: Agent
         do throws(AgentError) {
@@ -60,6 +69,17 @@ enum WatchCommand: Subcommand {
         }
         let code = agent.run()
         if code != 0 { throw .failure("the agent stopped with an error (see the log above)") }
+    }
+
+    /// `--shield-key KEYSYM`: X keysym names (as `xev` shows them), only with `--shield`.
+    private static func shieldKeys(_ arguments: ParsedArguments, shielding: Bool) throws(CLIError) -> [String] {
+        let keys = arguments.all("shield-key")
+        if !keys.isEmpty, !shielding { throw .usage("watch: --shield-key needs --shield") }
+        for key in keys where RawKeys.keysym(named: key) == nil {
+            throw .usage("watch: --shield-key: unknown keysym '\(key.escapingControlCharacters())' "
+                + "(expected an X keysym name such as Print, F12 or s)")
+        }
+        return keys
     }
 
     /// `--keep N`: a whole number of reports, at least one.

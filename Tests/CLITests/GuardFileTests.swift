@@ -79,7 +79,7 @@ final class GuardFileTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: unrelated), "other thumbnails stay")
 
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
-        XCTAssertEqual(report.json["schema"] as? Int, 2)
+        XCTAssertEqual(report.json["schema"] as? Int, 3)
         XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten")
         // The rename of the rewrite is not a second screenshot.
         XCTAssertNil(watch.nextReport(seconds: 2.5), "one screenshot, one report")

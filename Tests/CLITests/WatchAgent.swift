@@ -57,6 +57,11 @@ final class WatchAgent {
         outputChanges.wait(seconds: seconds) { condition(self.log) }
     }
 
+    /// Waits (bounded) until the log contains `text` at least `count` times; false on timeout.
+    func waitForLog(_ text: String, count: Int, seconds: Double) -> Bool {
+        outputChanges.wait(seconds: seconds) { self.log.components(separatedBy: text).count - 1 >= count }
+    }
+
     /// The next report line, decoded, with its image; nil when none comes within `seconds`.
     func nextReport(seconds: Double = 10) -> (json: [String: Any], image: PixelBuffer?)? {
         var found: String?

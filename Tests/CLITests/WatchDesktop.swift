@@ -19,9 +19,10 @@ final class WatchDesktop {
     let vault: PaintedWindow
     let notes: PaintedWindow
 
-    init() throws {
+    /// `windowManagerConfig`: an openbox `rc.xml` of the test's own (its key bindings).
+    init(windowManagerConfig: String? = nil) throws {
         server = try VirtualDisplay(width: 640, height: 400)
-        guard server.startWindowManager() else { throw FixtureError("openbox did not start (Debian package 'openbox')") }
+        guard server.startWindowManager(configFile: windowManagerConfig) else { throw FixtureError("openbox did not start (Debian package 'openbox')") }
         display = try Display(name: server.name)
         try display.setRootBackground(Self.wallpaper(width: 640, height: 400))
         vault = try PaintedWindow(display: display, frame: Rect(x: 40, y: 60, width: 200, height: 120),

@@ -1,0 +1,80 @@
+// The shield's part of the desktop events: its key, and the window changes it follows.
+import CX11
+
+/// What the shield listens with and covers with, on the agent's one X connection.
+public final class Shield {
+    public let keys: RawKeys
+    public let overlays: ShieldOverlays
+    /// Properties whose change may change what rules hit: titles, classes, frames, stacking.
+    let watchedProperties: Set<Atom>
+    /// Raises in answer to windows mapped or restacked above the covers, since the last key:
+    /// bounded, so a window that keeps raising itself cannot make the two loop forever.
+    var raises = 0
+    static let maximumRaises = 64
+
+    init(display: Display, keys: [String]) throws(X11Error) {
+        self.keys = try RawKeys(display: display, keys: keys)
+        overlays = try ShieldOverlays(display: display)
+        watchedProperties = Set(["WM_NAME", "_NET_WM_NAME", "WM_CLASS", "_NET_FRAME_EXTENTS", "_NET_CLIENT_LIST_STACKING",
+                                 "_NET_CLIENT_LIST", "WM_STATE"].map(display.atom))
+    }
+}
+
+extension DesktopEvents {
+    /// Starts hearing `keys` (keysym names) and following the windows, so that `shield.overlays`
+    /// can be kept over the rules' rectangles. Throws when the server lacks XInput 2.2 or
+    /// XFixes 2.0, or a name is no keysym.
+    public func enableShield(keys: [String]) throws(X11Error) -> Shield {
+        let shield = try Shield(display: display, keys: keys)
+        self.shield = shield
+        XSelectInput(display.handle, display.root, rootEventMask)
+        // Windows that exist already: their titles and classes may change later.
+        for window in display.topLevelWindows() {
+            _ = display.trap { XSelectInput(display.handle, window, PropertyChangeMask | StructureNotifyMask) }
+        }
+        display.sync()
+        return shield
+    }
+
+    /// A generic event: a press of a shield key maps the covers at once, before anything else.
+    func shieldKey(_ event: inout XEvent, _ shield: Shield) -> [DesktopSignal] {
+        let readAt = monotonicSeconds()
+        guard shield.keys.isTriggerPress(&event) else { return [] }
+        shield.overlays.raise()
+        let mappedAt = monotonicSeconds()
+        shield.raises = 0
+        return [.shieldKey(readAt: readAt, mappedAt: mappedAt)]
+    }
+
+    /// Notes window changes (the covers follow them) and keeps raised covers above a window
+    /// mapped or restacked while they are up (a tool's own full-screen overlay included).
+    func observeForShield(_ event: XEvent, _ shield: Shield) {
+        let overlays = shield.overlays
+        switch event.type {
+        case MappingNotify:
+            var mapping = event.xmapping
+            XRefreshKeyboardMapping(&mapping)
+            shield.keys.refreshKeycodes()
+        case MapNotify, ConfigureNotify:
+            let subject = event.type == MapNotify ? event.xmap.window : event.xconfigure.window
+            guard !overlays.contains(subject) else { return }
+            windowsChanged = true
+            if overlays.isUp, shield.raises < Shield.maximumRaises {
+                shield.raises += 1
+                overlays.keepOnTop()
+            }
+        case UnmapNotify:
+            if !overlays.contains(event.xunmap.window) { windowsChanged = true }
+        case DestroyNotify:
+            if !overlays.contains(event.xdestroywindow.window) { windowsChanged = true }
+        case CreateNotify:
+            if !overlays.contains(event.xcreatewindow.window) { windowsChanged = true }
+        case ReparentNotify, GravityNotify, CirculateNotify:
+            windowsChanged = true
+        case PropertyNotify:
+            if shield.watchedProperties.contains(event.xproperty.atom) { windowsChanged = true }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,152 @@
+// The shield's windows: prepared, unmapped covers in a fill colour, mapped in one flush on a key.
+import CX11
+import ShotguardImaging
+
+/// One override-redirect window per rectangle to cover, created in advance and kept unmapped
+/// until `raise`. Their background pixel is the fill colour, so the server paints them itself
+/// the moment they are mapped, with no drawing request from this process. Their input shape is
+/// empty (clicks pass through to the window beneath) and, override-redirect, no window manager
+/// gives them focus.
+public final class ShieldOverlays {
+    /// WM_NAME of every overlay, so tools and tests can tell them from other windows.
+    public static let title = "shotguard shield"
+
+    let display: Display
+    /// The overlays, in the order of the rectangles last given to `update`.
+    private var windows: [Window] = []
+    private var covers: [ShieldCover] = []
+    private let emptyRegion: XserverRegion
+    public private(set) var isUp = false
+
+    /// Needs XFixes 2.0 for input shapes (an empty one lets every click through).
+    public init(display: Display) throws(X11Error) {
+        self.display = display
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        var major: Int32 = 2, minor: Int32 = 0
+        guard XFixesQueryExtension(display.handle, &eventBase, &errorBase) != 0,
+              XFixesQueryVersion(display.handle, &major, &minor) != 0, major >= 2 else {
+            throw X11Error(.unsupported, "the X server has no XFixes 2.0: --shield cannot make covers that let clicks through")
+        }
+        emptyRegion = XFixesCreateRegion(display.handle, nil, 0)
+    }
+
+    deinit {
+        guard !display.isLost else { return }
+        for window in windows { XDestroyWindow(display.handle, window) }
+        XFixesDestroyRegion(display.handle, emptyRegion)
+        display.flush()
+    }
+
+    /// The overlay windows, to leave out of the screen's window list.
+    public private(set) var ids: Set<UInt> = []
+
+    public func contains(_ window: Window) -> Bool { ids.contains(UInt(window)) }
+
+    public var count: Int { windows.count }
+
+    /// Maps and raises every overlay and flushes: the key-to-cover path. No reply is awaited
+    /// and nothing is allocated; the server paints each background as it maps it.
+    public func raise() {
+        for window in windows { XMapRaised(display.handle, window) }
+        XFlush(display.handle)
+        isUp = true
+    }
+
+    /// Puts the overlays back on top (a window mapped or raised above them while they are up).
+    public func keepOnTop() {
+        guard isUp else { return }
+        for window in windows { XRaiseWindow(display.handle, window) }
+        XFlush(display.handle)
+    }
+
+    /// Unmaps every overlay.
+    public func lower() {
+        for window in windows { XUnmapWindow(display.handle, window) }
+        XFlush(display.handle)
+        isUp = false
+    }
+
+    /// Makes the overlays match `covers`: existing windows are moved, resized and recoloured,
+    /// missing ones created (and mapped when the shield is up), extra ones destroyed.
+    public func update(_ covers: [ShieldCover]) {
+        guard covers != self.covers, !display.isLost else { return }
+        let handle = display.handle
+        for (index, cover) in covers.enumerated() {
+            let rect = cover.rect
+            let pixel = display.pixel(rgb: cover.rgb)
+            if index < windows.count {
+                let window = windows[index]
+                XMoveResizeWindow(handle, window, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
+                XSetWindowBackground(handle, window, pixel)
+                if isUp {
+                    XClearWindow(handle, window)
+                    XRaiseWindow(handle, window)
+                }
+            } else {
+                let window = create(rect, pixel: pixel)
+                windows.append(window)
+                ids.insert(UInt(window))
+                if isUp { XMapRaised(handle, window) }
+            }
+        }
+        while windows.count > covers.count { XDestroyWindow(handle, windows.removeLast()) }
+        self.covers = covers
+        ids = Set(windows.map { UInt($0) })
+        display.flush()
+    }
+
+    private func create(_ rect: Rect, pixel: UInt) -> Window {
+        let handle = display.handle
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        attributes.background_pixel = pixel
+        attributes.border_pixel = 0
+        let window = XCreateWindow(handle, display.root, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height),
+                                   0, 0 /* CopyFromParent */, UInt32(InputOutput), nil,
+                                   UInt(CWOverrideRedirect | CWBackPixel | CWBorderPixel), &attributes)
+        XFixesSetWindowShapeRegion(handle, window, ShapeInput, 0, 0, emptyRegion)
+        XStoreName(handle, window, Self.title)
+        // Never given focus by a manager that looks at it anyway.
+        var hints = XWMHints()
+        hints.flags = InputHint
+        hints.input = 0
+        XSetWMHints(handle, window, &hints)
+        return window
+    }
+}
+
+/// A rectangle of the screen to cover, and the colour (0xRRGGBB) to cover it with.
+public struct ShieldCover: Equatable, Sendable {
+    public var rect: Rect
+    public var rgb: UInt32
+
+    public init(rect: Rect, rgb: UInt32) {
+        self.rect = rect
+        self.rgb = rgb
+    }
+
+    /// Solid fills shield in their colour; pixelate (a mosaic of pixels not yet read) in black.
+    public init(rect: Rect, fill: Fill) {
+        switch fill {
+        case .solid(let rgb): self.init(rect: rect, rgb: rgb)
+        case .pixelate: self.init(rect: rect, rgb: 0)
+        }
+    }
+}
+
+extension Display {
+    /// The pixel value of an RGB colour in the default visual (TrueColor: each channel scaled
+    /// into its mask). Computed here, so no colour allocation round trip is needed.
+    func pixel(rgb: UInt32) -> UInt {
+        let visual = self.visual.pointee
+        func channel(_ value: UInt32, _ mask: UInt) -> UInt {
+            guard mask != 0 else { return 0 }
+            let shift = mask.trailingZeroBitCount
+            let bits = (mask >> shift).nonzeroBitCount
+            let scaled = bits >= 8 ? UInt(value) << (bits - 8) : UInt(value) >> (8 - bits)
+            return (scaled << shift) & mask
+        }
+        return channel(rgb >> 16 & 0xFF, visual.red_mask) | channel(rgb >> 8 & 0xFF, visual.green_mask)
+            | channel(rgb & 0xFF, visual.blue_mask)
+    }
+}

@@ -1,0 +1,130 @@
+// `shotguard watch --shield` against openbox whose Print binding runs scrot, driven by xdotool.
+import Foundation
+import ShotguardImaging
+import ShotguardX11
+import XCTest
+
+final class WatchShieldTests: XCTestCase {
+    nonisolated(unsafe) private static var desktop: WatchDesktop?
+    nonisolated(unsafe) private static var failure = ""
+    nonisolated(unsafe) private static var folder = ""
+
+    /// The window manager's configuration: Print runs scrot into the suite's folder, as a
+    /// desktop's own key binding would. scrot adds a number to a name that is taken.
+    private static func windowManagerConfig(shots: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <openbox_config xmlns="http://openbox.org/3.4/rc">
+          <keyboard>
+            <keybind key="Print">
+              <action name="Execute"><command>scrot \(shots)/scrot.png</command></action>
+            </keybind>
+          </keyboard>
+        </openbox_config>
+
+        """
+    }
+
+    override class func setUp() {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-shield-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: folder + "/shots", withIntermediateDirectories: true)
+            let config = folder + "/rc.xml"
+            try windowManagerConfig(shots: folder + "/shots").write(toFile: config, atomically: true, encoding: .utf8)
+            desktop = try WatchDesktop(windowManagerConfig: config)
+            desktop?.vault.listenForClicks()
+        } catch {
+            failure = "cannot set up the desktop: \(error)"
+        }
+    }
+
+    override class func tearDown() {
+        desktop?.stop()
+        desktop = nil
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private var desk: WatchDesktop!
+    private var sandbox: Sandbox!
+    private var regions = ""
+    private var shots: String { Self.folder + "/shots" }
+
+    override func setUpWithError() throws {
+        guard let desktop = Self.desktop else { throw FixtureError(Self.failure) }
+        desk = desktop
+        sandbox = try Sandbox(self)
+        // The whole Vault window, its frame and title bar included.
+        regions = try sandbox.write("regions", text: "window class=Vault\n")
+    }
+
+    private func agent(_ extra: [String]) throws -> WatchAgent {
+        try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools", "--no-guard"] + extra,
+                       sandbox: sandbox, display: desk.name)
+    }
+
+    private func vaultFrame() throws -> Rect { try desk.display.windowInfo(desk.vault.id).outerFrame }
+
+    private func shotNames() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: shots)) ?? []) }
+
+    /// Presses Print and returns scrot's screenshot, once it is whole.
+    private func pressPrint() throws -> PixelBuffer {
+        let before = shotNames()
+        try runTool("xdotool key Print", display: desk.name)
+        var image: PixelBuffer?
+        let deadline = Date().addingTimeInterval(10)
+        while image == nil, Date() < deadline {
+            if let name = shotNames().subtracting(before).first,
+               let bytes = FileManager.default.contents(atPath: shots + "/" + name) {
+                image = try? PNGDecoder.decode([UInt8](bytes), source: name)
+            }
+            if image == nil { usleep(10_000) }
+        }
+        return try XCTUnwrap(image, "scrot wrote no screenshot after Print")
+    }
+
+    func testTwentyPrintScreenshotsShowTheFillOverTheWindowAndNothingElseChanged() throws {
+        let watch = try agent(["--shield"])
+        XCTAssertTrue(watch.log.contains("shield: on"), watch.log)
+        let frame = try vaultFrame()
+        for press in 1...20 {
+            let screen = try desk.screen()
+            let shot = try pressPrint()
+            assertRedacted(shot, origin: Rect(x: 0, y: 0, width: 640, height: 400), screen: screen,
+                           expected: [(frame, 0x000000)])
+            XCTAssertTrue(watch.waitForLog("shield: covers lowered", count: press, seconds: 10), "press \(press): \(watch.log)")
+        }
+        // The covers are down: the screen shows the window again.
+        let screen = try desk.screen()
+        XCTAssertNotEqual(screen[frame.x + frame.width / 2, frame.y + frame.height / 2] & 0xFF_FFFF, 0)
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        let shield = try XCTUnwrap(report.json["shield"] as? [String: Any], "the report records the shield")
+        XCTAssertNotNil(shield["keyTime"] as? String)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(shield["mappedAfterMs"] as? Double), 0)
+        XCTAssertEqual(shield["covers"] as? Int, 1)
+    }
+
+    func testWithoutTheShieldTheWindowShows() throws {
+        let watch = try agent([])
+        let screen = try desk.screen()
+        let shot = try pressPrint()
+        assertRedacted(shot, origin: Rect(x: 0, y: 0, width: 640, height: 400), screen: screen, expected: [])
+        XCTAssertFalse(watch.log.contains("shield key:"), watch.log)
+    }
+
+    /// F9, bound to nothing, raises the covers for their full 3 s: clicks pass through them to
+    /// the window beneath, and after they come down clicks reach it as before.
+    func testClicksPassThroughTheCoversAndTheyComeDown() throws {
+        let watch = try agent(["--shield", "--shield-key", "F9"])
+        let frame = try vaultFrame()
+        let centre = (x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
+        try runTool("xdotool key F9", display: desk.name)
+        XCTAssertTrue(watch.waitForLog("shield key:", seconds: 10), watch.log)
+        XCTAssertEqual(try desk.screen()[centre.x, centre.y] & 0xFF_FFFF, 0, "the cover is up")
+        try runTool("xdotool mousemove \(centre.x) \(centre.y) click 1", display: desk.name)
+        XCTAssertTrue(desk.vault.waitForClick(seconds: 5), "the click went to the cover, not the window")
+        XCTAssertTrue(watch.waitForLog("shield: covers lowered", seconds: 10), watch.log)
+        XCTAssertNotEqual(try desk.screen()[centre.x, centre.y] & 0xFF_FFFF, 0, "the cover came down")
+        try runTool("xdotool mousemove \(centre.x + 5) \(centre.y + 5) click 1", display: desk.name)
+        XCTAssertTrue(desk.vault.waitForClick(seconds: 5), "a click after the shield reaches the window")
+    }
+}
