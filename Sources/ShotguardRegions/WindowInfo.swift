@@ -42,12 +42,16 @@ public struct ScreenContext: Hashable, Sendable {
     public var windows: [WindowInfo]
     /// `_NET_ACTIVE_WINDOW`, when the window manager sets it.
     public var activeWindowID: UInt?
+    /// The showing accessible fields, for `field` rules; filled in by the accessibility layer.
+    public var fields: AccessibleFields
 
-    public init(width: Int, height: Int, windows: [WindowInfo], activeWindowID: UInt? = nil) {
+    public init(width: Int, height: Int, windows: [WindowInfo], activeWindowID: UInt? = nil,
+                fields: AccessibleFields = .notQueried) {
         self.width = width
         self.height = height
         self.windows = windows
         self.activeWindowID = activeWindowID
+        self.fields = fields
     }
 
     /// The whole root window: `width`x`height`+0+0.
