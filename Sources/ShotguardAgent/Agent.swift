@@ -1,5 +1,6 @@
 // The background agent: one thread, one poll() over the X connection, inotify and signals.
 import Glibc
+import ShotguardAccessibility
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
@@ -17,6 +18,8 @@ public final class Agent {
     let options: AgentOptions
     var log: Log
     var regions: RegionsFile?
+    /// Keeps the fields of `field` rules current; nil while no rule names a field.
+    var fieldWatcher: FieldWatcher?
     let display: Display
     let grabber: ScreenGrabber
     let desktop: DesktopEvents
@@ -111,6 +114,7 @@ public final class Agent {
         log.info("watching display \(display.name) (capture by \(grabber.method.rawValue)); "
             + "sources: \(sourceNames); guard: \(guardDescription); reports in \(spool.folder)")
         if let files { log.verbose("screenshot folders: \(files.targets.joined(separator: ", "))") }
+        watchFields()
         while !stopping {
             handleDesktop(desktop.process(now: monotonicNow()))
             if display.isLost { return lostDisplay() }
@@ -135,6 +139,7 @@ public final class Agent {
         }
         settleEverything()
         drainReporters()
+        fieldWatcher?.stop()
         log.info("stopped")
         return 0
     }
@@ -203,6 +208,7 @@ public final class Agent {
                 return
             }
             regions = reloaded
+            watchFields()
             log.info("reloaded \(regions?.path ?? "regions"): \(regions?.rules.count ?? 0) rules")
         } catch {
             log.error("kept the previous rules: \(error.message)")
