@@ -111,10 +111,10 @@ public final class Agent {
 
     /// Runs until SIGINT/SIGTERM (or the first report with --once). Returns the exit code.
     public func run() -> Int32 {
+        watchFields()
         log.info("watching display \(display.name) (capture by \(grabber.method.rawValue)); "
             + "sources: \(sourceNames); guard: \(guardDescription); reports in \(spool.folder)")
         if let files { log.verbose("screenshot folders: \(files.targets.joined(separator: ", "))") }
-        watchFields()
         while !stopping {
             handleDesktop(desktop.process(now: monotonicNow()))
             if display.isLost { return lostDisplay() }
