@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp"),
+        // AT-SPI2 for `field` rules: the accessible fields applications show, with their extents.
+        .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2"),
 
         // Pure Swift, no X: pixels, PNG, JPEG, WebP, geometry, fills; the regions file.
         .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG", "CTurboJPEG", "CWebP"], linkerSettings: [.linkedLibrary("m")]),
@@ -33,13 +35,17 @@ let package = Package(
         // The X11 layer: display, windows, capture.
         .target(name: "ShotguardX11", dependencies: ["CX11", "CXCB", "CShotguardSys", "ShotguardImaging", "ShotguardRegions"]),
 
+        // The accessibility layer: AT-SPI2 queries for `field` rules, over D-Bus, no X.
+        .target(name: "ShotguardAccessibility", dependencies: ["CAtspi", "ShotguardRegions", "ShotguardImaging"]),
+
         // The background agent: event loop, sources, alignment, reporters.
-        .target(name: "ShotguardAgent", dependencies: ["ShotguardX11", "ShotguardRegions", "ShotguardImaging", "CShotguardSys"]),
+        .target(name: "ShotguardAgent", dependencies: ["ShotguardX11", "ShotguardRegions", "ShotguardImaging", "CShotguardSys",
+                                                       "ShotguardAccessibility"]),
 
         // The command-line tool.
         .executableTarget(
             name: "shotguard",
-            dependencies: ["ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardAgent"]
+            dependencies: ["ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardAgent", "ShotguardAccessibility"]
         ),
 
         .testTarget(name: "ImagingTests", dependencies: ["ShotguardImaging"], exclude: ["Fixtures"]),

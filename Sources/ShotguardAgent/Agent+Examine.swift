@@ -51,7 +51,7 @@ extension Agent {
         var hits = regions?.hits(against: snapshot.context) ?? []
         if !alignment.verified, let regions, !display.isLost {
             // Not quite the screen at the event: it may show the windows as they are now.
-            hits += regions.hits(against: display.screenContext())
+            hits += regions.hits(against: screenContext())
             notes.append("the image differs from the screen at the event; rules were applied for the windows then and now")
         }
         if !alignment.verified, !alignment.differenceIsCovered(by: hits.map(\.rect)) {

@@ -84,7 +84,7 @@ extension Agent {
     /// image instead of getting the original meanwhile.
     private func takeOverClipboardIfRulesHit() {
         guard options.guarding, let clipboardGuardian, let regions else { return }
-        let context = event?.snapshots.last?.context ?? display.screenContext()
+        let context = event?.snapshots.last?.context ?? screenContext()
         guard !regions.hits(against: context).isEmpty else { return }
         if !clipboardGuardian.takeOver() {
             log.error("guard: could not take over the clipboard")
@@ -125,7 +125,7 @@ extension Agent {
         guard !display.isLost else { return nil }
         do throws(X11Error) {
             let root = try grabber.captureScreen()
-            return Snapshot(root: root, context: display.screenContext(), wallTime: now())
+            return Snapshot(root: root, context: screenContext(), wallTime: now())
         } catch {
             log.error("cannot capture the screen: \(error.message)")
             return nil

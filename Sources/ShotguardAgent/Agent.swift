@@ -1,5 +1,6 @@
 // The background agent: one thread, one poll() over the X connection, inotify and signals.
 import Glibc
+import ShotguardAccessibility
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
@@ -17,6 +18,8 @@ public final class Agent {
     let options: AgentOptions
     var log: Log
     var regions: RegionsFile?
+    /// Keeps the fields of `field` rules current; nil while no rule names a field.
+    var fieldWatcher: FieldWatcher?
     let display: Display
     let grabber: ScreenGrabber
     let desktop: DesktopEvents
@@ -118,6 +121,7 @@ public final class Agent {
 
     /// Runs until SIGINT/SIGTERM (or the first report with --once). Returns the exit code.
     public func run() -> Int32 {
+        watchFields()
         log.info("watching display \(display.name) (capture by \(grabber.method.rawValue)); "
             + "sources: \(sourceNames); guard: \(guardDescription); reports in \(spool.folder)")
         if let files { log.verbose("screenshot folders: \(files.targets.joined(separator: ", "))") }
@@ -150,6 +154,7 @@ public final class Agent {
         settleEverything()
         handOffClipboard()
         drainReporters()
+        fieldWatcher?.stop()
         log.info("stopped")
         return 0
     }
@@ -219,6 +224,7 @@ public final class Agent {
                 return
             }
             regions = reloaded
+            watchFields()
             refreshShield()
             log.info("reloaded \(regions?.path ?? "regions"): \(regions?.rules.count ?? 0) rules")
         } catch {

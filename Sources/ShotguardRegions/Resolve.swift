@@ -10,14 +10,17 @@ public struct RegionHit: Hashable, Sendable {
     public var fill: Fill
     /// The rectangle, in screen coordinates (or image coordinates after `translated(toImageAt:)`).
     public var rect: Rect
-    /// The matching window, for `window` rules.
+    /// The matching window, for `window` rules; for `field` rules the window showing the field.
     public var windowID: UInt?
+    /// The field hit, for `field` rules.
+    public var field: AccessibleField?
 
-    public init(line: Int, fill: Fill, rect: Rect, windowID: UInt? = nil) {
+    public init(line: Int, fill: Fill, rect: Rect, windowID: UInt? = nil, field: AccessibleField? = nil) {
         self.line = line
         self.fill = fill
         self.rect = rect
         self.windowID = windowID
+        self.field = field
     }
 }
 
@@ -86,6 +89,8 @@ extension Rule {
                 if !rect.isEmpty { resolution.hits.append(RegionHit(line: line, fill: fill, rect: rect, windowID: window.id)) }
             }
             return resolution
+        case .field:
+            return resolveFields(against: context)
         }
     }
 }

@@ -10,6 +10,9 @@ public enum Target: String, Sendable {
     case screen
     /// A RandR monitor: the one named by `name=`, the primary one, or every one.
     case monitor
+    /// Each showing accessible field (AT-SPI2) the rule selects: its geometry is relative to
+    /// the field's extents.
+    case field
 }
 
 /// One rule of a regions file.
@@ -20,8 +23,11 @@ public struct Rule {
     public var line: Int
     /// What the geometry is relative to.
     public var target: Target
-    /// Conditions a window must all meet; empty for `screen` rules.
+    /// Conditions a window must all meet; empty for `screen` rules. For `field` rules they
+    /// apply to the window that shows the field.
     public var matches: [Match]
+    /// What a `field` rule selects; nil for other targets.
+    public var field: FieldSelector?
     /// The part of the target to cover; nil covers the whole target.
     public var geometry: Geometry?
     /// How to cover it; `.black` unless the rule says `fill=`.
@@ -32,7 +38,7 @@ public struct Rule {
     public var source: String
 
     public init(line: Int, target: Target, matches: [Match] = [], geometry: Geometry? = nil,
-                fill: Fill = .black, monitor: MonitorSelector = .all, source: String) {
+                fill: Fill = .black, monitor: MonitorSelector = .all, source: String, field: FieldSelector? = nil) {
         self.line = line
         self.target = target
         self.matches = matches
@@ -40,6 +46,7 @@ public struct Rule {
         self.fill = fill
         self.monitor = monitor
         self.source = source
+        self.field = field
     }
 
     /// Whether `window` meets every match of this rule (viewability is checked by the resolver).

@@ -11,7 +11,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
     let targetToken = tokens[0]
     guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
         throw LineError(column: targetToken.column,
-                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window', 'screen' or 'monitor')")
+                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window', 'screen', 'monitor' or 'field')")
     }
 
     var rule = Rule(line: line, target: target, source: tokenized.source)
@@ -52,10 +52,13 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
             fillToken = token
             continue
         }
+        if target == .field, try parseFieldWord(key: key, value: value, token: token, valueStart: valueStart, into: &rule) {
+            continue
+        }
         guard let placeholder = matchPlaceholders[key] else {
             throw LineError(column: token.column, message: "unknown word '\(token.raw.excerpt())' (expected \(expectedWords))")
         }
-        guard target == .window else {
+        guard target != .screen else {
             throw LineError(column: token.column,
                             message: "a \(target) rule takes no class=/instance=/title matches (found '\(token.raw.excerpt())')"
                                 + (target == .monitor ? " (a monitor is picked with name=NAME or primary)" : ""))
@@ -68,6 +71,9 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
         rule.matches.append(try makeMatch(key: key, value: value, token: token, valueStart: valueStart))
     }
 
+    if target == .field {
+        try finishFieldRule(&rule, targetToken: targetToken)
+    }
     if target == .window && rule.matches.isEmpty {
         throw LineError(column: targetToken.column,
                         message: "a window rule needs at least one of class=, instance=, title=, title~")
@@ -78,7 +84,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
 /// What each match key's value stands for, in "expected" messages.
 private let matchPlaceholders = ["class=": "NAME", "instance=": "NAME", "title=": "TITLE", "title~": "REGEX"]
 
-private func makeMatch(key: String, value: String, token: Token, valueStart: Int) throws(LineError) -> Match {
+func makeMatch(key: String, value: String, token: Token, valueStart: Int) throws(LineError) -> Match {
     switch key {
     case "class=": return .className(value)
     case "instance=": return .instance(value)

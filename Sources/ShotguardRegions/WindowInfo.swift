@@ -44,14 +44,17 @@ public struct ScreenContext: Hashable, Sendable {
     public var activeWindowID: UInt?
     /// The RandR monitors, in the server's order; empty when RandR 1.5 is missing.
     public var monitors: [MonitorInfo]
+    /// The showing accessible fields, for `field` rules; filled in by the accessibility layer.
+    public var fields: AccessibleFields
 
     public init(width: Int, height: Int, windows: [WindowInfo], activeWindowID: UInt? = nil,
-                monitors: [MonitorInfo] = []) {
+                monitors: [MonitorInfo] = [], fields: AccessibleFields = .notQueried) {
         self.width = width
         self.height = height
         self.windows = windows
         self.activeWindowID = activeWindowID
         self.monitors = monitors
+        self.fields = fields
     }
 
     /// The whole root window: `width`x`height`+0+0.

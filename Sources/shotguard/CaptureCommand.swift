@@ -44,7 +44,8 @@ enum CaptureCommand: Subcommand {
 
         let display = try LiveDisplay.open()
         let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"))
-        let context = display.screenContext()
+        var context = display.screenContext()
+        if let regions { LiveFields.attach(to: &context, regions: regions) }
         let area: Rect
         if let geometry {
             area = geometry.resolve(in: context.bounds)

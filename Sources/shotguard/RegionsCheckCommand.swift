@@ -17,18 +17,22 @@ enum RegionsCheckCommand: Subcommand {
         guard arguments.positionals.isEmpty else { throw .usage("regions check: takes no arguments") }
         let regions = try RegionsLoader.require(explicitPath: arguments.value("regions"))
         let display = try LiveDisplay.open()
-        let context = display.screenContext()
+        var context = display.screenContext()
+        LiveFields.attach(to: &context, regions: regions, quiet: true)
         let windows = Dictionary(context.windows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var lines = ["\(regions.path.escapingControlCharacters()): \(regions.rules.count) rules; screen \(context.width)x\(context.height), "
             + "\(context.windows.count) viewable windows, \(context.monitors.count) monitors"]
         for monitor in context.monitors {
             lines.append("monitor \(monitor.name.escapingControlCharacters()) \(monitor.frame)" + (monitor.isPrimary ? " primary" : ""))
         }
+        if case .unavailable(let reason) = context.fields { lines.append(reason) }
         for resolution in regions.resolve(against: context) {
             lines.append("line \(resolution.rule.line): \(resolution.rule.source.escapingControlCharacters())")
             if resolution.hits.isEmpty { lines.append("    hits nothing" + absentMonitor(resolution.rule, context: context)) }
             for hit in resolution.hits {
-                if let id = hit.windowID, let window = windows[id] {
+                if let field = hit.field {
+                    lines.append("    " + describe(field, in: hit.windowID.flatMap { windows[$0] }) + " -> \(hit.rect) \(hit.fill)")
+                } else if let id = hit.windowID, let window = windows[id] {
                     // JSON quoting escapes C0 but leaves DEL and C1, which a terminal may obey.
                     let names = "\(window.className)/\(window.instance) \(JSON.quote(window.title))"
                     lines.append("    window \(hexID(id)) \(names.escapingControlCharacters()) "
@@ -57,5 +61,13 @@ enum RegionsCheckCommand: Subcommand {
         guard rule.target == .monitor, rule.monitor.select(context.monitors).isEmpty else { return "" }
         let present = context.monitors.isEmpty ? "none" : context.monitors.map { $0.name.escapingControlCharacters() }.joined(separator: ", ")
         return ": \(rule.monitor.description.escapingControlCharacters()) is not present (monitors: \(present))"
+    }
+
+    /// `field password "Password" of application "login" (pid 42) in window 0x… Class/instance at RECT`.
+    private static func describe(_ field: AccessibleField, in window: WindowInfo?) -> String {
+        var text = "field \(field.role.rawValue) \(JSON.quote(field.name)) of application \(JSON.quote(field.application))"
+        if field.processID > 0 { text += " (pid \(field.processID))" }
+        if let window { text += " in window \(hexID(window.id)) \(window.className)/\(window.instance)" }
+        return (text + " at \(field.rect)").escapingControlCharacters()
     }
 }

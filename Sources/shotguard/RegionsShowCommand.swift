@@ -21,7 +21,8 @@ enum RegionsShowCommand: Subcommand {
         let regions = try RegionsLoader.require(explicitPath: arguments.value("regions"))
         let display = try LiveDisplay.open()
         let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"))
-        let context = display.screenContext()
+        var context = display.screenContext()
+        LiveFields.attach(to: &context, regions: regions)
         var image = try LiveDisplay.run { () throws(X11Error) in try grabber.captureScreen() }
         annotate(&image, hits: regions.hits(against: context))
         try ImageOutput.write(image, to: output, compressionLevel: level)

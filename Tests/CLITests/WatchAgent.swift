@@ -16,9 +16,10 @@ final class WatchAgent {
 
     /// Starts `shotguard watch --json --verbose --spool SPOOL` plus `arguments`, with `HOME`
     /// in the sandbox (also its working folder) and `DISPLAY` set, and waits until it says it
-    /// is watching. `spoolArgument` is what `--spool` is given (the absolute SPOOL by default).
+    /// is watching. `spoolArgument` is what `--spool` is given (the absolute SPOOL by default);
+    /// `environment` adds variables (a D-Bus session's address).
     init(_ arguments: [String], sandbox: Sandbox, display: String, spoolArgument: String? = nil,
-         file: StaticString = #filePath, line: UInt = #line) throws {
+         environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
         spool = sandbox.home.appendingPathComponent("spool")
         stdoutURL = sandbox.home.appendingPathComponent("agent.out")
         stderrURL = sandbox.home.appendingPathComponent("agent.err")
@@ -29,7 +30,7 @@ final class WatchAgent {
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": sandbox.home.path, "XDG_CONFIG_HOME": sandbox.home.appendingPathComponent(".config").path,
             "DISPLAY": display,
-        ]
+        ].merging(environment) { _, added in added }
         process.currentDirectoryURL = sandbox.home
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)

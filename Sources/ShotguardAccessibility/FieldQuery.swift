@@ -1,0 +1,15 @@
+// One-shot field lookup for commands that resolve rules once (capture, regions check, show).
+import ShotguardRegions
+
+public enum FieldQuery {
+    /// The showing fields of `roles` right now: `.notQueried` when no rule asks for any (the
+    /// bus is then never touched), `.unavailable` with the reason when there is no bus.
+    /// Runs on the calling thread; every D-Bus call is bounded by `AccessibilityBus.callTimeout`.
+    public static func fields(roles: Set<FieldRole>) -> AccessibleFields {
+        guard !roles.isEmpty else { return .notQueried }
+        switch AccessibilityBus.connect() {
+        case .failure(let unavailable): return .unavailable(reason: unavailable.reason)
+        case .success(let bus): return .available(bus.fields(roles: roles))
+        }
+    }
+}
