@@ -17,7 +17,7 @@ _shotguard_options() {
         "quarantine restore") echo "-o --output -h --help" ;;
         "quarantine purge") echo "--older-than -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --keep --exec --json --once --verbose --no-files" \
-            "--no-clipboard --no-tools --no-guard --no-shm --compression -h --help" ;;
+            "--no-clipboard --no-tools --no-guard --shield --shield-key --no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
 }
@@ -26,7 +26,7 @@ _shotguard_options() {
 _shotguard_takes_value() {
     case $1 in
         -o | --output | --regions | --window | --geometry | --monitor | --compression | --dir | --rect | --fill | --origin | \
-            --format | --quality | --tool-class | --spool | --keep | --exec | --older-than)
+            --format | --quality | --tool-class | --spool | --keep | --exec | --older-than | --shield-key)
             return 0 ;;
     esac
     return 1

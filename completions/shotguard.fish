@@ -108,6 +108,8 @@ complete -c shotguard -n '__shotguard_using watch' -l no-files -d 'Do not watch 
 complete -c shotguard -n '__shotguard_using watch' -l no-clipboard -d 'Do not watch the clipboard'
 complete -c shotguard -n '__shotguard_using watch' -l no-tools -d "Do not watch for screenshot tools' windows"
 complete -c shotguard -n '__shotguard_using watch' -l no-guard -d 'Only report: leave screenshot files and the clipboard alone'
+complete -c shotguard -n '__shotguard_using watch' -l shield -d 'Cover what the rules hit the moment Print is pressed'
+complete -c shotguard -n '__shotguard_using watch' -l shield-key -r -d 'Also shield on this key (X keysym name)'
 
 # quarantine
 complete -c shotguard -n '__shotguard_using "quarantine list"' -l json -d 'Print one JSON object per entry'

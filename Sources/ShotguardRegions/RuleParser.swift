@@ -58,7 +58,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
         guard let placeholder = matchPlaceholders[key] else {
             throw LineError(column: token.column, message: "unknown word '\(token.raw.excerpt())' (expected \(expectedWords))")
         }
-        guard target != .screen else {
+        guard target == .window || target == .field else {
             throw LineError(column: token.column,
                             message: "a \(target) rule takes no class=/instance=/title matches (found '\(token.raw.excerpt())')"
                                 + (target == .monitor ? " (a monitor is picked with name=NAME or primary)" : ""))
