@@ -8,9 +8,9 @@ import ShotguardX11
 protocol ClipboardGuardian: AnyObject {
     /// Takes CLIPBOARD now, before the redacted image is ready; false when it could not.
     func takeOver() -> Bool
-    /// Serves `png` to the requests that waited and to every later one, until someone else
-    /// takes the clipboard.
-    func provide(png: [UInt8])
+    /// Serves the image under each target (MIME name → bytes, the preferred first) to the
+    /// requests that waited and to every later one, until someone else takes the clipboard.
+    func provide(_ images: [(target: String, bytes: [UInt8])])
     /// Whether the agent owns CLIPBOARD and has not provided an image yet.
     var isPending: Bool { get }
 }
@@ -30,10 +30,15 @@ extension Agent {
             }
         case .clipboard:
             if action == .rewrite {
-                serveClipboard(redacted, outcome: "replaced", in: event)
+                serveClipboard(redacted, offered: candidate.clipboardTargets, original: original.bytes, outcome: "replaced", in: event)
             } else if let clipboardGuardian, clipboardGuardian.isPending {
-                // Nothing to hide in it: the same bytes the tool offered.
-                clipboardGuardian.provide(png: original.bytes)
+                // Nothing to hide in it: the same bytes the tool offered, under the target they
+                // were read as; the other targets it offered, encoded from the same pixels.
+                let read = candidate.clipboardTargets.first ?? "image/png"
+                let others = candidate.clipboardTargets.dropFirst().compactMap { target in
+                    (try? ClipboardImages.encode(redacted, as: target, original: original.bytes)).map { (target: target, bytes: $0) }
+                }
+                clipboardGuardian.provide([(target: read, bytes: original.bytes)] + others)
                 event.guardOutcome.clipboard = event.guardOutcome.clipboard ?? "unchanged"
             }
         case .fallback, .none:
@@ -46,23 +51,26 @@ extension Agent {
     func guardUnplacedClipboard(_ candidate: Candidate, in event: CaptureEvent) {
         let hits = regions?.hits(against: event.eventTime.context) ?? []
         if !hits.isEmpty {
-            serveClipboard(redactedFallback(of: event), outcome: "fallback", in: event)
+            serveClipboard(redactedFallback(of: event), offered: candidate.clipboardTargets, original: candidate.bytes,
+                           outcome: "fallback", in: event)
         } else if let clipboardGuardian, clipboardGuardian.isPending, let bytes = candidate.bytes {
-            clipboardGuardian.provide(png: bytes)
+            clipboardGuardian.provide([(target: candidate.clipboardTargets.first ?? "image/png", bytes: bytes)])
         }
     }
 
-    private func serveClipboard(_ image: PixelBuffer, outcome: String, in event: CaptureEvent) {
+    /// Serves `image` as PNG and under every other image target the original offered.
+    private func serveClipboard(_ image: PixelBuffer, offered: [String], original: [UInt8]?, outcome: String,
+                                in event: CaptureEvent) {
         guard let clipboardGuardian else { return }
         do throws(ImagingError) {
-            let png = try PNGEncoder.encode(image, options: .fast, destination: "the clipboard")
-            ownOutputs.insert("bytes:" + fnv1a(png), now: monotonicNow())
+            let images = try ClipboardImages.encodeAll(image, offered: offered, original: original)
+            for served in images { ownOutputs.insert("bytes:" + fnv1a(served.bytes), now: monotonicNow()) }
             if !clipboardGuardian.isPending, !clipboardGuardian.takeOver() {
                 log.error("guard: could not take over the clipboard; it still holds the unredacted image")
                 event.guardOutcome.clipboard = "failed"
                 return
             }
-            clipboardGuardian.provide(png: png)
+            clipboardGuardian.provide(images)
             event.guardOutcome.clipboard = outcome
             log.info("guard: the clipboard now holds the \(outcome == "fallback" ? "redacted fallback" : "redacted image")")
         } catch {

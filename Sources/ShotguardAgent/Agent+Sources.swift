@@ -35,19 +35,20 @@ extension Agent {
     func handleDesktop(_ signals: [DesktopSignal]) {
         for desktopSignal in signals {
             switch desktopSignal {
-            case .clipboardImage(let png, let owner, let incremental):
-                log.verbose("clipboard image (\(png.count) bytes\(incremental ? ", INCR" : "")) from \(owner)")
-                if ownOutputs.contains("bytes:" + fnv1a(png), now: monotonicNow()) {
+            case .clipboardImage(let bytes, let offered, let owner, let incremental):
+                log.verbose("clipboard image (\(offered.first ?? "image"), \(bytes.count) bytes\(incremental ? ", INCR" : "")) from \(owner)")
+                if ownOutputs.contains("bytes:" + fnv1a(bytes), now: monotonicNow()) {
                     log.verbose("ignored the clipboard image from \(owner): guard's own redacted image")
                     continue
                 }
-                let key = "clipboard:\(png.count):\(fnv1a(png))"
+                let key = "clipboard:\(bytes.count):\(fnv1a(bytes))"
                 if seen.contains(key, now: monotonicNow()), !mayGuardAgain(key, owner: owner) { continue }
                 takeOverClipboardIfRulesHit()
                 screenshotSettledForShield()
                 seen.insert(key, now: monotonicNow())
                 signal(SignalRecord(kind: .clipboard, time: now(), detail: owner), counted: true, freshScreen: true,
-                       candidate: Candidate(source: .clipboard, path: nil, bytes: png, isWeak: false, key: key))
+                       candidate: Candidate(source: .clipboard, path: nil, bytes: bytes, isWeak: false, key: key,
+                                            clipboardTargets: offered))
             case .clipboardFailed(let reason):
                 log.warning("clipboard: \(reason)")
             case .toolWindowOpened(let id, let tool):

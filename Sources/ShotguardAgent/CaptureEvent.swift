@@ -23,6 +23,8 @@ struct Candidate {
     let key: String
     /// 1 once the file changed under a rewrite and is being read again (it is read twice at most).
     var attempt = 0
+    /// For clipboard candidates: the image targets the owner offered, the one read first.
+    var clipboardTargets: [String] = []
 }
 
 /// A candidate that was examined and placed: its image with the rules applied.

@@ -21,8 +21,8 @@ final class ClipboardTakeover: ClipboardGuardian {
         }
     }
 
-    func provide(png: [UInt8]) {
-        server.provide(png: png, now: monotonicNow())
+    func provide(_ images: [(target: String, bytes: [UInt8])]) {
+        server.provide(images, now: monotonicNow())
     }
 
     var isPending: Bool { server.state == .pending }

@@ -1,7 +1,7 @@
-// Reads an image/png from the CLIPBOARD selection, including the INCR protocol for large ones.
+// Reads an image from the CLIPBOARD selection, including the INCR protocol for large ones.
 import CX11
 
-/// One transfer from the clipboard's owner: TARGETS first, then `image/png` when offered.
+/// One transfer from the clipboard's owner: TARGETS first, then the best image target offered.
 /// Driven by the X events the agent's loop hands to `DesktopEvents`; never blocks.
 final class ClipboardFetch {
     enum Step { case targets, data, incremental }
@@ -9,6 +9,10 @@ final class ClipboardFetch {
     let owner: Window
     let timestamp: Time
     private(set) var step = Step.targets
+    /// The image target asked for, once TARGETS was read (0 before).
+    private(set) var target: Atom = 0
+    /// The names of the image targets the owner offered (of those the agent reads).
+    private(set) var offered: [String] = []
     private(set) var deadline: Double
     private var received = IncrementalData(limit: ClipboardFetch.maximumSize)
 
@@ -24,6 +28,13 @@ final class ClipboardFetch {
     func progressed(now: Double, to step: Step? = nil) {
         deadline = now + Self.timeout
         if let step { self.step = step }
+    }
+
+    /// TARGETS was read: `target` is asked for next.
+    func chose(_ target: Atom, offered: [String], now: Double) {
+        self.target = target
+        self.offered = offered
+        progressed(now: now, to: .data)
     }
 
     /// Takes the next INCR chunk (see `IncrementalData.add`).

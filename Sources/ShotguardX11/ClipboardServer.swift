@@ -27,12 +27,12 @@ public final class ClipboardServer {
 
     let display: Display
     let window: Window
-    let clipboard, targets, timestamp, multiple, saveTargets, incr, atomPair, manager, png: Atom
+    let clipboard, targets, timestamp, multiple, saveTargets, incr, atomPair, manager: Atom
     let timestampProperty, saveProperty: Atom
     public private(set) var state = State.idle
     /// The server time at which ownership was taken; requests from before it are refused.
     public private(set) var ownedSince: Time = 0
-    /// The image bytes by target atom (image/png first), once provided.
+    /// The image bytes by target atom, in the order TARGETS lists them, once provided.
     var offers: [(target: Atom, bytes: [UInt8])] = []
     var queued: [XSelectionRequestEvent] = []
     var pendingDeadline: Double?
@@ -60,7 +60,6 @@ public final class ClipboardServer {
         incr = display.atom("INCR")
         atomPair = display.atom("ATOM_PAIR")
         manager = display.atom("CLIPBOARD_MANAGER")
-        png = display.atom("image/png")
         timestampProperty = display.atom("SHOTGUARD_TIMESTAMP")
         saveProperty = display.atom("SHOTGUARD_SAVE")
         // The largest property one request can carry, less room for the request's header
@@ -92,7 +91,13 @@ public final class ClipboardServer {
     /// the caller has encoded; answers the requests queued while ownership was pending.
     /// When ownership was taken but nothing needs redacting, provide the original bytes.
     public func provide(png bytes: [UInt8], others: [(target: String, bytes: [UInt8])] = [], now: Double) {
-        offers = [(png, bytes)] + others.map { (display.atom($0.target), $0.bytes) }
+        provide([(target: "image/png", bytes: bytes)] + others, now: now)
+    }
+
+    /// Sets the image to serve under each target (MIME name → bytes, the preferred first);
+    /// answers the requests queued while ownership was pending.
+    public func provide(_ images: [(target: String, bytes: [UInt8])], now: Double) {
+        offers = images.map { (display.atom($0.target), $0.bytes) }
         pendingDeadline = nil
         guard state != .idle else { return }
         state = .serving

@@ -17,27 +17,32 @@ extension DesktopEvents {
         guard let fetch, event.requestor == window, event.selection == clipboard else { return [] }
         // Only the answer to this fetch's request counts: a late answer of the previous owner
         // (a refusal sent while a clipboard manager took over) must not end the new read.
-        guard event.target == (fetch.step == .targets ? targets : png),
+        guard event.target == (fetch.step == .targets ? targets : fetch.target),
               event.time == fetch.timestamp || event.time == CurrentTime else { return [] }
         guard event.property != 0 else {
             guard fetch.step != .targets else {
                 self.fetch = nil
                 return []
             }
-            return failed("the clipboard owner refused image/png", now: now)
+            let asked = imageTargets.first { $0.atom == fetch.target }?.name ?? "the image"
+            return failed("the clipboard owner refused \(asked)", now: now)
         }
         guard let property = display.takeProperty(event.property, of: window) else {
             return failed("the clipboard data could not be read", now: now)
         }
         switch fetch.step {
         case .targets:
-            guard let offered = ClipboardAssembly.targets(in: property.bytes, format: property.format),
-                  offered.contains(png) else {
+            guard let offered = ClipboardAssembly.targets(in: property.bytes, format: property.format) else {
                 self.fetch = nil
                 return []
             }
-            fetch.progressed(now: now, to: .data)
-            XConvertSelection(display.handle, clipboard, png, dataProperty, window, fetch.timestamp)
+            let images = imageTargets.filter { offered.contains(UInt($0.atom)) }
+            guard let best = images.first else {
+                self.fetch = nil
+                return []
+            }
+            fetch.chose(best.atom, offered: images.map(\.name), now: now)
+            XConvertSelection(display.handle, clipboard, best.atom, dataProperty, window, fetch.timestamp)
             display.flush()
             return []
         case .data where property.type == incr:
@@ -71,11 +76,11 @@ extension DesktopEvents {
 
     /// A read ended with an image. One this process serves (a clipboard manager that copied
     /// the guard's image and took CLIPBOARD) is no new screenshot.
-    private func delivered(_ png: [UInt8], from fetch: ClipboardFetch, incremental: Bool) -> [DesktopSignal] {
+    private func delivered(_ bytes: [UInt8], from fetch: ClipboardFetch, incremental: Bool) -> [DesktopSignal] {
         self.fetch = nil
         retry = nil
-        guard !clipboardServer.isServing(png) else { return [] }
-        return [.clipboardImage(png: png, owner: describe(fetch.owner), incremental: incremental)]
+        guard !clipboardServer.isServing(bytes) else { return [] }
+        return [.clipboardImage(bytes: bytes, offered: fetch.offered, owner: describe(fetch.owner), incremental: incremental)]
     }
 
     /// A read failed: reported at once, or held while a new owner may still bring the image.

@@ -4,9 +4,11 @@ import ShotguardImaging
 
 /// Something on the desktop that may mean a screenshot.
 public enum DesktopSignal {
-    /// A new clipboard owner offered a PNG; `owner` describes it (class, or window id);
-    /// `incremental` when it came in INCR chunks.
-    case clipboardImage(png: [UInt8], owner: String, incremental: Bool)
+    /// A new clipboard owner offered an image: `bytes` of the first of `image/png`,
+    /// `image/jpeg`, `image/webp` it offered; `offered` lists every one of those it offered
+    /// (guard serves the redacted image under the same targets); `owner` describes it (class,
+    /// or window id); `incremental` when it came in INCR chunks.
+    case clipboardImage(bytes: [UInt8], offered: [String], owner: String, incremental: Bool)
     /// A clipboard transfer failed (stalled owner, too large, refused).
     case clipboardFailed(reason: String)
     /// A window of a known screenshot tool was created (before it paints, where possible).
@@ -29,7 +31,9 @@ public final class DesktopEvents {
     let display: Display
     let window: Window
     private let fixesEventBase: Int32
-    let clipboard, targets, png, incr, targetsProperty, dataProperty: Atom
+    let clipboard, targets, incr, targetsProperty, dataProperty: Atom
+    /// The image targets read from a clipboard owner, in order of preference: PNG is lossless.
+    let imageTargets: [(atom: Atom, name: String)]
     var fetch: ClipboardFetch?
     /// A failed read held while a new owner may still bring the image (see ClipboardRetry).
     var retry: ClipboardRetry?
@@ -46,6 +50,9 @@ public final class DesktopEvents {
     /// Whether a window change was seen in this `process` call (the shield resolves again).
     var windowsChanged = false
 
+    /// The clipboard image targets the agent reads and guard serves, best first.
+    public static let readableImageTargets = ["image/png", "image/jpeg", "image/webp"]
+
     /// Default screenshot tools, by either half of WM_CLASS, compared in lower case.
     public static let knownTools = ["flameshot", "spectacle", "ksnip", "gnome-screenshot", "org.gnome.screenshot",
                                     "xfce4-screenshooter", "shutter", "slop", "screengrab", "deepin-screenshot"]
@@ -61,7 +68,7 @@ public final class DesktopEvents {
         fixesEventBase = eventBase
         clipboard = display.atom("CLIPBOARD")
         targets = display.atom("TARGETS")
-        png = display.atom("image/png")
+        imageTargets = Self.readableImageTargets.map { (display.atom($0), $0) }
         incr = display.atom("INCR")
         targetsProperty = display.atom("SHOTGUARD_TARGETS")
         dataProperty = display.atom("SHOTGUARD_DATA")

@@ -24,7 +24,7 @@ final class WatchLargeClipboardTests: XCTestCase {
         try runTool("xclip -selection clipboard -t image/png -i '\(shot)'", display: server.name)
 
         let report = try XCTUnwrap(watch.nextReport(seconds: 20), watch.log)
-        XCTAssertTrue(watch.log.contains("clipboard image (\(size) bytes, INCR)"), watch.log)
+        XCTAssertTrue(watch.log.contains("clipboard image (image/png, \(size) bytes, INCR)"), watch.log)
         XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "clipboard")
         let expected = [(rect: Rect(x: 1300, y: 800, width: 300, height: 200), fill: UInt32(0x000000)),
                         (rect: Rect(x: 100, y: 100, width: 160, height: 100), fill: UInt32(0xFF0000))]

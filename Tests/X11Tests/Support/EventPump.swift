@@ -44,7 +44,7 @@ final class EventPump {
 
     /// The images delivered so far.
     var images: [[UInt8]] {
-        signals.compactMap { if case .clipboardImage(let png, _, _) = $0 { return png } else { return nil } }
+        signals.compactMap { if case .clipboardImage(let bytes, _, _, _) = $0 { return bytes } else { return nil } }
     }
 
     /// The failures reported so far.
