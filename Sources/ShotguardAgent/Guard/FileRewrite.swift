@@ -80,6 +80,10 @@ struct FileRewrite {
         guard fd >= 0 else { throw RewriteError(kind: .io, description: "cannot create a file beside \(path): \(errnoText())") }
         temporary = name
         do throws(RewriteError) {
+            if RewriteCrashPoint.configured == .write {
+                try writeAll(Array(bytes.prefix(bytes.count / 2)), to: fd)
+                RewriteCrashPoint.reached(.write)
+            }
             try writeAll(bytes, to: fd)
             // The group may differ in a setgid folder; the owner is this user (checked on read).
             if fchown(fd, original.owner, original.group) != 0, errno != EPERM {
@@ -116,7 +120,9 @@ struct FileRewrite {
             abandon()
             throw RewriteError(kind: .changed, description: "\(path) changed after it was read")
         }
+        RewriteCrashPoint.reached(.rename)
         if exchange(temporary, path) == 0 {
+            RewriteCrashPoint.reached(.renamed)
             if let swappedOut = FileIdentity.of(path: temporary), swappedOut.isSameFile(as: original) {
                 temporary.withCString { _ = unlink($0) }
             } else {
@@ -132,6 +138,7 @@ struct FileRewrite {
                 abandon()
                 throw RewriteError(kind: .io, description: "cannot replace \(path): \(reason)")
             }
+            RewriteCrashPoint.reached(.renamed)
         } else {
             let reason = errnoText()
             abandon()
@@ -202,4 +209,19 @@ func randomHex() -> String {
         value = UInt64(truncatingIfNeeded: monotonicNow().bitPattern) ^ UInt64(getpid())
     }
     return String(value, radix: 16).leftPadded(to: 16)
+}
+
+/// Where a rewrite kills its own process, for the end-to-end tests of the crash points: the
+/// environment's `SHOTGUARD_CRASH_AT` names one (`write`: half the new bytes written, none
+/// synced; `rename`: the new file complete, before the swap; `renamed`: after the swap, before
+/// the original that was swapped out is deleted). Unset, as in every normal run, it does nothing.
+enum RewriteCrashPoint: String, Sendable {
+    case write, rename, renamed
+
+    static let configured: RewriteCrashPoint? = getenv("SHOTGUARD_CRASH_AT").flatMap { RewriteCrashPoint(rawValue: String(cString: $0)) }
+
+    /// SIGKILL, as a power cut or the OOM killer would: no handler, no clean-up runs.
+    static func reached(_ point: RewriteCrashPoint) {
+        if configured == point { raise(SIGKILL) }
+    }
 }
