@@ -77,8 +77,33 @@ def clipboard_takeovers(folder, env, runs):
         stop_agent(agent)
 
 
+def jpeg_placements(folder, env, runs, width, height):
+    """(full screen, region) milliseconds the agent took to place scrot -q 75 JPEGs, from its
+    verbose log ("placed ... (decoded in D ms, placed in P ms)")."""
+    shots = os.path.join(folder, "guard-jpeg")
+    os.makedirs(shots, exist_ok=True)
+    agent = start_agent(folder, env, ["--dir", shots, "--no-clipboard", "--verbose"])
+    region = f"{width // 3},{height // 4},{width // 3},{height // 3}"
+    try:
+        results = {"full": [], "region": []}
+        for index in range(runs):
+            for kind, extra in (("full", []), ("region", ["-a", region])):
+                path = os.path.join(shots, f"scrot-{kind}-{index}.jpg")
+                subprocess.run(["scrot", "-q", "75", "-o"] + extra + [path], env=env, check=True)
+                for line in agent.stderr:
+                    if f"placed {path} by" in line:
+                        results[kind].append(float(line.split("placed in ")[1].split(" ms")[0]))
+                        break
+                    if path in line and ("not found" in line or "differs" in line):
+                        raise SystemExit(f"the agent could not place {path}: {line.strip()}")
+                time.sleep(1.2)
+        return results["full"], results["region"]
+    finally:
+        stop_agent(agent)
+
+
 def describe(values):
-    return f"median {statistics.median(values):.0f} ms (min {min(values):.0f}, max {max(values):.0f})"
+    return f"median {statistics.median(values):.1f} ms (min {min(values):.1f}, max {max(values):.1f})"
 
 
 def bench_guard(width, height, folder, env, runs):
@@ -88,3 +113,6 @@ def bench_guard(width, height, folder, env, runs):
     print(f"guard, {width}x{height}: tool takes CLIPBOARD -> agent owns it, {runs} runs: {describe([c[0] for c in clip])}")
     print(f"guard, {width}x{height}: tool takes CLIPBOARD -> first paste arrives redacted, {runs} runs: "
           f"{describe([c[1] for c in clip])}")
+    full, region = jpeg_placements(folder, env, runs, width, height)
+    print(f"placement of a scrot -q 75 JPEG, {width}x{height}, inside the agent: full screen {describe(full)}; "
+          f"a third of the screen found by search {describe(region)}")

@@ -25,6 +25,7 @@ extension Agent {
         }
         let image: PixelBuffer
         let decoded: DecodedImage
+        let decodeStart = monotonicNow()
         do throws(ImagingError) {
             decoded = try ImageCodec.decode(read.bytes, source: name)
             image = decoded.image
@@ -42,7 +43,10 @@ extension Agent {
         seen.insert(fingerprint, now: monotonicNow())
         seen.insert(ownKey, now: monotonicNow())
 
-        guard let (alignment, snapshot) = place(decoded, candidate: candidate, in: event) else {
+        let placeStart = monotonicNow()
+        let placement = place(decoded, candidate: candidate, in: event)
+        let timing = "decoded in \(milliseconds(placeStart - decodeStart)), placed in \(milliseconds(monotonicNow() - placeStart))"
+        guard let (alignment, snapshot) = placement else {
             let reason = "was not found on the screen as it was at \(Log.iso8601(event.wallStart))"
             recordUnplaced(candidate, reason: reason, in: event)
             return
@@ -65,7 +69,7 @@ extension Agent {
         let placedHits = redacted.redact(hits, origin: alignment.rect)
         let action = GuardPolicy.action(for: .placed(verified: alignment.verified), hitsInImage: placedHits.count,
                                         isWeak: candidate.isWeak, rulesHitAtEvent: !hits.isEmpty, isBurst: event.isBurst)
-        log.verbose("placed \(name) by \(alignment.method.rawValue) at \(alignment.rect): \(placedHits.count) rectangles")
+        log.verbose("placed \(name) by \(alignment.method.rawValue) at \(alignment.rect) (\(timing)): \(placedHits.count) rectangles")
         if options.guarding {
             guardPlaced(candidate, action: action, original: read, redacted: redacted, hitCount: placedHits.count, in: event)
         }
@@ -77,6 +81,8 @@ extension Agent {
                                        notes: notes)
         }
     }
+
+    private func milliseconds(_ seconds: Double) -> String { String(format1: seconds * 1000) + " ms" }
 
     /// Tries the event's screens, the event-time one first, then the fresher ones.
     private func place(_ decoded: DecodedImage, candidate: Candidate, in event: CaptureEvent) -> (Alignment, Snapshot)? {
