@@ -38,13 +38,16 @@ extension Agent {
     }
 
     /// The windows on screen now, with the last list of fields: no D-Bus call at event time.
-    func screenContext() -> ScreenContext {
+    /// `quiet` leaves out the log line (the shield resolves on every window change).
+    func screenContext(quiet: Bool = false) -> ScreenContext {
         var context = display.screenContext()
-        if let fieldWatcher {
-            let started = monotonicNow()
-            let status = fieldWatcher.status
-            context.fields = status.fields
-            log.verbose("fields: \(status.fields.fields.count) from the list of \(String(format1: (monotonicNow() - status.updatedAt) * 1000)) ms ago, "
+        guard let fieldWatcher else { return context }
+        let started = monotonicNow()
+        let status = fieldWatcher.status
+        context.fields = status.fields
+        if !quiet {
+            let age = String(format1: (monotonicNow() - status.updatedAt) * 1000)
+            log.verbose("fields: \(status.fields.fields.count) from the list of \(age) ms ago, "
                 + "read in \(String(format3: (monotonicNow() - started) * 1000)) ms")
         }
         return context

@@ -14,12 +14,30 @@ extension Agent {
     /// themselves (override-redirect windows, listed with the others) are left out.
     func refreshShield() {
         guard let shield, !display.isLost else { return }
-        let context = display.screenContext()
+        // Monitors and fields too: the shield covers every rectangle `regions check` lists.
+        var others = screenContext(quiet: true)
         let own = shield.overlays.ids
-        let others = ScreenContext(width: context.width, height: context.height,
-                                   windows: context.windows.filter { !own.contains($0.id) }, activeWindowID: context.activeWindowID)
+        others.windows = others.windows.filter { !own.contains($0.id) }
+        shieldFields = others.fields
         let covers = (regions?.hits(against: others) ?? []).map { ShieldCover(rect: $0.rect, fill: $0.fill) }
         shield.overlays.update(covers)
+    }
+
+    /// How often the covers follow the field watcher's list, while both run.
+    static let shieldFieldsInterval = 0.25
+
+    /// When the loop next compares the field list with the covers' (nil: no shield or no fields).
+    var shieldFieldsCheck: Double? {
+        guard shield != nil, fieldWatcher != nil else { return nil }
+        return lastShieldFieldsCheck + Self.shieldFieldsInterval
+    }
+
+    /// The field watcher's thread keeps its list current from AT-SPI events; the covers follow
+    /// it here, on the loop's thread, at most `shieldFieldsInterval` later.
+    func refreshShieldIfFieldsChanged() {
+        guard let check = shieldFieldsCheck, monotonicNow() >= check, let fieldWatcher else { return }
+        lastShieldFieldsCheck = monotonicNow()
+        if fieldWatcher.status.fields != shieldFields { refreshShield() }
     }
 
     /// The covers went up (in `DesktopEvents`, the moment the key was read): set their limit,

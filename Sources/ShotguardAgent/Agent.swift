@@ -28,6 +28,10 @@ public final class Agent {
     /// While the covers are up: when they come down (the screenshot settled and a margin
     /// passed, or the limit after the key), monotonic seconds.
     var shieldDown: Double?
+    /// The fields the shield's covers were last resolved with (field rules change without any
+    /// window changing: a password entry shown in a dialog that stays).
+    var shieldFields: AccessibleFields = .notQueried
+    var lastShieldFieldsCheck = 0.0
     let files: FileSource?
     let signalReader: SignalReader
     let spool: SpoolReporter
@@ -145,6 +149,7 @@ public final class Agent {
             handleDesktop(desktop.process(now: monotonicNow()))
             handleDesktop(desktop.expire(now: monotonicNow()))
             lowerShieldIfDue()
+            refreshShieldIfFieldsChanged()
             (clipboardGuardian as? ClipboardTakeover)?.logEvents()
             // One candidate a turn: signals and X events are answered between the images of a burst.
             if let event, !event.pending.isEmpty { examineNext(in: event) }
@@ -173,7 +178,7 @@ public final class Agent {
     /// candidates wait to be examined.
     private func timeoutMilliseconds() -> Int32 {
         if let event, !event.pending.isEmpty { return 0 }
-        let deadlines = [event?.settleTime, desktop.deadline, shieldDown].compactMap { $0 }
+        let deadlines = [event?.settleTime, desktop.deadline, shieldDown, shieldFieldsCheck].compactMap { $0 }
         guard let next = deadlines.min() else { return -1 }
         return Int32(max(0, min(60_000, ((next - monotonicNow()) * 1000).rounded(.up))))
     }

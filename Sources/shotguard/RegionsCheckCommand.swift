@@ -10,7 +10,8 @@ enum RegionsCheckCommand: Subcommand {
         arguments: "",
         options: [.regions, .help],
         details: "Prints the monitors, then each rule with the windows, monitors and rectangles (absolute, on\n"
-            + "the root) it hits, and the rules that hit nothing.\n"
+            + "the root) it hits, and the rules that hit nothing; last, how many of those rectangles\n"
+            + "`watch --shield` covers on its key (all of them; pixelate rules in black).\n"
             + "Exit status 2 when the file does not parse.")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -26,7 +27,8 @@ enum RegionsCheckCommand: Subcommand {
             lines.append("monitor \(monitor.name.escapingControlCharacters()) \(monitor.frame)" + (monitor.isPrimary ? " primary" : ""))
         }
         if case .unavailable(let reason) = context.fields { lines.append(reason) }
-        for resolution in regions.resolve(against: context) {
+        let resolutions = regions.resolve(against: context)
+        for resolution in resolutions {
             lines.append("line \(resolution.rule.line): \(resolution.rule.source.escapingControlCharacters())")
             if resolution.hits.isEmpty { lines.append("    hits nothing" + absentMonitor(resolution.rule, context: context)) }
             for hit in resolution.hits {
@@ -48,7 +50,16 @@ enum RegionsCheckCommand: Subcommand {
                     + "it is redacted as a match")
             }
         }
+        lines.append(shieldSummary(resolutions.flatMap(\.hits)))
         Console.output(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// What `watch --shield` would cover on its key now: every rectangle listed, in its fill's
+    /// colour, pixelate rules in black (a mosaic needs pixels the tool has not read yet).
+    private static func shieldSummary(_ hits: [RegionHit]) -> String {
+        let pixelated = hits.filter { if case .pixelate = $0.fill { return true } else { return false } }.count
+        return "shield: watch --shield covers \(hits.count == 1 ? "this rectangle" : "these \(hits.count) rectangles") on its key"
+            + (pixelated > 0 ? " (\(pixelated) of pixelate rules in black)" : "")
     }
 
     /// ` on NAME`: the monitor that shows most of `rect`, when there is one.

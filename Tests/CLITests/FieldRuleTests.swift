@@ -55,12 +55,13 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         // The monitors listed under the heading are another test's subject.
         let lines = result.stdoutText.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("monitor ") }
-        XCTAssertEqual(lines.count, 5, result.stdoutText)
+        XCTAssertEqual(lines.count, 6, result.stdoutText)
         XCTAssertEqual(lines[1], "line 1: field role=password fill=#ff00ff")
         XCTAssertTrue(lines[2].hasPrefix("    field password \"\" of application "), lines[2])
         XCTAssertTrue(lines[2].hasSuffix(" at \(desk.passwordRect) -> \(desk.passwordRect) #ff00ff"), lines[2])
         XCTAssertEqual(lines[3], "line 2: field role=text name~nothing-is-called-this")
         XCTAssertEqual(lines[4], "    hits nothing")
+        XCTAssertEqual(lines[5], "shield: watch --shield covers this rectangle on its key")
     }
 
     func testRegionsShowOutlinesThePasswordField() throws {
@@ -91,6 +92,24 @@ final class FieldRuleTests: XCTestCase {
         assertSameColours(image, Pixels.painted(try sandbox.image("plain.png"), [(desk.passwordRect, Self.magenta)]))
     }
 
+    /// The shield covers fields too: on the key, the password entry is under its cover (in the
+    /// rule's colour) before any tool could read the screen; the normal entry is not.
+    func testTheShieldCoversThePasswordFieldOnTheKey() throws {
+        let regions = try sandbox.write("regions", text: Self.rules)
+        let plain = try run(["capture", "--no-redact", "-o", sandbox.path("plain.png")])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let watch = try WatchAgent(["--regions", regions, "--shield", "--no-files", "--no-clipboard", "--no-tools"],
+                                   sandbox: sandbox, display: desk.name,
+                                   environment: ["DBUS_SESSION_BUS_ADDRESS": desk.busAddress])
+        try runTool("xdotool key Print", display: desk.name)
+        XCTAssertTrue(watch.waitForLog("shield key: 1 covers mapped", seconds: 10), watch.log)
+        let shielded = try run(["capture", "--no-redact", "-o", sandbox.path("shielded.png")])
+        XCTAssertEqual(shielded.status, 0, shielded.stderr)
+        assertSameColours(try sandbox.image("shielded.png"),
+                          Pixels.painted(try sandbox.image("plain.png"), [(desk.passwordRect, Self.magenta)]))
+        XCTAssertTrue(watch.waitForLog("shield: covers lowered", seconds: 10), watch.log)
+    }
+
     func testWithoutAnAccessibilityBusAFieldRuleHitsNothingAndSaysHowToEnableIt() throws {
         let server = try VirtualDisplay(width: 64, height: 48)
         defer { server.stop() }
@@ -99,12 +118,13 @@ final class FieldRuleTests: XCTestCase {
         let check = try run(["regions", "check", "--regions", regions], bus: missing, display: server.name)
         XCTAssertEqual(check.status, 0, check.stderr)
         let lines = check.stdoutText.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("monitor ") }
-        XCTAssertEqual(lines.count, 4, check.stdoutText)
+        XCTAssertEqual(lines.count, 5, check.stdoutText)
         XCTAssertTrue(lines[1].hasPrefix("no accessibility bus (AT-SPI2) in this session: field rules hit nothing"), lines[1])
         for advice in ["QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1", "--force-renderer-accessibility", "toolkit-accessibility"] {
             XCTAssertTrue(lines[1].contains(advice), lines[1])
         }
-        XCTAssertEqual(Array(lines[2...]), ["line 1: field role=password fill=#ff00ff", "    hits nothing"])
+        XCTAssertEqual(Array(lines[2...]), ["line 1: field role=password fill=#ff00ff", "    hits nothing",
+                                            "shield: watch --shield covers these 0 rectangles on its key"])
         let capture = try run(["capture", "--regions", regions, "-o", sandbox.path("out.png")], bus: missing, display: server.name)
         XCTAssertEqual(capture.status, 0, capture.stderr)
         XCTAssertEqual(capture.stderr.split(separator: "\n").count, 1, capture.stderr)

@@ -131,6 +131,7 @@ final class X11MonitorCommandTests: X11DesktopTestCase {
             "    hits nothing: monitor 'GONE' is not present (monitors: LEFT, RIGHT)",
             "line 5: screen 20x20-0-0 fill=#ffff00",
             "    screen -> 20x20+620+220 #ffff00 on RIGHT",
+            "shield: watch --shield covers these 5 rectangles on its key",
         ]
         XCTAssertEqual(lines, expected)
     }

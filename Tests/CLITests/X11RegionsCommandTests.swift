@@ -13,7 +13,9 @@ final class X11RegionsCommandTests: X11DesktopTestCase {
         XCTAssertEqual(result.stderr, "")
         var sections: [Int: [String]] = [:]
         var current = 0
-        for line in result.stdoutText.split(separator: "\n").map(String.init).dropFirst() where !line.hasPrefix("monitor ") {
+        let output = result.stdoutText.split(separator: "\n").map(String.init)
+        XCTAssertEqual(output.last, "shield: watch --shield covers these 5 rectangles on its key")
+        for line in output.dropFirst().dropLast() where !line.hasPrefix("monitor ") {
             if let match = line.firstMatch(of: #/^line (\d+): /#) {
                 current = Int(match.1)!
                 sections[current] = []
@@ -39,6 +41,14 @@ final class X11RegionsCommandTests: X11DesktopTestCase {
                 XCTAssertTrue(hits.first?.contains(part) ?? false, "line \(line) hit \(hits) contains \(part)")
             }
         }
+    }
+
+    func testCheckSaysWhatTheShieldCoversAndThatPixelateShieldsInBlack() throws {
+        let rules = try sandbox.write("shield-rules", text: "screen 10x10+0+0 fill=pixelate\nscreen 5x5+20+20 fill=#00ff00\n")
+        let result = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdoutText.hasSuffix("\nshield: watch --shield covers these 2 rectangles on its key "
+            + "(1 of pixelate rules in black)\n"), result.stdoutText)
     }
 
     /// Every pixel of the 3-pixel outline of each rectangle is red, except under a label tab
