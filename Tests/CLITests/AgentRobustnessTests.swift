@@ -86,6 +86,40 @@ final class AgentRobustnessTests: XCTestCase {
         XCTAssertLessThan(peak, 80 * 1024, "peak resident memory \(peak) KiB")
     }
 
+    /// Signals are answered between the images of a burst, not after it, even while a window's
+    /// 20,000-character title runs a `title~` rule into its match budget at every look: SIGHUP
+    /// reloads before the burst is through, and SIGTERM stops the agent (after it examined
+    /// what it held) with status 0.
+    func testSignalsAreAnsweredBetweenTheImagesOfABurst() throws {
+        let hostile = try PaintedWindow(display: desk.display, frame: Rect(x: 400, y: 300, width: 40, height: 30),
+                                        content: PixelBuffer(width: 40, height: 30), instance: "long", className: "Long",
+                                        title: String(repeating: "x", count: 20_000) + " bank")
+        defer { hostile.destroy() }
+        let rules = try sandbox.write("hostile-regions", text: WatchDesktop.regions + "window title~\"(?i).*bank.*\"\n")
+        let made = sandbox.path("made")
+        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        // Window-sized images that are nowhere on the screen: each costs a search (some 10 ms),
+        // so the burst lasts far longer than the test takes to see the first and send a signal.
+        let count = 150
+        for index in 0..<count {
+            try sandbox.write("made/photo-\(index).png", png: WatchDesktop.pattern(width: 200, height: 150, seed: UInt32(500 + index)))
+        }
+        let watch = try WatchAgent(["--regions", rules, "--dir", shots, "--no-clipboard", "--no-tools"],
+                                   sandbox: sandbox, display: desk.name)
+        try runTool("cp '\(made)'/*.png '\(shots)/'", display: desk.name)
+        let examined = "ignored \(shots)/photo-"
+        XCTAssertTrue(watch.waitForLog(examined, seconds: 30), watch.log)
+        watch.send(SIGHUP)
+        XCTAssertTrue(watch.waitForLog("reloaded ", seconds: 30), watch.log)
+        let beforeReload = watch.log.components(separatedBy: "reloaded ")[0].components(separatedBy: examined).count - 1
+        XCTAssertLessThan(beforeReload, count, "SIGHUP waited for the whole burst: \(watch.log)")
+        watch.send(SIGTERM)
+        XCTAssertEqual(watch.waitForExit(seconds: 60), 0, watch.log)
+        let beforeStop = watch.log.components(separatedBy: "stopping on SIGTERM")[0].components(separatedBy: examined).count - 1
+        XCTAssertLessThan(beforeStop, count, "SIGTERM waited for the whole burst: \(watch.log)")
+        XCTAssertEqual(watch.log.components(separatedBy: examined).count - 1, count, "every image was examined before the exit")
+    }
+
     /// The X server dies while an event is open: the agent still writes the report of the
     /// screenshot in hand, then exits 1.
     func testLosingTheDisplayDuringAnEventStillReportsWhatIsInHand() throws {
