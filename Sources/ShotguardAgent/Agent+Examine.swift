@@ -84,15 +84,19 @@ extension Agent {
 
     private func milliseconds(_ seconds: Double) -> String { String(format1: seconds * 1000) + " ms" }
 
-    /// Tries the event's screens, the event-time one first, then the fresher ones.
+    /// Tries the event's screens, the event-time one first, then the fresher ones: the first
+    /// screen the image matches exactly (verified) wins; failing that, the first it was found
+    /// on with differences. A tool that showed its window and captured when it went matches
+    /// only the screen after its window closed, not the event-time one that shows the window.
     private func place(_ decoded: DecodedImage, candidate: Candidate, in event: CaptureEvent) -> (Alignment, Snapshot)? {
+        var unverified: (Alignment, Snapshot)?
         for snapshot in event.snapshots {
-            if let alignment = Aligner.align(decoded.image, root: snapshot.root, context: snapshot.context, verify: candidate.isWeak,
-                                             tolerance: .forImage(decoded)) {
-                return (alignment, snapshot)
-            }
+            guard let alignment = Aligner.align(decoded.image, root: snapshot.root, context: snapshot.context,
+                                                verify: candidate.isWeak, tolerance: .forImage(decoded)) else { continue }
+            if alignment.verified { return (alignment, snapshot) }
+            if unverified == nil { unverified = (alignment, snapshot) }
         }
-        return nil
+        return unverified
     }
 
     func recordUnplaced(_ candidate: Candidate, reason: String, in event: CaptureEvent) {

@@ -76,6 +76,7 @@ extension Agent {
                 // Tools that show a window first and capture when it goes (shutter, a delay
                 // timer) read the screen now, not when the event opened.
                 takeFreshSnapshot(for: event, always: true)
+                event.toolWindowClosedSinceSnapshot = true
             }
         }
     }
@@ -97,7 +98,10 @@ extension Agent {
     func signal(_ record: SignalRecord, counted: Bool, freshScreen: Bool, candidate: Candidate?) {
         if let candidate { seen.insert(candidate.key, now: monotonicNow()) }
         if let event {
-            if freshScreen { takeFreshSnapshot(for: event) }
+            if freshScreen {
+                takeFreshSnapshot(for: event, always: event.toolWindowClosedSinceSnapshot)
+                event.toolWindowClosedSinceSnapshot = false
+            }
         } else {
             event = open()
         }

@@ -60,6 +60,10 @@ final class CaptureEvent {
     var guardOutcome = GuardOutcome()
     var notes: [String] = []
     var openToolWindows: Set<UInt> = []
+    /// A tool window closed since the last snapshot: the screen grabbed at its close may still
+    /// show the window manager's frame around it, so the next file or clipboard image brings a
+    /// fresh screen however soon it comes.
+    var toolWindowClosedSinceSnapshot = false
     /// The shield key press of this event, when the shield went up for it.
     var shield: ShieldRecord?
     var hasCountedSignal = false

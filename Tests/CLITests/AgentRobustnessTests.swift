@@ -36,6 +36,26 @@ final class AgentRobustnessTests: XCTestCase {
         regions = try sandbox.write("regions", text: WatchDesktop.regions)
     }
 
+    /// shutter shows its window for seconds and captures when it goes: the file must be placed
+    /// against the screen after the window (and its window manager frame) closed, not only the
+    /// one when the event opened, nor one grabbed while the frame was still up.
+    func testAToolWindowShownLongBeforeItsCaptureIsPlacedOnTheScreenAfterItCloses() throws {
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--tool-class", "FakeShutter"],
+                                   sandbox: sandbox, display: desk.name)
+        let tool = try PaintedWindow(display: desk.display, frame: Rect(x: 300, y: 60, width: 220, height: 150),
+                                     content: WatchDesktop.pattern(width: 220, height: 150, seed: 21), instance: "fakeshutter",
+                                     className: "FakeShutter", title: "Shutter")
+        XCTAssertTrue(watch.waitForLog("(fakeshutter) shown", seconds: 5), watch.log)
+        tool.destroy()
+        XCTAssertTrue(watch.waitForLog("fresh screen", seconds: 5), watch.log)
+        let screen = try desk.screen()
+        try runTool("scrot -o '\(shots)/shutter-1.png'", display: desk.name)
+        let report = try XCTUnwrap(watch.nextReport(seconds: 15), watch.log)
+        XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "file", watch.log)
+        XCTAssertTrue(report.json["note"] is NSNull, "placed as it is, not as an image that differs: \(report.json["note"] ?? "")")
+        assertRedacted(report.image, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+    }
+
     /// `watch --json | head -1`: the second report finds the pipe closed. The agent says so and
     /// stops; it is not killed by SIGPIPE.
     func testAClosedStandardOutputEndsTheAgentWithAMessage() throws {
