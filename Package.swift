@@ -6,6 +6,7 @@ let package = Package(
     name: "shotguard",
     products: [
         // Libraries for packages that build on shotguard's layers (the fuzz targets in Fuzz/).
+        .library(name: "ShotguardBase", targets: ["ShotguardBase"]),
         .library(name: "ShotguardImaging", targets: ["ShotguardImaging"]),
         .library(name: "ShotguardRegions", targets: ["ShotguardRegions"]),
         .library(name: "ShotguardX11", targets: ["ShotguardX11"]),
@@ -28,33 +29,46 @@ let package = Package(
         // AT-SPI2 for `field` rules: the accessible fields applications show, with their extents.
         .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2"),
 
+        // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
+        // the errno path of system calls.
+        .target(name: "ShotguardBase", dependencies: ["CShotguardSys"]),
+
         // Pure Swift, no X: pixels, PNG, JPEG, WebP, geometry, fills; the regions file.
-        .target(name: "ShotguardImaging", dependencies: ["CShotguardPNG", "CTurboJPEG", "CWebP"], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "ShotguardRegions", dependencies: ["ShotguardImaging", "CPCRE2"]),
+        .target(name: "ShotguardImaging", dependencies: ["ShotguardBase", "CShotguardPNG", "CTurboJPEG", "CWebP"],
+                linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "ShotguardRegions", dependencies: ["ShotguardBase", "ShotguardImaging", "CPCRE2"]),
 
         // The X11 layer: display, windows, capture.
-        .target(name: "ShotguardX11", dependencies: ["CX11", "CXCB", "CShotguardSys", "ShotguardImaging", "ShotguardRegions"]),
+        .target(name: "ShotguardX11", dependencies: ["CX11", "CXCB", "CShotguardSys", "ShotguardBase", "ShotguardImaging",
+                                                     "ShotguardRegions"]),
+
+        // Windows painted with known pixels on a private X server: the demo's scene, the tests' desktops.
+        .target(name: "ShotguardScene", dependencies: ["CX11", "ShotguardBase", "ShotguardImaging", "ShotguardX11"]),
 
         // The accessibility layer: AT-SPI2 queries for `field` rules, over D-Bus, no X.
-        .target(name: "ShotguardAccessibility", dependencies: ["CAtspi", "ShotguardRegions", "ShotguardImaging"]),
+        .target(name: "ShotguardAccessibility", dependencies: ["CAtspi", "ShotguardBase", "ShotguardRegions", "ShotguardImaging"]),
 
         // The background agent: event loop, sources, alignment, reporters.
-        .target(name: "ShotguardAgent", dependencies: ["ShotguardX11", "ShotguardRegions", "ShotguardImaging", "CShotguardSys",
-                                                       "ShotguardAccessibility"]),
+        .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
+                                                       "CShotguardSys", "ShotguardAccessibility"]),
 
         // The command-line tool.
         .executableTarget(
             name: "shotguard",
-            dependencies: ["ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardAgent", "ShotguardAccessibility"]
+            dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardScene",
+                           "ShotguardAgent", "ShotguardAccessibility"]
         ),
 
-        .testTarget(name: "ImagingTests", dependencies: ["ShotguardImaging"], exclude: ["Fixtures"]),
+        .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"]),
+        .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"]),
         .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions"]),
-        .testTarget(name: "CLITests", dependencies: ["ShotguardImaging", "ShotguardX11"]),
-        .testTarget(name: "X11Tests", dependencies: ["ShotguardX11", "ShotguardImaging", "ShotguardRegions"]),
-        .testTarget(name: "AgentTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions", "ShotguardX11"]),
+        .testTarget(name: "CLITests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene"]),
+        .testTarget(name: "X11Tests", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardScene", "ShotguardImaging",
+                                                     "ShotguardRegions"]),
+        .testTarget(name: "AgentTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
+                                                       "ShotguardX11", "ShotguardScene"]),
         .testTarget(name: "DocsTests"),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
-        .testTarget(name: "AgentFileTests", dependencies: ["ShotguardAgent", "ShotguardImaging"]),
+        .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging"]),
     ]
 )

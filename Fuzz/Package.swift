@@ -24,6 +24,7 @@ let package = Package(
         ]),
         .executableTarget(name: "fuzz-report", dependencies: [
             "FuzzSupport", .product(name: "ShotguardAgent", package: "shotguard"),
+            .product(name: "ShotguardBase", package: "shotguard"),
             .product(name: "ShotguardRegions", package: "shotguard"),
             .product(name: "ShotguardImaging", package: "shotguard"),
         ]),

@@ -1,6 +1,7 @@
 // Keeps the showing fields current on a thread of its own, so reading them at event time is cheap.
 import CAtspi
 import Glibc
+import ShotguardBase
 import ShotguardRegions
 import Synchronization
 
@@ -24,7 +25,7 @@ public final class FieldWatcher: Sendable {
         public var queries = 0
         /// What the last query took, in milliseconds.
         public var lastQueryMilliseconds = 0.0
-        /// When the last query ended (`monotonicSeconds`).
+        /// When the last query ended (`monotonicNow`).
         public var updatedAt = 0.0
     }
 
@@ -62,9 +63,9 @@ public final class FieldWatcher: Sendable {
 
     /// Waits up to `seconds` for the first query to end, for a start-up that knows its fields.
     public func waitForFirstQuery(seconds: Double) -> Status {
-        let deadline = monotonicSeconds() + seconds
+        let deadline = monotonicNow() + seconds
         var status = self.status
-        while status.queries == 0, status.fields == .notQueried, monotonicSeconds() < deadline {
+        while status.queries == 0, status.fields == .notQueried, monotonicNow() < deadline {
             var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&pause, nil)
             status = self.status
@@ -103,11 +104,11 @@ public final class FieldWatcher: Sendable {
                 return (state.stopping, state.rolesChanged, state.roles)
             }
             if stopping { return }
-            if pump.dirty || rolesChanged || monotonicSeconds() - lastQuery >= Self.refreshInterval {
+            if pump.dirty || rolesChanged || monotonicNow() - lastQuery >= Self.refreshInterval {
                 pump.dirty = false
-                let started = monotonicSeconds()
+                let started = monotonicNow()
                 let fields = bus.fields(roles: roles)
-                lastQuery = monotonicSeconds()
+                lastQuery = monotonicNow()
                 shared.withLock {
                     $0.status.fields = .available(fields)
                     $0.status.queries += 1
@@ -148,9 +149,3 @@ private final class Pump {
     }
 }
 
-/// CLOCK_MONOTONIC in seconds.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}

@@ -1,5 +1,6 @@
 // Examining one candidate as soon as it arrives: read, decode, place, redact, and guard it.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 
@@ -121,7 +122,7 @@ extension Agent {
         guard let identity = FileIdentity.of(fd: fd), identity.mode & S_IFMT == S_IFREG else {
             return .failure(ReadFailure("not a regular file"))
         }
-        do throws(ImagingError) {
+        do throws(FileError) {
             let bytes = try FileIO.read(fd: fd, name: path.description, limit: Self.maximumFileSize)
             return .success((bytes, identity))
         } catch {

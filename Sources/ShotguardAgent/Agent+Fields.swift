@@ -1,4 +1,5 @@
 // The agent's accessible fields: watched on their own thread, read at event time from the last list.
+import ShotguardBase
 import ShotguardAccessibility
 import ShotguardRegions
 import ShotguardX11

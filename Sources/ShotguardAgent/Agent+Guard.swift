@@ -1,5 +1,6 @@
 // Guard: the screenshot file rewritten redacted in place, the clipboard served redacted, quarantine.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11

@@ -1,5 +1,6 @@
 // Settling a capture event: the bounded look for a file, quarantine, the report and its delivery.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 

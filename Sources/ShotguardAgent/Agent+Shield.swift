@@ -1,4 +1,5 @@
 // The shield in the agent: covers kept over the rules' rectangles, raised on a key, lowered after.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11

@@ -1,5 +1,6 @@
 // Turning source events into signals of a capture event (and opening the event at the first).
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
 

@@ -1,5 +1,6 @@
 // The background agent: one thread, one poll() over the X connection, inotify and signals.
 import Glibc
+import ShotguardBase
 import ShotguardAccessibility
 import ShotguardImaging
 import ShotguardRegions

@@ -1,4 +1,5 @@
 // Guard's clipboard takeover on top of the X11 layer's clipboard server.
+import ShotguardBase
 import ShotguardX11
 
 /// Adapts `ClipboardServer` to what guard needs: take CLIPBOARD now, provide the image later.

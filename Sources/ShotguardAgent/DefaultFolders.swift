@@ -1,5 +1,6 @@
 // The folders where screenshot tools save by default: XDG pictures, its Screenshots, home.
 import Glibc
+import ShotguardBase
 
 enum DefaultFolders {
     /// `XDG_PICTURES_DIR` from `user-dirs.dirs` (else `~/Pictures`), its `Screenshots`
@@ -11,8 +12,7 @@ enum DefaultFolders {
     }
 
     static func picturesFolder(home: String) -> String {
-        let config = getenv("XDG_CONFIG_HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? home + "/.config"
+        let config = XDGPaths.absolute("XDG_CONFIG_HOME") ?? home + "/.config"
         guard let file = fopen(config + "/user-dirs.dirs", "r") else { return home + "/Pictures" }
         defer { fclose(file) }
         var line: UnsafeMutablePointer<CChar>?

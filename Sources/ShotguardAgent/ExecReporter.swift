@@ -1,4 +1,5 @@
 // Runs the user's command for each report, one at a time, with a short queue and no stacking.
+import ShotguardBase
 import ShotguardX11
 
 /// `--exec CMD`: `/bin/sh -c CMD` in a session of its own, with `SHOTGUARD_IMAGE` and
@@ -41,13 +42,13 @@ final class ExecReporter {
         let next = queue.removeFirst()
         var environment = ["SHOTGUARD_REPORT": next.report]
         environment["SHOTGUARD_IMAGE"] = next.image ?? ""
-        do throws(X11Error) {
+        do throws(SystemError) {
             // Its own session: the user's command and what it starts stay out of the agent's
             // process group (a terminal's ^C or a group signal), and stopping it reaches them all.
             running = try ChildProcess("/bin/sh", ["-c", command], environment: environment, output: .standardError,
                                        newSession: true)
         } catch {
-            log.error("--exec: \(error.message)")
+            log.error("--exec: \(error.description)")
             startNext()
         }
     }

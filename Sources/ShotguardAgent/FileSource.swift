@@ -1,5 +1,6 @@
 // Watches the screenshot folders with inotify, including folders that appear later or are replaced.
 import Glibc
+import ShotguardBase
 
 /// Watches screenshot folders and reports image files that were just written or moved in.
 /// A folder that does not exist yet is awaited through its nearest existing parent and watched

@@ -1,5 +1,6 @@
 // A thin inotify wrapper: watches by folder, each remembered with the inode it was made on.
 import Glibc
+import ShotguardBase
 
 /// One inotify event: the watch it came from and the name it concerns, as bytes.
 struct InotifyEvent {

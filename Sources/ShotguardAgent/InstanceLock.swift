@@ -1,6 +1,7 @@
 // One agent per display: a second `shotguard watch` (autostart and the systemd unit both
 // enabled) would report every screenshot twice.
 import Glibc
+import ShotguardBase
 
 /// An exclusive `flock` on `$XDG_RUNTIME_DIR/shotguard/watch-DISPLAY.lock`, held for the
 /// agent's life and released by the kernel when the process ends, however it ends. Without
@@ -34,8 +35,7 @@ final class InstanceLock {
 
     /// `$XDG_RUNTIME_DIR/shotguard` (an absolute one only), else the private state folder.
     static func folder() -> String {
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
-        return runtime.map { $0 + "/shotguard" } ?? UserFolders.stateFolder()
+        XDGPaths.runtimeDirectory().map { $0 + "/shotguard" } ?? UserFolders.stateFolder()
     }
 
     /// One name per display: `:0`, `:0.1` and `unix:0` are the same server.

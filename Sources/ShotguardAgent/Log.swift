@@ -1,5 +1,6 @@
 // Timestamped log lines on standard error; --verbose adds the detail lines.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 
 public struct Log: Sendable {

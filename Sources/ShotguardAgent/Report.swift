@@ -1,4 +1,5 @@
 // The report of one capture event (schema version 1, see DESIGN.md) and its JSON form.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 

@@ -1,5 +1,6 @@
 // What a reporter is: something that takes a written report (its image and JSON) and hands it on.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 
 /// A report once the spool has written it: where its files are, and its JSON text.

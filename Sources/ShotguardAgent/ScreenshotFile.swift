@@ -1,5 +1,6 @@
 // Decides whether a new file is a screenshot: name, folder, age, completeness, ownership.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 
 /// A new image file that may be a screenshot.
@@ -112,7 +113,7 @@ enum ScreenshotFileClassifier {
     /// The whole file, when it is a complete image (a PNG up to its IEND).
     private static func readComplete(fd: Int32, path: BytePath, format: ImageFileType = .png) -> Result<[UInt8], SkipReason> {
         let bytes: [UInt8]
-        do throws(ImagingError) {
+        do throws(FileError) {
             bytes = try FileIO.read(fd: fd, name: path.description, limit: maximumSize)
         } catch {
             return .failure(.unreadable(error.description))

@@ -1,4 +1,5 @@
 // The bound on how long a search for an image on the screen may take, and how it ended.
+import ShotguardBase
 import ShotguardImaging
 
 /// Caps on one search: hostile images (a crop of 2-pixel stripes on a striped screen) could

@@ -1,6 +1,7 @@
 // Signals as readable events: blocked for the process and read from a signalfd in the loop.
 import CShotguardSys
 import Glibc
+import ShotguardBase
 
 /// SIGINT, SIGTERM, SIGHUP and SIGCHLD delivered through a file descriptor, so that the event
 /// loop handles them between events instead of in a handler.

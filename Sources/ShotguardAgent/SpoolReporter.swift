@@ -1,5 +1,6 @@
 // Writes each report into its own folder (image.png, report.json), atomically, private to the user.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 
 /// `DIR/<id>/image.png` and `report.json`: written in a hidden folder, then renamed into place,
@@ -39,8 +40,10 @@ struct SpoolReporter {
             throw ImagingError(.io, source: partial, "cannot create the report folder: \(errnoText())")
         }
         do throws(ImagingError) {
-            if let png { try FileIO.writeAtomically(png, to: partial + "/image.png", mode: 0o600) }
-            try FileIO.writeAtomically(Array((json + "\n").utf8), to: partial + "/report.json", mode: 0o600)
+            if let png { try ImagingError.file { () throws(FileError) in try FileIO.writeAtomically(png, to: partial + "/image.png", mode: 0o600) } }
+            try ImagingError.file { () throws(FileError) in
+                try FileIO.writeAtomically(Array((json + "\n").utf8), to: partial + "/report.json", mode: 0o600)
+            }
             guard rename(partial, final.folder) == 0 else {
                 throw ImagingError(.io, source: final.folder, "cannot move the report into place: \(errnoText())")
             }

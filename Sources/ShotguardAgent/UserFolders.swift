@@ -1,5 +1,6 @@
 // The user's home, and private folders the agent creates or trusts (spool, lock, quarantine).
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 
 /// Why a folder cannot hold the agent's private files, as one line a user can act on.
@@ -15,19 +16,12 @@ public struct PrivateFolderError: Error, CustomStringConvertible, Sendable {
 public enum UserFolders {
     /// `$HOME` when it is an absolute path, else the home in the password database (as under
     /// some service managers), else nil.
-    public static func home() -> String? {
-        if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { return home }
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        return String(cString: directory)
-    }
+    public static func home() -> String? { XDGPaths.home() }
 
     /// `$XDG_STATE_HOME/shotguard` (an absolute `XDG_STATE_HOME` only), else
     /// `~/.local/state/shotguard`: the agent's private state (reports, lock, quarantine).
     public static func stateFolder() -> String {
-        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
-            return normalized(state) + "/shotguard"
-        }
-        return normalized(home() ?? "/") + "/.local/state/shotguard"
+        normalized(XDGPaths.absolute("XDG_STATE_HOME") ?? (home() ?? "/") + "/.local/state") + "/shotguard"
     }
 
     /// `path` made absolute against the current folder, without trailing or doubled slashes.

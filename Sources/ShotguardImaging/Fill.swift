@@ -1,4 +1,5 @@
 // How a redacted rectangle is covered: a solid colour, or a block mosaic.
+import ShotguardBase
 
 /// The cover for a redacted rectangle.
 public enum Fill: Hashable, Sendable, CustomStringConvertible {
@@ -57,9 +58,3 @@ public struct FillSyntaxError: Error, Equatable, Sendable {
     public var offset: Int
 }
 
-extension String {
-    /// The string with `pad` added on the left up to `length` characters.
-    public func leftPadded(to length: Int, with pad: Character = "0") -> String {
-        count >= length ? self : String(repeating: pad, count: length - count) + self
-    }
-}

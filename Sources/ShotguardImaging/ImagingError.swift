@@ -1,4 +1,5 @@
 // Errors from decoding, encoding and writing images, worded for the person who sees them.
+import ShotguardBase
 
 /// Why an image could not be read or written. `description` is one line naming the source.
 public struct ImagingError: Error, CustomStringConvertible, Sendable {
@@ -18,4 +19,18 @@ public struct ImagingError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "\(source): \(message)" }
+
+    /// A failed file read or write of the base layer, as an imaging error.
+    public init(_ error: FileError) {
+        self.init(error.kind == .tooLarge ? .tooLarge : .io, source: error.path, error.message)
+    }
+
+    /// Runs a file operation, its error as an imaging error (for `do throws(ImagingError)`).
+    public static func file<T>(_ body: () throws(FileError) -> T) throws(ImagingError) -> T {
+        do throws(FileError) {
+            return try body()
+        } catch {
+            throw ImagingError(error)
+        }
+    }
 }

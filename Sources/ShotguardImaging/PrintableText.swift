@@ -1,4 +1,5 @@
 // Text that other programs control, made safe to print: control characters escaped, long words cut.
+import ShotguardBase
 
 extension String {
     /// The text with every control character (C0, DEL and C1) written as a visible escape

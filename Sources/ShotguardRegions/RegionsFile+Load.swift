@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 
+import ShotguardBase
 import ShotguardImaging
 
 extension RegionsFile {
@@ -45,7 +46,7 @@ extension RegionsFile {
         guard kind == S_IFREG else { throw failure("not a regular file") }
         guard status.st_size <= maximumFileSize else { throw tooLarge(path: path, size: Int(status.st_size)) }
         // The read is capped too, so a file that grew after fstat is still caught.
-        do throws(ImagingError) {
+        do throws(FileError) {
             return try FileIO.read(fd: descriptor, name: path, limit: maximumFileSize)
         } catch {
             // FileIO fails right after the read that set errno.

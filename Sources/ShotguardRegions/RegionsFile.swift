@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import ShotguardBase
 
 /// The rules of a regions file, in the order they were written.
 ///
@@ -47,7 +48,7 @@ public struct RegionsFile {
 
     /// `$XDG_CONFIG_HOME/shotguard/regions`, or `$HOME/.config/shotguard/regions`.
     public static var defaultPath: String {
-        defaultPath(xdgConfigHome: environment("XDG_CONFIG_HOME"), home: environment("HOME") ?? passwordHome())
+        defaultPath(xdgConfigHome: XDGPaths.absolute("XDG_CONFIG_HOME"), home: XDGPaths.home())
     }
 
     /// The default path for the given variables. Per the XDG base directory specification, an
@@ -58,15 +59,4 @@ public struct RegionsFile {
         }
         return (home ?? "") + "/.config/shotguard/regions"
     }
-}
-
-private func environment(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    return String(cString: value)
-}
-
-/// The home directory in the password database, for when `HOME` is unset (as under some daemons).
-private func passwordHome() -> String? {
-    guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-    return String(cString: directory)
 }

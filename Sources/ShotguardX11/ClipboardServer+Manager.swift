@@ -1,6 +1,7 @@
 // Handing the served image to a clipboard manager (freedesktop ClipboardManager spec), e.g. at exit.
 import CX11
 import Glibc
+import ShotguardBase
 
 extension ClipboardServer {
     /// The window of the running clipboard manager (owner of CLIPBOARD_MANAGER), or nil.
@@ -26,17 +27,17 @@ extension ClipboardServer {
     /// passes. Blocks: for the agent's exit, when no other event matters (events that are not
     /// the server's are dropped). True when the manager stored the image.
     public func handOffAndWait() -> Bool {
-        guard beginHandOff(now: monotonicSeconds()) else { return false }
+        guard beginHandOff(now: monotonicNow()) else { return false }
         var event = XEvent()
         while handOff != nil {
             while XPending(display.handle) > 0 {
                 XNextEvent(display.handle, &event)
-                _ = handle(&event, now: monotonicSeconds())
+                _ = handle(&event, now: monotonicNow())
             }
-            expire(now: monotonicSeconds())
+            expire(now: monotonicNow())
             guard let deadline = handOff?.deadline, !display.isLost else { break }
             var descriptor = pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(max(0, (deadline - monotonicSeconds()) * 1000).rounded(.up)))
+            _ = poll(&descriptor, 1, Int32(max(0, (deadline - monotonicNow()) * 1000).rounded(.up)))
         }
         return events.contains { if case .handedOff(_, true) = $0 { return true } else { return false } }
     }

@@ -1,5 +1,6 @@
 // The shield's part of the desktop events: its key, and the window changes it follows.
 import CX11
+import ShotguardBase
 
 /// What the shield listens with and covers with, on the agent's one X connection.
 public final class Shield {
@@ -38,10 +39,10 @@ extension DesktopEvents {
 
     /// A generic event: a press of a shield key maps the covers at once, before anything else.
     func shieldKey(_ event: inout XEvent, _ shield: Shield) -> [DesktopSignal] {
-        let readAt = monotonicSeconds()
+        let readAt = monotonicNow()
         guard shield.keys.isTriggerPress(&event) else { return [] }
         shield.overlays.raise()
-        let mappedAt = monotonicSeconds()
+        let mappedAt = monotonicNow()
         shield.raises = 0
         return [.shieldKey(readAt: readAt, mappedAt: mappedAt)]
     }

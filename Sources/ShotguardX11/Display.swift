@@ -51,8 +51,8 @@ public final class Display {
     public var width: Int { size.width }
     public var height: Int { size.height }
     public var fileDescriptor: Int32 { XConnectionNumber(handle) }
-    var depth: Int32 { XDefaultDepth(handle, screen) }
-    var visual: UnsafeMutablePointer<Visual> { XDefaultVisual(handle, screen) }
+    public var depth: Int32 { XDefaultDepth(handle, screen) }
+    public var visual: UnsafeMutablePointer<Visual> { XDefaultVisual(handle, screen) }
 
     /// Whether the connection is a Unix socket. MIT-SHM is used only then: over TCP (ssh -X)
     /// a segment id could name an unrelated segment on another machine.
@@ -76,7 +76,7 @@ public final class Display {
     /// The server's error for a request, or nil; used after requests that can fail. Inside a
     /// `batch` it adds no round trips and returns no error: there, callers rely on the status
     /// each Xlib call returns, which is a failure whenever its reply was an error.
-    func trap<T>(_ body: () -> T) -> (T, XProtocolError?) {
+    public func trap<T>(_ body: () -> T) -> (T, XProtocolError?) {
         if isBatching { return (body(), nil) }
         return ErrorTrap.run(handle, body)
     }

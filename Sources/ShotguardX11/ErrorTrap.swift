@@ -74,6 +74,9 @@ public struct XProtocolError: Error, Equatable, Sendable {
     public var request: UInt8
     public var resource: UInt
 
+    /// The error's name, e.g. "BadMatch".
+    public var name: String { ErrorTrap.name(of: code) }
+
     public init(code: UInt8, request: UInt8, resource: UInt) {
         self.code = code
         self.request = request

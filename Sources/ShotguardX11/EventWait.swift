@@ -1,19 +1,20 @@
 // Waiting for an X event on one window with a deadline: poll() on the connection, no sleeps.
 import CX11
 import Glibc
+import ShotguardBase
 
 extension Display {
     /// Waits up to `seconds` for an event on `window` (among `mask`) that `matches` accepts.
     /// Blocks in poll() on the connection between events, so it wakes when the server speaks.
     /// Events of other windows stay queued for their readers.
-    func waitForEvent(on window: Window, mask: Int, seconds: Double, _ matches: (XEvent) -> Bool) -> Bool {
-        let deadline = monotonicSeconds() + seconds
+    public func waitForEvent(on window: Window, mask: Int, seconds: Double, _ matches: (XEvent) -> Bool) -> Bool {
+        let deadline = monotonicNow() + seconds
         var event = XEvent()
         while true {
             while XCheckWindowEvent(handle, window, mask, &event) != 0 {
                 if matches(event) { return true }
             }
-            let remaining = deadline - monotonicSeconds()
+            let remaining = deadline - monotonicNow()
             guard remaining > 0, !isLost else { return false }
             var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
@@ -21,11 +22,6 @@ extension Display {
     }
 }
 
-func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
 
 extension Display {
     /// Waits up to `seconds` until `condition` holds, checking it again whenever a property of
@@ -39,7 +35,7 @@ extension Display {
             }
         }
         flush()
-        let deadline = monotonicSeconds() + seconds
+        let deadline = monotonicNow() + seconds
         var event = XEvent()
         while !condition() {
             var changed = false
@@ -47,7 +43,7 @@ extension Display {
                 while XCheckTypedWindowEvent(handle, window, PropertyNotify, &event) != 0 { changed = true }
             }
             guard !changed else { continue }
-            let remaining = deadline - monotonicSeconds()
+            let remaining = deadline - monotonicNow()
             guard remaining > 0, !isLost else { return false }
             var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))

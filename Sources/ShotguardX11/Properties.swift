@@ -51,7 +51,7 @@ extension Display {
     }
 
     /// A format-32 property as a list of values.
-    func cardinals(_ property: String, of window: Window, type: Atom = Atom(AnyPropertyType)) -> [UInt32]? {
+    public func cardinals(_ property: String, of window: Window, type: Atom = Atom(AnyPropertyType)) -> [UInt32]? {
         guard let chunk = propertyChunk(atom(property), of: window, length: 4096, type: type), chunk.format == 32 else { return nil }
         return chunk.items
     }

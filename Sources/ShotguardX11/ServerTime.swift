@@ -1,6 +1,7 @@
 // A real X server timestamp, from the PropertyNotify of a zero-length property append.
 import CX11
 import Glibc
+import ShotguardBase
 
 /// Matches the PropertyNotify of one property on one window; `arg` points at two `UInt`s, the
 /// window and the property. A plain function: Xlib calls it from C.
@@ -25,13 +26,13 @@ extension ClipboardServer {
         var wanted: [UInt] = [UInt(window), UInt(timestampProperty)]
         var event = XEvent()
         // The server answers at once; the bound only guards against a server that stopped.
-        let deadline = monotonicSeconds() + 2
+        let deadline = monotonicNow() + 2
         while true {
             let found = wanted.withUnsafeMutableBytes { bytes in
                 XCheckIfEvent(display.handle, &event, isPropertyEvent, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
             }
             if found != 0 { return event.xproperty.time }
-            let remaining = deadline - monotonicSeconds()
+            let remaining = deadline - monotonicNow()
             guard remaining > 0, !display.isLost else {
                 throw X11Error(.clipboard, "the X server '\(display.name)' did not report its time within 2 s (expected a PropertyNotify on window \(hexID(UInt(window))))")
             }

@@ -62,7 +62,9 @@ public final class ShieldOverlays {
     /// Unmaps every overlay.
     public func lower() {
         for window in windows { XUnmapWindow(display.handle, window) }
-        XFlush(display.handle)
+        // A round trip, not a flush: once this returns the server has unmapped them, so a
+        // client that reads the screen after hearing "lowered" sees the windows beneath.
+        XSync(display.handle, 0)
         isUp = false
     }
 

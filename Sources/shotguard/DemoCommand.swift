@@ -1,4 +1,6 @@
 // `shotguard demo`: the whole capture-and-redact path on a private virtual display.
+import ShotguardBase
+import ShotguardScene
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
@@ -20,7 +22,7 @@ enum DemoCommand: Subcommand {
         guard arguments.positionals.isEmpty else { throw .usage("demo: takes no arguments") }
         let folder = try outputFolder(arguments.value("dir"))
         let regionsPath = folder + "/regions"
-        do throws(ImagingError) {
+        do throws(FileError) {
             try FileIO.writeAtomically(Array(DemoScene.regions.utf8), to: regionsPath)
         } catch {
             throw .failure(error.description)

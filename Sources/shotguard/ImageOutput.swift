@@ -1,4 +1,5 @@
 // Encodes a finished image in the chosen format and writes it atomically (or to standard output).
+import ShotguardBase
 import ShotguardImaging
 
 enum ImageOutput {
@@ -10,7 +11,7 @@ enum ImageOutput {
     static func write(_ image: PixelBuffer, to path: String, as encoding: ImageEncoding) throws(CLIError) {
         do throws(ImagingError) {
             let bytes = try ImageCodec.encode(image, as: encoding, destination: path)
-            try FileIO.writeAtomically(bytes, to: path)
+            try ImagingError.file { () throws(FileError) in try FileIO.writeAtomically(bytes, to: path) }
         } catch {
             throw .failure(error.description)
         }

@@ -1,4 +1,5 @@
 // `shotguard monitors`: the RandR monitors, by name, for monitor rules and capture --monitor.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardAgent

@@ -1,5 +1,6 @@
 // `shotguard quarantine list|restore|purge`: the originals guard set aside, and getting them back.
 import Glibc
+import ShotguardBase
 import ShotguardAgent
 import ShotguardImaging
 
@@ -56,7 +57,7 @@ enum QuarantineRestoreCommand: Subcommand {
             throw .failure(error.description)
         }
         let target = arguments.value("output") ?? String(decoding: entry.originalPathBytes, as: UTF8.self)
-        do throws(ImagingError) {
+        do throws(FileError) {
             try FileIO.writeAtomically(bytes, to: target, mode: 0o600)
         } catch {
             throw .failure(error.description)

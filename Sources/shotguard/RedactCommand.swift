@@ -1,4 +1,5 @@
 // `shotguard redact`: blacks out rectangles of an existing PNG, JPEG or WebP image.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
@@ -98,7 +99,7 @@ enum RedactCommand: Subcommand {
 
     private static func decode(_ input: String) throws(CLIError) -> PixelBuffer {
         do throws(ImagingError) {
-            let bytes = try FileIO.read(input, limit: DecodeLimits.standard.maxInputBytes)
+            let bytes = try ImagingError.file { () throws(FileError) in try FileIO.read(input, limit: DecodeLimits.standard.maxInputBytes) }
             return try ImageCodec.decode(bytes, source: input).image
         } catch {
             throw .failure(error.description)

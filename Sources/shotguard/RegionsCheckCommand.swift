@@ -1,4 +1,5 @@
 // `shotguard regions check`: parses the regions file and shows what each rule hits right now.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardAgent

@@ -1,4 +1,5 @@
 // `shotguard windows`: the viewable windows, with what a rule needs to match them.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardAgent

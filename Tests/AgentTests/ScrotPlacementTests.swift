@@ -1,10 +1,12 @@
 // Real scrot JPEGs (quality 75, 4:2:0 chroma) placed against the agent's own grab of a private Xvfb.
 import Foundation
 import Testing
+import ShotguardBase
 @testable import ShotguardAgent
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
+import ShotguardScene
 
 /// One 1920×1080 Xvfb for the suite, with the synthetic desktop as its root background.
 final class ScrotDesktop: @unchecked Sendable {

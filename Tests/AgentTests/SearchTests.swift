@@ -1,5 +1,6 @@
 // Placement of regions found by search: exact offsets, lossy files, twins refused, bounded cost.
 import Testing
+import ShotguardBase
 @testable import ShotguardAgent
 import ShotguardImaging
 import ShotguardRegions

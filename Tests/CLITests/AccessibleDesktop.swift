@@ -1,7 +1,9 @@
 // A private Xvfb with a GTK3 login window (a normal and a password entry) on its own D-Bus session.
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 
 /// The window runs under `dbus-run-session`, so GTK starts the accessibility bus itself, as
 /// on a desktop. The password entry's extents come from a separate AT-SPI2 query in python

@@ -1,7 +1,9 @@
 // The agent under awkward conditions: a vanishing display, a closed pipe, bursts.
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class AgentRobustnessTests: XCTestCase {

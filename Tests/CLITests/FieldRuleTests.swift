@@ -1,7 +1,9 @@
 // `field` rules against a real GTK3 window on Xvfb, through its AT-SPI2 bus: capture, regions check, watch.
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class FieldRuleTests: XCTestCase {

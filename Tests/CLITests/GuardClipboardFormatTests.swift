@@ -1,6 +1,7 @@
 // Guard on the clipboard for images offered as JPEG or WebP, or in several formats at once:
 // the agent reads the best target offered, and every target a paste may ask for is redacted.
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
 import XCTest

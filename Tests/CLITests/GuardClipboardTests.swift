@@ -1,5 +1,6 @@
 // Guard on the clipboard, end to end: what `xclip -o` pastes after the takeover is redacted.
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
 import XCTest

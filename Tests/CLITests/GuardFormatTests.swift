@@ -3,6 +3,7 @@
 import Foundation
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class GuardFormatTests: XCTestCase {

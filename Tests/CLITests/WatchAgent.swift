@@ -1,5 +1,6 @@
 // Runs `shotguard watch` in the background for a test, and reads its reports as they come.
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
 import XCTest

@@ -2,6 +2,7 @@
 import Foundation
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 /// A 640x400 screen with openbox, a wallpaper whose rows never repeat (so a region can be found

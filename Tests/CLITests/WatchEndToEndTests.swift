@@ -2,6 +2,7 @@
 import Foundation
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class WatchEndToEndTests: XCTestCase {

@@ -1,6 +1,7 @@
 // `capture` when something is missing: the window, the display, the regions file, or a valid one.
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class X11CaptureFailureTests: X11DesktopTestCase {

@@ -1,7 +1,9 @@
 // A private Xvfb per suite with windows of known pixels, for tests that run shotguard against X.
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 /// Why a suite's desktop is not there; thrown in each test's setUp so every test fails saying so.

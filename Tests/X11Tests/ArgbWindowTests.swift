@@ -1,6 +1,8 @@
 // A depth-32 (ARGB) window, as compositing toolkits make, shows in a capture of the 24-bit root.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class X11ArgbWindowTests: XCTestCase {

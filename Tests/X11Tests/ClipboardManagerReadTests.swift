@@ -1,5 +1,6 @@
 // Reading an image that an exiting tool hands to a clipboard manager: the refusal is not the end.
 import Foundation
+import ShotguardBase
 import ShotguardX11
 import XCTest
 

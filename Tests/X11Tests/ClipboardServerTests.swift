@@ -1,4 +1,5 @@
 // ClipboardServer against xclip on a private Xvfb: the bytes served, INCR, TARGETS, queueing, loss.
+import ShotguardBase
 import ShotguardX11
 import XCTest
 

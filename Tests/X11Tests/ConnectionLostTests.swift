@@ -1,6 +1,8 @@
 // The X server going away while a Display is open: errors, never a dead test process.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 /// Each test starts and stops its own servers: losing one is the point.

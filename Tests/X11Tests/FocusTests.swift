@@ -1,6 +1,8 @@
 // activeWindow() with no window manager: the top-level window that holds the input focus.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class X11FocusTests: XCTestCase {

@@ -1,9 +1,11 @@
 // The screen context under a window manager: pop-ups (override-redirect windows) belong to it,
 // since they can show what an application's rules hide; and a window rule without a geometry
 // covers the decorations, since the title bar shows the title a `title~` rule matched on.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class X11ManagedContextTests: XCTestCase {

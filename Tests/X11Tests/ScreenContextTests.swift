@@ -1,7 +1,9 @@
 // screenContext() and geometry(of:) without a window manager: names, geometry, stacking, vanished windows.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class X11ScreenContextTests: XCTestCase {

@@ -1,6 +1,7 @@
 // The shield's key-to-cover path: an XTEST key press, heard as a raw event, maps the covers.
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class ShieldKeyTests: XCTestCase {

@@ -1,9 +1,11 @@
 // What reading the window list costs at event time with 50 windows under a window manager.
 // Prints the figure (median of 20 reads); asserts only that the list is right, never a time.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class WindowListCostTests: XCTestCase {

@@ -1,6 +1,8 @@
 // startWindowManager(): once it returns, openbox manages and shows the next window at once.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class X11WindowManagerStartupTests: XCTestCase {

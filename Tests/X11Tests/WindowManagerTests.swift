@@ -1,6 +1,8 @@
 // Windows under openbox: reparented clients, _NET_ACTIVE_WINDOW, stacking list and frame extents.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 final class X11WindowManagerTests: XCTestCase {

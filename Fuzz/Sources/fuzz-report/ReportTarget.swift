@@ -1,6 +1,7 @@
 // Fuzzes the report JSON writer: whatever strings a report holds, its text parses as JSON and reads back.
 import Foundation
 import FuzzSupport
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 // Report and its parts are internal to the agent; `make fuzz` builds with testable imports.

@@ -1,6 +1,7 @@
 // Replaces a user's screenshot file with its redacted version without ever losing either one.
 import CShotguardSys
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 
 /// What identifies the file that was read: if any of it changed, someone else wrote the path

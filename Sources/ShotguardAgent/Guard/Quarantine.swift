@@ -1,5 +1,6 @@
 // Where guard keeps the originals of screenshots it could not place: private, listable, restorable.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 
 /// One set-aside original: `ID/original.EXT` and `ID/entry.json` in the quarantine folder.
@@ -37,8 +38,6 @@ public struct QuarantineStore: Sendable {
     public init(folder: String? = nil) {
         if let folder {
             self.folder = folder
-        } else if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
-            self.folder = state + "/shotguard/quarantine"
         } else {
             self.folder = UserFolders.stateFolder() + "/quarantine"
         }
@@ -60,7 +59,7 @@ public struct QuarantineStore: Sendable {
         let fileName = "original." + (pathExtension.isEmpty ? "bin" : pathExtension)
         let entry = QuarantineEntry(id: id, time: time, originalPath: BytePath(bytes: originalPath).description, originalPathBytes: originalPath,
                                     reason: reason, size: bytes.count, folder: final, file: final + "/" + fileName)
-        do throws(ImagingError) {
+        do throws(FileError) {
             try FileIO.writeAtomically(bytes, to: partial + "/" + fileName, mode: 0o600)
             try FileIO.writeAtomically(Array((Self.json(entry).text + "\n").utf8), to: partial + "/entry.json", mode: 0o600)
         } catch {
@@ -100,7 +99,7 @@ public struct QuarantineStore: Sendable {
 
     /// The original bytes of `entry`.
     public func originalBytes(of entry: QuarantineEntry) throws(QuarantineError) -> [UInt8] {
-        do throws(ImagingError) {
+        do throws(FileError) {
             return try FileIO.read(entry.file, limit: 1 << 30)
         } catch {
             throw QuarantineError("cannot read \(entry.file): \(error.description)")

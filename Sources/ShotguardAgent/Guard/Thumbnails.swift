@@ -1,5 +1,6 @@
 // Deletes the freedesktop thumbnails of a rewritten file, so viewers rebuild them from the redacted pixels.
 import Glibc
+import ShotguardBase
 
 /// The thumbnail cache of the freedesktop Thumbnail Managing Standard: `$XDG_CACHE_HOME/thumbnails`
 /// (else `~/.cache/thumbnails`), one PNG per file per size, named by the MD5 of the file's URI.
@@ -11,10 +12,8 @@ struct Thumbnails {
     init(folder: String? = nil) {
         if let folder {
             self.folder = folder
-        } else if let cache = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), cache.hasPrefix("/") {
-            self.folder = cache + "/thumbnails"
         } else {
-            self.folder = (UserFolders.home() ?? "/") + "/.cache/thumbnails"
+            self.folder = (XDGPaths.absolute("XDG_CACHE_HOME") ?? (XDGPaths.home() ?? "/") + "/.cache") + "/thumbnails"
         }
     }
 

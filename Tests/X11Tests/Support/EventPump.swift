@@ -1,5 +1,6 @@
 // Drives DesktopEvents as the agent's poll loop does, while other programs use the clipboard.
 import Glibc
+import ShotguardBase
 import ShotguardX11
 import XCTest
 

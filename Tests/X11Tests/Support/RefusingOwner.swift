@@ -1,5 +1,6 @@
 // A clipboard owner that offers image/png, refuses to give it, and hands over to another program.
 import Glibc
+import ShotguardBase
 import ShotguardX11
 
 /// Emulates a GTK tool that copies and exits (gnome-screenshot -c) while a clipboard manager

@@ -1,6 +1,8 @@
 // Known screen content: a patterned wallpaper, windows of known colours, and the screen they make.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 enum Scene {

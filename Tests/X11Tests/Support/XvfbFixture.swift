@@ -1,5 +1,7 @@
 // One private Xvfb per test class, started in `class func setUp`; a missing Xvfb fails every test.
+import ShotguardBase
 import ShotguardX11
+import ShotguardScene
 import XCTest
 
 /// Why a suite's display is not there, thrown from `setUpWithError` so each test fails saying so.

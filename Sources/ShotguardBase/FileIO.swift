@@ -3,26 +3,26 @@ import Glibc
 
 public enum FileIO {
     /// Reads a whole file (or standard input for `-`), refusing more than `limit` bytes.
-    public static func read(_ path: String, limit: Int) throws(ImagingError) -> [UInt8] {
+    public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImagingError(.io, source: path, "cannot open: \(errnoText())") }
+        guard fd >= 0 else { throw FileError(.io, path: path, "cannot open: \(errnoText())") }
         defer { if fd != STDIN_FILENO { close(fd) } }
         return try read(fd: fd, name: path, limit: limit)
     }
 
     /// Reads an open descriptor to its end, refusing more than `limit` bytes.
-    public static func read(fd: Int32, name path: String, limit: Int) throws(ImagingError) -> [UInt8] {
+    public static func read(fd: Int32, name path: String, limit: Int) throws(FileError) -> [UInt8] {
         var data = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ImagingError(.io, source: path, "cannot read: \(errnoText())")
+                throw FileError(.io, path: path, "cannot read: \(errnoText())")
             }
             if count == 0 { return data }
             guard data.count + count <= limit else {
-                throw ImagingError(.tooLarge, source: path, "input is over the limit of \(limit) bytes")
+                throw FileError(.tooLarge, path: path, "input is over the limit of \(limit) bytes")
             }
             data.append(contentsOf: chunk[0..<count])
         }
@@ -31,7 +31,7 @@ public enum FileIO {
     /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync`, then
     /// `rename`, so a failure never leaves a partial file under the final name. `-` writes to
     /// standard output. The file gets `mode` masked by the process's umask, as `open` would.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ImagingError) {
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(FileError) {
         if path == "-" {
             try writeAll(bytes, to: STDOUT_FILENO, name: path)
             return
@@ -41,16 +41,16 @@ public enum FileIO {
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(folder).\(base).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ImagingError(.io, source: path, "cannot create a file in its folder: \(errnoText())") }
+        guard fd >= 0 else { throw FileError(.io, path: path, "cannot create a file in its folder: \(errnoText())") }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        do throws(ImagingError) {
+        do throws(FileError) {
             // mkstemp made the file 0600; give it its mode on the descriptor, before any byte.
             guard fchmod(fd, mode & ~currentUmask()) == 0 else {
-                throw ImagingError(.io, source: path, "cannot set the mode of the new file: \(errnoText())")
+                throw FileError(.io, path: path, "cannot set the mode of the new file: \(errnoText())")
             }
             try writeAll(bytes, to: fd, name: path)
             // A full disk can show only here: delayed allocation reports ENOSPC at fsync.
-            guard fsync(fd) == 0 else { throw ImagingError(.io, source: path, "cannot write: \(errnoText())") }
+            guard fsync(fd) == 0 else { throw FileError(.io, path: path, "cannot write: \(errnoText())") }
         } catch {
             close(fd)
             unlink(temporary)
@@ -59,22 +59,22 @@ public enum FileIO {
         guard close(fd) == 0 else {
             let reason = errnoText()
             unlink(temporary)
-            throw ImagingError(.io, source: path, "cannot write: \(reason)")
+            throw FileError(.io, path: path, "cannot write: \(reason)")
         }
         guard rename(temporary, path) == 0 else {
             let reason = errnoText()
             unlink(temporary)
-            throw ImagingError(.io, source: path, "cannot rename into place: \(reason)")
+            throw FileError(.io, path: path, "cannot rename into place: \(reason)")
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, name: String) throws(ImagingError) {
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, name: String) throws(FileError) {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ImagingError(.io, source: name, "cannot write: \(errnoText())")
+                throw FileError(.io, path: name, "cannot write: \(errnoText())")
             }
             written += count
         }
@@ -84,9 +84,9 @@ public enum FileIO {
 /// The process's umask, read from /proc without changing it (calling `umask` to read it sets
 /// it for a moment, a race with every other thread creating files). Where /proc cannot tell,
 /// the strictest mask: the file is then private, never more open than asked.
-func currentUmask() -> mode_t {
+public func currentUmask() -> mode_t {
     let status: [UInt8]
-    do throws(ImagingError) {
+    do throws(FileError) {
         status = try FileIO.read("/proc/self/status", limit: 1 << 16)
     } catch {
         return 0o077  // no /proc (a container without it): the safe side, as said above

@@ -22,7 +22,7 @@ public final class ChildProcess {
     /// (`setsid`): a user's command is then out of this process's group and terminal, so a
     /// signal to the agent's group does not reach it, nor one it sends to its own group the agent.
     public init(_ program: String, _ arguments: [String], environment: [String: String] = [:],
-                keepDescriptors: [Int32] = [], output: Output = .discard, newSession: Bool = false) throws(X11Error) {
+                keepDescriptors: [Int32] = [], output: Output = .discard, newSession: Bool = false) throws(SystemError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -67,7 +67,7 @@ public final class ChildProcess {
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard status == 0 else {
-            throw X11Error(.unsupported, "cannot start \(program): \(String(cString: strerror(status)))")
+            throw SystemError(call: "cannot start \(program)", code: status)
         }
         self.pid = pid
         self.program = program

@@ -1,30 +1,29 @@
 // Clocks as seconds (wall, monotonic, file times) and wall-clock time broken into fields, for
 // log lines, report ids and ISO 8601 report times.
 import Glibc
-import ShotguardImaging
 
 /// A `timespec` as seconds.
-func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
+public func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
 
 /// Seconds since the epoch.
-func now() -> Double {
+public func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_REALTIME, &time)
     return seconds(time)
 }
 
 /// Seconds on the monotonic clock, for timers.
-func monotonicNow() -> Double {
+public func monotonicNow() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return seconds(time)
 }
 
-struct CalendarTime {
-    let year, month, day, hour, minute, second, millisecond: Int
+public struct CalendarTime: Sendable {
+    public let year, month, day, hour, minute, second, millisecond: Int
 
     /// `seconds` since the epoch (now when nil), in local time or UTC.
-    init(_ seconds: Double? = nil, utc: Bool = false) {
+    public init(_ seconds: Double? = nil, utc: Bool = false) {
         let instant = seconds ?? now()
         var whole = time_t(instant.rounded(.down))
         var parts = tm()
@@ -39,5 +38,12 @@ struct CalendarTime {
     }
 
     /// `value` in decimal, zero-padded to `width` digits.
-    static func pad(_ value: Int, _ width: Int = 2) -> String { String(value).leftPadded(to: width) }
+    public static func pad(_ value: Int, _ width: Int = 2) -> String { String(value).leftPadded(to: width) }
+}
+
+extension String {
+    /// The string with `pad` added on the left up to `length` characters.
+    public func leftPadded(to length: Int, with pad: Character = "0") -> String {
+        count >= length ? self : String(repeating: pad, count: length - count) + self
+    }
 }

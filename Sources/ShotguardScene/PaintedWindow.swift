@@ -1,6 +1,8 @@
 // Top-level windows that shotguard paints itself: the demo's sample windows and the tests'.
 import CX11
 import Glibc
+import ShotguardBase
+import ShotguardX11
 import ShotguardImaging
 
 /// A top-level window whose content is a fixed image. The image is the window's background
@@ -143,7 +145,7 @@ public final class PaintedWindow {
             }
         }
         guard status != 0, error == nil else {
-            throw X11Error(.capture, "cannot paint a window: \(error.map { ErrorTrap.name(of: $0.code) } ?? "XCreateImage failed")")
+            throw X11Error(.capture, "cannot paint a window: \(error.map(\.name) ?? "XCreateImage failed")")
         }
     }
 }

@@ -1,6 +1,6 @@
 // Atomic writes leave the final file whole or absent, never partial; bounded reads.
 import Foundation
-import ShotguardImaging
+import ShotguardBase
 import XCTest
 
 final class FileIOTests: XCTestCase {
@@ -24,7 +24,7 @@ final class FileIOTests: XCTestCase {
     func testWriteIntoAMissingFolderFailsAndNamesTheFile() {
         let path = folder.appendingPathComponent("missing/out.png").path
         XCTAssertThrowsError(try FileIO.writeAtomically([1], to: path)) { error in
-            XCTAssertEqual((error as? ImagingError)?.description,
+            XCTAssertEqual((error as? FileError)?.description,
                            "\(path): cannot create a file in its folder: No such file or directory")
         }
     }
@@ -33,7 +33,7 @@ final class FileIOTests: XCTestCase {
         let path = folder.appendingPathComponent("big").path
         try FileIO.writeAtomically([UInt8](repeating: 7, count: 5000), to: path)
         XCTAssertThrowsError(try FileIO.read(path, limit: 4999)) { error in
-            XCTAssertEqual((error as? ImagingError)?.kind, .tooLarge)
+            XCTAssertEqual((error as? FileError)?.kind, .tooLarge)
         }
         XCTAssertEqual(try FileIO.read(path, limit: 5000).count, 5000)
     }

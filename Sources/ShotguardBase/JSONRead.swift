@@ -1,16 +1,16 @@
 // Reads back the flat JSON objects the agent itself writes (quarantine entries): strings and numbers.
 
 /// A value of a flat JSON object: a string or a number (nested values are not needed here).
-enum JSONValue {
+public enum JSONValue: Sendable {
     case string(String)
     case number(Double)
     case other
 
-    var string: String? { if case .string(let value) = self { value } else { nil } }
-    var number: Double? { if case .number(let value) = self { value } else { nil } }
+    public var string: String? { if case .string(let value) = self { value } else { nil } }
+    public var number: Double? { if case .number(let value) = self { value } else { nil } }
 
     /// The members of a flat JSON object, or nil when `bytes` is not one.
-    static func parseObject(_ bytes: [UInt8]) -> [String: JSONValue]? {
+    public static func parseObject(_ bytes: [UInt8]) -> [String: JSONValue]? {
         var reader = Reader(bytes: bytes)
         return reader.object()
     }

@@ -24,7 +24,7 @@ public indirect enum JSON: Sendable {
     }
 
     /// `value` with `digits` decimals, without Foundation's formatting.
-    static func fixed(_ value: Double, digits: Int) -> String {
+    public static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return "null" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }

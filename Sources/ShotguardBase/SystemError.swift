@@ -6,12 +6,17 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     public let call: String
     public let code: Int32
 
+    public init(call: String, code: Int32) {
+        self.call = call
+        self.code = code
+    }
+
     public var description: String { "\(call): \(String(cString: strerror(code)))" }
 }
 
 /// Runs `body` until it does not fail with EINTR; a negative result throws `SystemError`.
 @discardableResult
-func retrying<T: SignedInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws(SystemError) -> T {
+public func retrying<T: SignedInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws(SystemError) -> T {
     while true {
         let result = body()
         if result >= 0 { return result }

@@ -1,6 +1,8 @@
 // A private Xvfb server: for the demo and the tests, where there is no desktop.
 import CX11
 import Glibc
+import ShotguardBase
+import ShotguardX11
 
 /// An Xvfb started by this process on a free display number, stopped by its pid.
 public final class VirtualDisplay {
@@ -26,12 +28,12 @@ public final class VirtualDisplay {
                          "-nolisten", "tcp", "-noreset"]
         if withoutSharedMemory { arguments += ["-extension", "MIT-SHM"] }
         let server: ChildProcess
-        do throws(X11Error) {
+        do throws(SystemError) {
             server = try ChildProcess("Xvfb", arguments, keepDescriptors: [fds[1]])
         } catch {
             close(fds[0])
             close(fds[1])
-            throw error
+            throw X11Error(.unsupported, error.description)
         }
         close(fds[1])
         defer { close(fds[0]) }
