@@ -90,14 +90,8 @@ extension Agent {
     /// on with differences. A tool that showed its window and captured when it went matches
     /// only the screen after its window closed, not the event-time one that shows the window.
     private func place(_ decoded: DecodedImage, candidate: Candidate, in event: CaptureEvent) -> (Alignment, Snapshot)? {
-        var unverified: (Alignment, Snapshot)?
-        for snapshot in event.snapshots {
-            guard let alignment = Aligner.align(decoded.image, root: snapshot.root, context: snapshot.context,
-                                                verify: candidate.isWeak, tolerance: .forImage(decoded)) else { continue }
-            if alignment.verified { return (alignment, snapshot) }
-            if unverified == nil { unverified = (alignment, snapshot) }
-        }
-        return unverified
+        Aligner.alignOnBest(decoded.image, screens: event.snapshots.map { ($0.root, $0.context) }, verify: candidate.isWeak,
+                            tolerance: .forImage(decoded)).map { ($0.alignment, event.snapshots[$0.screen]) }
     }
 
     func recordUnplaced(_ candidate: Candidate, reason: String, in event: CaptureEvent) {

@@ -68,6 +68,21 @@ enum Aligner {
         locate(image, root: root, context: context, verify: verify, tolerance: tolerance, budget: budget).alignment
     }
 
+    /// `align` on each of `screens` in turn (the event-time screen first): the first screen the
+    /// image matches exactly wins; failing that, the first it was found on with differences.
+    /// Nil when it is on none of them. `screen` is the index of the chosen one.
+    static func alignOnBest(_ image: PixelBuffer, screens: [(root: PixelBuffer, context: ScreenContext)], verify: Bool,
+                            tolerance: MatchTolerance = .exact) -> (alignment: Alignment, screen: Int)? {
+        var unverified: (alignment: Alignment, screen: Int)?
+        for (index, screen) in screens.enumerated() {
+            guard let alignment = align(image, root: screen.root, context: screen.context, verify: verify,
+                                        tolerance: tolerance) else { continue }
+            if alignment.verified { return (alignment, index) }
+            if unverified == nil { unverified = (alignment, index) }
+        }
+        return unverified
+    }
+
     /// `align`, with why an image was not placed.
     static func locate(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext, verify: Bool,
                        tolerance: MatchTolerance = .exact, budget: SearchBudget = .standard) -> (alignment: Alignment?, search: SearchResult?) {

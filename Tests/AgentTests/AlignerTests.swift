@@ -62,6 +62,21 @@ import ShotguardRegions
         #expect(!alignment.verified)
     }
 
+    /// A tool that showed its window and captured after it went: the event-time screen shows the
+    /// window (the image differs there), a later one does not; the later, exact match wins.
+    @Test func aLaterScreenTheImageMatchesExactlyWinsOverTheEventTimeOne() throws {
+        var withWindow = root
+        SyntheticScreen.drawPopup(&withWindow, at: Rect(x: 60, y: 40, width: 100, height: 80))
+        let screens = [(withWindow, context), (root, context)]
+        let chosen = try #require(Aligner.alignOnBest(root, screens: screens, verify: false))
+        #expect(chosen.screen == 1)
+        #expect(chosen.alignment.verified)
+        // On the event-time screen alone it is found, but not verified.
+        let alone = try #require(Aligner.alignOnBest(root, screens: [(withWindow, context)], verify: false))
+        #expect(alone.screen == 0)
+        #expect(!alone.alignment.verified)
+    }
+
     @Test func scatteredPixelsAreNotACluster() throws {
         var image = root
         for index in 0..<40 { image[(index * 97) % image.width, (index * 61) % image.height] ^= 0x0000_00FF }
