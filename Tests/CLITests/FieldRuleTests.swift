@@ -91,7 +91,11 @@ final class FieldRuleTests: XCTestCase {
         let redactions = report.json["redactions"] as? [[String: Any]] ?? []
         XCTAssertEqual(redactions.compactMap { $0["geometry"] as? String }, ["\(desk.passwordRect)"])
         let image = try XCTUnwrap(report.image, watch.log)
-        assertSameColours(image, Pixels.painted(try sandbox.image("plain.png"), [(desk.passwordRect, Self.magenta)]))
+        let expected = Pixels.painted(try sandbox.image("plain.png"), [(desk.passwordRect, Self.magenta)])
+        assertSameColours(image, expected)
+        // Guard rewrote the screenshot itself: the file holds the fill too.
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", watch.log)
+        assertSameColours(try sandbox.image("shots/login.png"), expected)
     }
 
     /// The shield covers fields too: on the key, the password entry is under its cover (in the
