@@ -5,36 +5,7 @@ import ShotguardImaging
 import ShotguardX11
 import XCTest
 
-final class GuardClipboardTests: XCTestCase {
-    nonisolated(unsafe) private static var desktop: WatchDesktop?
-    nonisolated(unsafe) private static var failure = ""
-
-    override class func setUp() {
-        do {
-            desktop = try WatchDesktop()
-        } catch {
-            failure = "cannot set up the desktop: \(error)"
-        }
-    }
-
-    override class func tearDown() {
-        desktop?.stop()
-        desktop = nil
-    }
-
-    private var desk: WatchDesktop!
-    private var sandbox: Sandbox!
-    private var regions = ""
-    private let fullScreen = Rect(x: 0, y: 0, width: 640, height: 400)
-
-    override func setUpWithError() throws {
-        guard let desktop = Self.desktop else { throw FixtureError(Self.failure) }
-        desk = desktop
-        sandbox = try Sandbox(self)
-        regions = try sandbox.write("regions", text: WatchDesktop.regions)
-        try FileManager.default.createDirectory(atPath: sandbox.path("made"), withIntermediateDirectories: true)
-    }
-
+final class GuardClipboardTests: WatchDesktopTestCase {
     private func agent() throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--no-files", "--no-tools"], sandbox: sandbox, display: desk.name)
     }

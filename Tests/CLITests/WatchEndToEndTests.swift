@@ -5,37 +5,7 @@ import ShotguardX11
 import ShotguardScene
 import XCTest
 
-final class WatchEndToEndTests: XCTestCase {
-    nonisolated(unsafe) private static var desktop: WatchDesktop?
-    nonisolated(unsafe) private static var failure = ""
-
-    override class func setUp() {
-        do {
-            desktop = try WatchDesktop()
-        } catch {
-            failure = "cannot set up the desktop: \(error)"
-        }
-    }
-
-    override class func tearDown() {
-        desktop?.stop()
-        desktop = nil
-    }
-
-    private var desk: WatchDesktop!
-    private var sandbox: Sandbox!
-    private var shots = ""
-    private var regions = ""
-
-    override func setUpWithError() throws {
-        guard let desktop = Self.desktop else { throw FixtureError(Self.failure) }
-        desk = desktop
-        sandbox = try Sandbox(self)
-        shots = sandbox.path("shots")
-        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        regions = try sandbox.write("regions", text: WatchDesktop.regions)
-    }
-
+final class WatchEndToEndTests: WatchDesktopTestCase {
     private func agent(_ extra: [String]) throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--dir", shots] + extra, sandbox: sandbox, display: desk.name)
     }
@@ -43,7 +13,6 @@ final class WatchEndToEndTests: XCTestCase {
     private func source(_ report: [String: Any]) -> String? { (report["image"] as? [String: Any])?["source"] as? String }
     private func alignment(_ report: [String: Any]) -> String? { (report["alignment"] as? [String: Any])?["geometry"] as? String }
     private func signals(_ report: [String: Any]) -> [[String: Any]] { report["signals"] as? [[String: Any]] ?? [] }
-    private let fullScreen = Rect(x: 0, y: 0, width: 640, height: 400)
 
     func testScrotIntoAWatchedFolderIsReportedRedacted() throws {
         let screen = try desk.screen()

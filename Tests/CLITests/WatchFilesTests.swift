@@ -4,37 +4,7 @@ import ShotguardImaging
 import ShotguardX11
 import XCTest
 
-final class WatchFilesTests: XCTestCase {
-    nonisolated(unsafe) private static var desktop: WatchDesktop?
-    nonisolated(unsafe) private static var failure = ""
-
-    override class func setUp() {
-        do {
-            desktop = try WatchDesktop()
-        } catch {
-            failure = "cannot set up the desktop: \(error)"
-        }
-    }
-
-    override class func tearDown() {
-        desktop?.stop()
-        desktop = nil
-    }
-
-    private var desk: WatchDesktop!
-    private var sandbox: Sandbox!
-    private var shots = ""
-    private var regions = ""
-
-    override func setUpWithError() throws {
-        guard let desktop = Self.desktop else { throw FixtureError(Self.failure) }
-        desk = desktop
-        sandbox = try Sandbox(self)
-        shots = sandbox.path("shots")
-        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        regions = try sandbox.write("regions", text: WatchDesktop.regions)
-    }
-
+final class WatchFilesTests: WatchDesktopTestCase {
     private func agent(_ extra: [String], spoolArgument: String? = nil) throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"] + extra, sandbox: sandbox,
                        display: desk.name, spoolArgument: spoolArgument)

@@ -2,31 +2,10 @@
 import Foundation
 import XCTest
 
-final class WatchLogEscapingTests: XCTestCase {
-    nonisolated(unsafe) private static var desktop: WatchDesktop?
-    nonisolated(unsafe) private static var failure = ""
-
-    override class func setUp() {
-        do {
-            desktop = try WatchDesktop()
-        } catch {
-            failure = "cannot set up the desktop: \(error)"
-        }
-    }
-
-    override class func tearDown() {
-        desktop?.stop()
-        desktop = nil
-    }
-
+final class WatchLogEscapingTests: WatchDesktopTestCase {
     /// A screenshot named to retitle (ESC ]0;… BEL) and clear (ESC [2J) the terminal of whoever
     /// reads the log: the log line shows the escapes as text.
     func testFileNamesWithTerminalControlsAreLoggedEscaped() throws {
-        guard let desk = Self.desktop else { throw FixtureError(Self.failure) }
-        let sandbox = try Sandbox(self)
-        let shots = sandbox.path("shots")
-        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let regions = try sandbox.write("regions", text: WatchDesktop.regions)
         let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
                                    sandbox: sandbox, display: desk.name)
         XCTAssertTrue(watch.waitForLog("watching display", seconds: 10), watch.log)
