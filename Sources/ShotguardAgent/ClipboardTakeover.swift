@@ -33,9 +33,15 @@ final class ClipboardTakeover: ClipboardGuardian {
         for event in server.takeEvents() {
             switch event {
             case .lost(let owner):
-                log.verbose("guard: another client took the clipboard (\(owner.map { "0x" + String($0, radix: 16) } ?? "none"))")
-            default:
-                log.verbose("guard: clipboard \(event)")
+                log.verbose("guard: another client took the clipboard (\(owner.map { hexID($0) } ?? "none"))")
+            case .served(let target, let requestor, let bytes, let incremental):
+                log.verbose("guard: served \(target) (\(bytes) bytes\(incremental ? ", INCR" : "")) to \(hexID(requestor))")
+            case .refused(let target, let requestor, let reason):
+                log.verbose("guard: refused \(target) to \(hexID(requestor)): \(reason)")
+            case .transferAbandoned(let requestor):
+                log.verbose("guard: abandoned an INCR transfer to \(hexID(requestor)): it made no progress")
+            case .handedOff(let manager, let saved):
+                log.verbose("guard: the clipboard manager \(hexID(manager)) \(saved ? "saved" : "did not save") the image")
             }
         }
     }
