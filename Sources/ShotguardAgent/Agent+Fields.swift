@@ -39,9 +39,15 @@ extension Agent {
     }
 
     /// The windows on screen now, with the last list of fields: no D-Bus call at event time.
+    /// The shield's own covers are left out: they are no window of the user's, and on top of a
+    /// field they would hide it from a rule that names the field's window (`class=`).
     /// `quiet` leaves out the log line (the shield resolves on every window change).
     func screenContext(quiet: Bool = false) -> ScreenContext {
         var context = display.screenContext()
+        if let shield {
+            let own = shield.overlays.ids
+            context.windows.removeAll { own.contains($0.id) }
+        }
         guard let fieldWatcher else { return context }
         let started = monotonicNow()
         let status = fieldWatcher.status

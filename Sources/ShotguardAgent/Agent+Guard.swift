@@ -14,6 +14,8 @@ protocol ClipboardGuardian: AnyObject {
     func provide(_ images: [(target: String, bytes: [UInt8])])
     /// Whether the agent owns CLIPBOARD and has not provided an image yet.
     var isPending: Bool { get }
+    /// Gives CLIPBOARD up when no safe image can be served: pastes then get nothing.
+    func release(reason: String)
 }
 
 extension Agent {
@@ -64,7 +66,8 @@ extension Agent {
                                 in event: CaptureEvent) {
         guard let clipboardGuardian else { return }
         do throws(ImagingError) {
-            let images = try ClipboardImages.encodeAll(image, offered: offered, original: original)
+            let (images, skipped) = try ClipboardImages.encodeAll(image, offered: offered, original: original)
+            for target in skipped { log.warning("guard: the clipboard will not offer \(target)") }
             for served in images { ownOutputs.insert("bytes:" + fnv1a(served.bytes), now: monotonicNow()) }
             if !clipboardGuardian.isPending, !clipboardGuardian.takeOver() {
                 log.error("guard: could not take over the clipboard; it still holds the unredacted image")
@@ -75,7 +78,12 @@ extension Agent {
             event.guardOutcome.clipboard = outcome
             log.info("guard: the clipboard now holds the \(outcome == "fallback" ? "redacted fallback" : "redacted image")")
         } catch {
-            log.error("guard: cannot encode the clipboard image: \(error.description)")
+            // Fail closed: guard takes CLIPBOARD (if it does not own it yet) and gives it up
+            // empty, so pastes get nothing rather than the original.
+            log.error("guard: cannot encode the clipboard image: \(error.description); the clipboard is left empty")
+            if clipboardGuardian.isPending || clipboardGuardian.takeOver() {
+                clipboardGuardian.release(reason: "the redacted image could not be encoded")
+            }
             event.guardOutcome.clipboard = "failed"
         }
     }

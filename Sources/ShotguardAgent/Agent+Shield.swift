@@ -16,11 +16,9 @@ extension Agent {
     func refreshShield() {
         guard let shield, !display.isLost else { return }
         // Monitors and fields too: the shield covers every rectangle `regions check` lists.
-        var others = screenContext(quiet: true)
-        let own = shield.overlays.ids
-        others.windows = others.windows.filter { !own.contains($0.id) }
-        shieldFields = others.fields
-        let covers = (regions?.hits(against: others) ?? []).map { ShieldCover(rect: $0.rect, fill: $0.fill) }
+        let context = screenContext(quiet: true)
+        shieldFields = context.fields
+        let covers = (regions?.hits(against: context) ?? []).map { ShieldCover(rect: $0.rect, fill: $0.fill) }
         shield.overlays.update(covers)
     }
 

@@ -99,6 +99,9 @@ public final class Agent {
         gethostname(&name, name.count - 1)
         host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         if options.guarding, let files { removeLeftoverRewrites(in: files.targets) }
+        if let point = RewriteCrashPoint.configured {
+            log.warning("SHOTGUARD_CRASH_AT=\(point.rawValue): this agent kills itself during its first rewrite (a test of guard's crash safety)")
+        }
         if options.guarding, options.watchClipboard {
             let takeover = ClipboardTakeover(server: desktop.clipboardServer, log: log)
             clipboardGuardian = takeover

@@ -28,6 +28,10 @@ final class ClipboardTakeover: ClipboardGuardian {
 
     var isPending: Bool { server.state == .pending }
 
+    func release(reason: String) {
+        server.release(reason: reason, now: monotonicNow())
+    }
+
     /// Logs what happened to the served image since the last call (called every loop turn).
     func logEvents() {
         for event in server.takeEvents() {

@@ -14,6 +14,8 @@ extension ClipboardServer {
         }
         if state == .pending {
             queued.append(request)
+            // After a timeout refused the earlier ones, a new wait starts with this request.
+            if pendingDeadline == nil { pendingDeadline = now + Self.pendingTimeout }
             return
         }
         answer(request, now: now)

@@ -34,6 +34,9 @@ public final class ClipboardServer {
     public private(set) var ownedSince: Time = 0
     /// The image bytes by target atom, in the order TARGETS lists them, once provided.
     var offers: [(target: Atom, bytes: [UInt8])] = []
+    /// What was served before the current ownership: a clipboard manager that copied it and
+    /// took CLIPBOARD is bringing back the agent's own image, not a new screenshot.
+    private var servedBefore: [[UInt8]] = []
     var queued: [XSelectionRequestEvent] = []
     var pendingDeadline: Double?
     var transfers: [Window: IncrementalTransfer] = [:]
@@ -79,12 +82,16 @@ public final class ClipboardServer {
             throw X11Error(.clipboard, "could not take the clipboard: another client took it at the same time (expected to own CLIPBOARD from server time \(time))")
         }
         ownedSince = time
-        if offers.isEmpty {
-            state = .pending
-            pendingDeadline = now + Self.pendingTimeout
-        } else {
-            state = .serving
-        }
+        // Always a new image: what was served before belongs to an earlier screenshot (and may
+        // be one that was left as it was), never to this one.
+        forgetOffers()
+        state = .pending
+        pendingDeadline = now + Self.pendingTimeout
+    }
+
+    private func forgetOffers() {
+        if !offers.isEmpty { servedBefore = offers.map(\.bytes) }
+        offers = []
     }
 
     /// Sets the image to serve, as `image/png`, plus other image targets (MIME name → bytes)
@@ -115,7 +122,7 @@ public final class ClipboardServer {
             XSetSelectionOwner(display.handle, clipboard, 0, ownedSince)
         }
         state = .idle
-        offers = []
+        forgetOffers()
         pendingDeadline = nil
         display.flush()
     }
@@ -128,7 +135,9 @@ public final class ClipboardServer {
 
     /// Whether `bytes` is an image this server serves (a clipboard manager's copy of it is not
     /// a new screenshot).
-    public func isServing(_ bytes: [UInt8]) -> Bool { offers.contains { $0.bytes == bytes } }
+    public func isServing(_ bytes: [UInt8]) -> Bool {
+        offers.contains { $0.bytes == bytes } || servedBefore.contains(bytes)
+    }
 
     /// The next time `expire` has work: a pending timeout, a stalled transfer, a hand-off.
     public var deadline: Double? {
@@ -185,6 +194,7 @@ public final class ClipboardServer {
         if event.time != CurrentTime, event.time < ownedSince { return }
         refuseQueued(reason: "the clipboard was taken by another client")
         state = .idle
+        forgetOffers()
         pendingDeadline = nil
         let owner = XGetSelectionOwner(display.handle, clipboard)
         events.append(.lost(newOwner: owner == 0 ? nil : UInt(owner)))

@@ -77,16 +77,11 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
         XCTAssertLessThan(peak, 80 * 1024, "peak resident memory \(peak) KiB")
     }
 
-    /// Signals are answered between the images of a burst, not after it, even while a window's
-    /// 20,000-character title runs a `title~` rule into its match budget at every look: SIGHUP
-    /// reloads before the burst is through, and SIGTERM stops the agent (after it examined
-    /// what it held) with status 0.
+    /// Signals are answered between the images of a burst, not after it: SIGHUP reloads
+    /// before the burst is through, and SIGTERM stops the agent (after it examined what it
+    /// held) with status 0. (A hostile title cannot hold the loop either: `title~` matching
+    /// has a budget, tested with the regions commands.)
     func testSignalsAreAnsweredBetweenTheImagesOfABurst() throws {
-        let hostile = try PaintedWindow(display: desk.display, frame: Rect(x: 400, y: 300, width: 40, height: 30),
-                                        content: PixelBuffer(width: 40, height: 30), instance: "long", className: "Long",
-                                        title: String(repeating: "x", count: 20_000) + " bank")
-        defer { hostile.destroy() }
-        let rules = try sandbox.write("hostile-regions", text: WatchDesktop.regions + "window title~\"(?i).*bank.*\"\n")
         let made = sandbox.path("made")
         try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
         // Window-sized images that are nowhere on the screen: each costs a search (some 10 ms),
@@ -95,7 +90,7 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
         for index in 0..<count {
             try sandbox.write("made/photo-\(index).png", png: WatchDesktop.pattern(width: 200, height: 150, seed: UInt32(500 + index)))
         }
-        let watch = try WatchAgent(["--regions", rules, "--dir", shots, "--no-clipboard", "--no-tools"],
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
                                    sandbox: sandbox, display: desk.name)
         try runTool("cp '\(made)'/*.png '\(shots)/'", display: desk.name)
         let examined = "ignored \(shots)/photo-"

@@ -116,6 +116,32 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertTrue(watch.waitForLog("shield: covers lowered", seconds: 10), watch.log)
     }
 
+    /// The shield's cover over the field is no window of the user's: a field rule that names
+    /// the field's window still hits while the cover is up, so a screenshot that missed the
+    /// cover (a tool that read the screen before it was mapped) is still redacted by guard.
+    func testAFieldRuleNamingItsWindowStillHitsWhileTheShieldCoversIt() throws {
+        let listing = try run(["windows", "--json"])
+        let windows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [[String: Any]])
+        let login = try XCTUnwrap(windows.first { $0["title"] as? String == "Login" }, listing.stdoutText)
+        let windowClass = try XCTUnwrap(login["class"] as? String)
+        let regions = try sandbox.write("regions", text: "field role=password class=\(windowClass) fill=#ff00ff\n")
+        let shots = sandbox.path("shots")
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let plain = try run(["capture", "--no-redact", "-o", sandbox.path("plain.png")])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let watch = try WatchAgent(["--regions", regions, "--shield", "--dir", shots, "--no-clipboard", "--no-tools"],
+                                   sandbox: sandbox, display: desk.name,
+                                   environment: ["DBUS_SESSION_BUS_ADDRESS": desk.busAddress])
+        try runTool("xdotool key Print", display: desk.name)
+        XCTAssertTrue(watch.waitForLog("shield key: 1 covers mapped", seconds: 10), watch.log)
+        // What a tool that read the screen before the cover was up saved: no cover in it.
+        try runTool("cp '\(sandbox.path("plain.png"))' '\(shots)/Screenshot from 2026-12-02 11-00-00.png'", display: desk.name)
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", watch.log)
+        assertSameColours(try sandbox.image("shots/Screenshot from 2026-12-02 11-00-00.png"),
+                          Pixels.painted(try sandbox.image("plain.png"), [(desk.passwordRect, Self.magenta)]))
+    }
+
     func testWithoutAnAccessibilityBusAFieldRuleHitsNothingAndSaysHowToEnableIt() throws {
         let server = try VirtualDisplay(width: 64, height: 48)
         defer { server.stop() }

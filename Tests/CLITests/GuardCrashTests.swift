@@ -40,7 +40,7 @@ final class GuardCrashTests: WatchDesktopTestCase {
     private func crash(at point: String) throws -> (shot: Shot, leftover: String) {
         let watch = try agent(crashAt: point)
         let shot = try screenshot()
-        XCTAssertNotNil(watch.waitForExit(seconds: 10), "the agent was not killed at \(point): \(watch.log)")
+        guard watch.waitForExit(seconds: 10) != nil else { throw FixtureError("the agent was not killed at \(point): \(watch.log)") }
         XCTAssertEqual(watch.process.terminationReason, .uncaughtSignal)
         XCTAssertEqual(watch.process.terminationStatus, SIGKILL)
         let left = try leftovers()

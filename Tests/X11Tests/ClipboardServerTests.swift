@@ -141,6 +141,47 @@ final class ClipboardServerTests: XCTestCase {
         XCTAssertEqual(pump.server.state, .idle)
     }
 
+    /// Taking the clipboard again is for a new image: the last one is not served meanwhile
+    /// (it may be an earlier screenshot left as it was), but it is still known as ours.
+    func testANewOwnershipWaitsForItsOwnImageAndKnowsTheOldOne() throws {
+        let old = noise(100, seed: 8)
+        try pump.server.takeOwnership(now: now())
+        pump.server.provide(png: old, now: now())
+        let taker = try PipedCommand("xclip -i -quiet -selection clipboard /dev/null", display: displayName)
+        defer { taker.child.stop() }
+        XCTAssertTrue(pump.run(seconds: 10) { !self.pump.server.ownsClipboard }, "the clipboard was not lost: \(pump.serverEvents)")
+        try pump.server.takeOwnership(now: now())
+        XCTAssertEqual(pump.server.state, .pending, "no image yet for the new ownership")
+        XCTAssertTrue(pump.server.isServing(old), "a clipboard manager's copy of the old image is still ours")
+        let new = noise(120, seed: 9)
+        let pasted = try paste("-t image/png") {
+            if self.pump.server.queuedRequests > 0, self.pump.server.state == .pending {
+                self.pump.server.provide(png: new, now: now())
+            }
+        }
+        XCTAssertEqual(pasted.status, 0)
+        XCTAssertTrue(pasted.bytes == new, "the paste got the new image, not the old one")
+    }
+
+    /// After the pending time ran out once, a later paste waits again and is answered (or
+    /// refused after its own wait), never queued forever.
+    func testAPasteAfterAnExpiredWaitStartsANewWait() throws {
+        try pump.server.takeOwnership(now: now())
+        pump.server.expire(now: now() + ClipboardServer.pendingTimeout + 1)
+        XCTAssertNil(pump.server.deadline, "nothing waits")
+        let image = noise(90, seed: 10)
+        var sawDeadline = false
+        let pasted = try paste("-t image/png") {
+            if self.pump.server.queuedRequests > 0, self.pump.server.deadline != nil {
+                sawDeadline = true
+                self.pump.server.provide(png: image, now: now())
+            }
+        }
+        XCTAssertTrue(sawDeadline, "the queued paste had no deadline")
+        XCTAssertEqual(pasted.status, 0)
+        XCTAssertTrue(pasted.bytes == image)
+    }
+
     func testItsOwnOwnershipIsNoClipboardSignal() throws {
         try pump.server.takeOwnership(now: now())
         pump.server.provide(png: noise(100, seed: 7), now: now())

@@ -8,16 +8,21 @@ import ShotguardImaging
 enum ClipboardImages {
     /// `image` as PNG first, then as each of `offered`'s other targets; a lossy target takes
     /// the original's own settings when the original was in that format (JPEG quality and
-    /// chroma subsampling, WebP lossless or not).
+    /// chroma subsampling, WebP lossless or not). PNG must be made (its error is thrown); an
+    /// other target that cannot be (WebP past 16383 pixels) is left out and listed in
+    /// `skipped`, so that a paste asking for it is refused, never given the original.
     static func encodeAll(_ image: PixelBuffer, offered: [String], original: [UInt8]?) throws(ImagingError)
-        -> [(target: String, bytes: [UInt8])] {
-        var targets = ["image/png"]
-        for target in offered where !targets.contains(target) { targets.append(target) }
-        var images: [(target: String, bytes: [UInt8])] = []
-        for target in targets {
-            images.append((target, try encode(image, as: target, original: original)))
+        -> (images: [(target: String, bytes: [UInt8])], skipped: [String]) {
+        var images = [(target: "image/png", bytes: try encode(image, as: "image/png", original: original))]
+        var skipped: [String] = []
+        for target in offered where target != "image/png" && !images.contains(where: { $0.target == target }) {
+            do throws(ImagingError) {
+                images.append((target, try encode(image, as: target, original: original)))
+            } catch {
+                skipped.append("\(target) (\(error.message))")
+            }
         }
-        return images
+        return (images, skipped)
     }
 
     /// `image` encoded for one image target (`image/png`, `image/jpeg`, `image/webp`).

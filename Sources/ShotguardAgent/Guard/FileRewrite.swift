@@ -215,11 +215,16 @@ func randomHex() -> String {
 /// Where a rewrite kills its own process, for the end-to-end tests of the crash points: the
 /// environment's `SHOTGUARD_CRASH_AT` names one (`write`: half the new bytes written, none
 /// synced; `rename`: the new file complete, before the swap; `renamed`: after the swap, before
-/// the original that was swapped out is deleted). Unset, as in every normal run, it does nothing.
+/// the original that was swapped out is deleted). Debug builds only (the tests'): a release
+/// build ignores the variable, so a stray one in a session cannot switch guard off.
 enum RewriteCrashPoint: String, Sendable {
     case write, rename, renamed
 
+    #if DEBUG
     static let configured: RewriteCrashPoint? = getenv("SHOTGUARD_CRASH_AT").flatMap { RewriteCrashPoint(rawValue: String(cString: $0)) }
+    #else
+    static let configured: RewriteCrashPoint? = nil
+    #endif
 
     /// SIGKILL, as a power cut or the OOM killer would: no handler, no clean-up runs.
     static func reached(_ point: RewriteCrashPoint) {
