@@ -28,11 +28,12 @@ final class GuardFileTests: WatchDesktopTestCase {
     func testAScreenshotThatRulesHitIsRewrittenRedactedWithItsModificationTimeKept() throws {
         let screen = try desk.screen()
         let watch = try agent()
-        let shot = try screenshot("scrot-guard.png", "scrot -o '\(sandbox.path("made/scrot-guard.png"))'")
-        // A thumbnail a file manager made of the original, named by the MD5 of its URI.
-        let thumbnail = try thumbnailPath(for: shot.path)
+        // A thumbnail a file manager made of the original, named by the MD5 of its URI; made
+        // before the file arrives, since guard rewrites it within a tenth of a second.
+        let thumbnail = try thumbnailPath(for: shots + "/scrot-guard.png")
         try sandbox.write(thumbnail, [1, 2, 3])
         let unrelated = try sandbox.write(".cache/thumbnails/normal/0123456789abcdef0123456789abcdef.png", [4])
+        let shot = try screenshot("scrot-guard.png", "scrot -o '\(sandbox.path("made/scrot-guard.png"))'")
         XCTAssertTrue(watch.waitForLog("guard: rewrote \(shot.path)", seconds: 10), watch.log)
 
         let rewritten = try PNGDecoder.decode(try fileBytes(shot.path), source: shot.path)
