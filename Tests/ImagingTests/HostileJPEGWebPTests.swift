@@ -38,4 +38,18 @@ final class HostileJPEGWebPTests: XCTestCase {
             }
         }
     }
+
+    /// A lossless WebP whose header says it has no alpha while its pixels carry some (found by
+    /// fuzz-webp): the image must come out opaque, as every image without alpha is.
+    func testWebPWithoutAlphaInItsHeaderDecodesOpaque() throws {
+        let bytes: [UInt8] = [
+            0x52, 0x49, 0x46, 0x46, 0x28, 0x00, 0x00, 0x00, 0x57, 0x45, 0x42, 0x50, 0x56, 0x50, 0x38, 0x4C,
+            0x1C, 0x00, 0x00, 0x00, 0x2F, 0x07, 0xC0, 0x01, 0x00, 0x0F, 0x30, 0x7F, 0xF3, 0x37, 0x7F, 0xF3,
+            0x1F, 0x70, 0x50, 0x90, 0xB6, 0x01, 0xE3, 0x5F, 0xF3, 0x4E, 0x6C, 0x44, 0xF4, 0x3F, 0x08, 0x00,
+        ]
+        let decoded = try WebPCodec.decode(bytes, source: "no-alpha.webp")
+        XCTAssertEqual(decoded.width * decoded.height, 64)
+        XCTAssertFalse(decoded.hasAlpha)
+        XCTAssertTrue(decoded.pixels.allSatisfy { $0 >> 24 == 0xFF }, "pixels with alpha in an image without it")
+    }
 }
