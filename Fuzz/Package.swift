@@ -15,6 +15,16 @@ let package = Package(
         .executableTarget(name: "fuzz-png", dependencies: [
             "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
         ]),
+        .executableTarget(name: "fuzz-jpeg", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-webp", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-properties", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardX11", package: "shotguard"),
+            .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
         .executableTarget(name: "fuzz-regions", dependencies: [
             "FuzzSupport", .product(name: "ShotguardRegions", package: "shotguard"),
             .product(name: "ShotguardImaging", package: "shotguard"),

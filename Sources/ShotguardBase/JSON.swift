@@ -23,15 +23,18 @@ public indirect enum JSON: Sendable {
         }
     }
 
-    /// `value` with `digits` decimals, without Foundation's formatting.
+    /// `value` with `digits` decimals (0 to 9), without Foundation's formatting. A value too
+    /// large for that many decimals in 64 bits is written in Swift's shortest form (`1e+20`),
+    /// which is JSON too; one that is not finite is null.
     public static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return "null" }
-        var scale = 1.0
+        let digits = min(max(digits, 0), 9)
+        var scale: Int64 = 1
         for _ in 0..<digits { scale *= 10 }
-        let scaled = Int64((abs(value) * scale).rounded())
-        let whole = String(scaled / Int64(scale))
+        guard let scaled = Int64(exactly: (abs(value) * Double(scale)).rounded()) else { return String(value) }
+        let whole = String(scaled / scale)
         guard digits > 0 else { return (value < 0 && scaled != 0 ? "-" : "") + whole }
-        let fraction = String(scaled % Int64(scale))
+        let fraction = String(scaled % scale)
         return (value < 0 && scaled != 0 ? "-" : "") + whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 

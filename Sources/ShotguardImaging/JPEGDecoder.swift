@@ -4,8 +4,10 @@ import CTurboJPEG
 public enum JPEGDecoder {
     /// Decodes a baseline or progressive JPEG (greyscale or YCbCr, any chroma subsampling) into
     /// opaque B,G,R,X pixels. The size is checked against `limits` from the header before any
-    /// pixel memory is allocated; a truncated file or any libjpeg warning is an error. EXIF
-    /// orientation is ignored: the pixels are placed as stored, as a screenshot tool wrote them.
+    /// pixel memory is allocated; a truncated file, any libjpeg warning or a progressive file of
+    /// more than 500 scans (each a pass over the whole image, so a file of thousands of tiny
+    /// scans costs thousands of decodes) is an error. EXIF orientation is ignored: the pixels are placed as stored,
+    /// as a screenshot tool wrote them.
     public static func decode(
         _ data: [UInt8], source: String, limits: DecodeLimits = .standard
     ) throws(ImagingError) -> PixelBuffer {
@@ -43,7 +45,8 @@ public enum JPEGDecoder {
             status = data.withUnsafeBufferPointer { bytes in
                 tjDecompress2(handle, bytes.baseAddress, UInt(bytes.count),
                               UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt8.self),
-                              width, width * 4, height, Int32(TJPF_BGRA.rawValue), TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+                              width, width * 4, height, Int32(TJPF_BGRA.rawValue),
+                              TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT | TJFLAG_LIMITSCANS)
             }
             if status != 0 { buffer.initialize(repeating: 0) }
             count = w * h

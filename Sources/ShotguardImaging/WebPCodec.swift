@@ -52,6 +52,11 @@ public enum WebPCodec {
                                    bytes.count, Int32(w * 4))
             } != nil
             if !decoded { buffer.initialize(repeating: 0) }
+            // A lossless bitstream may carry alpha values its header says are unused; an image
+            // without alpha has 0xFF in every fourth byte, so the header wins.
+            if decoded, features.has_alpha == 0 {
+                for index in 0..<(w * h) { buffer[index] |= 0xFF00_0000 }
+            }
             count = w * h
         }
         guard decoded else { throw ImagingError(.corrupt, source: source, "WebP data is corrupt") }

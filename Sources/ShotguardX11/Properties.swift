@@ -28,26 +28,12 @@ extension Display {
                                &actualType, &format, &count, &remaining, &data)
         }
         defer { if let data { XFree(data) } }
-        // The server sends at most `length` units; a larger count is not to be believed.
         guard status == Success, error == nil, actualType != 0, let data,
-              let items = Int(exactly: count), items <= max(length, 0) * 4 else { return nil }
-        switch format {
-        case 32:
-            let values = data.withMemoryRebound(to: Int.self, capacity: items) {
-                PropertyDecoding.cardinals(fromLongs: UnsafeBufferPointer(start: $0, count: items))
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(values.count * 4)
-            for value in values { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-            return PropertyChunk(type: actualType, format: format, items: values, bytes: bytes,
-                                 remaining: Int(clamping: remaining))
-        case 8, 16:
-            let bytes = Array(UnsafeBufferPointer(start: data, count: items * Int(format) / 8))
-            return PropertyChunk(type: actualType, format: format, items: [], bytes: bytes,
-                                 remaining: Int(clamping: remaining))
-        default:
-            return nil
-        }
+              let size = PropertyDecoding.xlibBufferSize(format: format, count: count, requestedUnits: length),
+              let value = PropertyDecoding.xlibValue(format: format, buffer: UnsafeRawBufferPointer(start: data, count: size))
+        else { return nil }
+        return PropertyChunk(type: actualType, format: format, items: value.items, bytes: value.bytes,
+                             remaining: Int(clamping: remaining))
     }
 
     /// A format-32 property as a list of values.

@@ -23,6 +23,44 @@ public enum PropertyDecoding {
         items.map { UInt32(truncatingIfNeeded: $0) }
     }
 
+    /// How many bytes of Xlib's buffer hold the `count` items of an `XGetWindowProperty` reply
+    /// in `format` (one C `long` per format-32 item, a `short` per format-16 item, a byte per
+    /// format-8 item), or nil when the format is none of these or the count is more than the
+    /// `requestedUnits` 32-bit units that were asked for can hold: the server sends no more.
+    public static func xlibBufferSize(format: Int32, count: UInt, requestedUnits: Int) -> Int? {
+        let (itemSize, itemsPerUnit): (Int, Int)
+        switch format {
+        case 8: (itemSize, itemsPerUnit) = (1, 4)
+        case 16: (itemSize, itemsPerUnit) = (MemoryLayout<Int16>.size, 2)
+        case 32: (itemSize, itemsPerUnit) = (MemoryLayout<Int>.size, 1)
+        default: return nil
+        }
+        let capacity = max(requestedUnits, 0).multipliedReportingOverflow(by: itemsPerUnit)
+        guard let items = Int(exactly: count), !capacity.overflow, items <= capacity.partialValue else { return nil }
+        return items * itemSize
+    }
+
+    /// The value in Xlib's buffer of an `XGetWindowProperty` reply, `xlibBufferSize` bytes:
+    /// for format 32 the 32-bit values and the same values as little-endian bytes, for formats
+    /// 8 and 16 the bytes alone; nil for any other format.
+    public static func xlibValue(format: Int32, buffer: UnsafeRawBufferPointer) -> (items: [UInt32], bytes: [UInt8])? {
+        switch format {
+        case 32:
+            let longs = (0..<buffer.count / MemoryLayout<Int>.size).map {
+                buffer.loadUnaligned(fromByteOffset: $0 * MemoryLayout<Int>.size, as: Int.self)
+            }
+            let values = cardinals(fromLongs: longs)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(values.count * 4)
+            for value in values { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+            return (values, bytes)
+        case 8, 16:
+            return ([], Array(buffer))
+        default:
+            return nil
+        }
+    }
+
     /// The 32-bit values of format-32 data sent as little-endian bytes (a property read through
     /// the wire or the clipboard's `TARGETS`); a trailing partial value is ignored.
     public static func cardinals(fromBytes bytes: [UInt8]) -> [UInt32] {

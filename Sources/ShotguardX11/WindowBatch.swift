@@ -80,7 +80,8 @@ struct WindowBatch {
                                                 width: Int64(geometry.width), height: Int64(geometry.height)) else {
             return nil
         }
-        let hint = wmClass.map { PropertyDecoding.wmClass($0.bytes) } ?? (instance: "", className: "")
+        // WM_CLASS is two strings of 8-bit data; any other format is treated as absent.
+        let hint = wmClass.flatMap { $0.format == 8 ? PropertyDecoding.wmClass($0.bytes) : nil } ?? (instance: "", className: "")
         let title: String
         if let netName, netName.format == 8, !netName.bytes.isEmpty {
             title = PropertyDecoding.utf8Text(netName.bytes)

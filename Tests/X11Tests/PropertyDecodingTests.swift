@@ -57,3 +57,33 @@ final class PropertyDecodingTests: XCTestCase {
         XCTAssertTrue(PropertyDecoding.wmClass([]) == ("", ""))
     }
 }
+
+/// Xlib's buffer for a property reply, as `Display` reads it.
+final class XlibPropertyBufferTests: XCTestCase {
+    func testBufferSizeFollowsTheFormatAndRefusesMoreThanWasAskedFor() {
+        XCTAssertEqual(PropertyDecoding.xlibBufferSize(format: 32, count: 4, requestedUnits: 4), 32)
+        XCTAssertEqual(PropertyDecoding.xlibBufferSize(format: 16, count: 8, requestedUnits: 4), 16)
+        XCTAssertEqual(PropertyDecoding.xlibBufferSize(format: 8, count: 16, requestedUnits: 4), 16)
+        XCTAssertNil(PropertyDecoding.xlibBufferSize(format: 32, count: 5, requestedUnits: 4))
+        XCTAssertNil(PropertyDecoding.xlibBufferSize(format: 8, count: 17, requestedUnits: 4))
+        XCTAssertNil(PropertyDecoding.xlibBufferSize(format: 8, count: 1, requestedUnits: -1))
+        XCTAssertNil(PropertyDecoding.xlibBufferSize(format: 24, count: 1, requestedUnits: 4))
+        XCTAssertNil(PropertyDecoding.xlibBufferSize(format: 32, count: UInt.max, requestedUnits: Int.max))
+    }
+
+    func testSignExtendedFrameExtentsFromXlibAreAbsent() {
+        // A window set _NET_FRAME_EXTENTS to [0xffffffff, 0, 0, 0]; Xlib hands back -1 as a long.
+        let longs: [Int] = [-1, 0, 0, 0]
+        let value = longs.withUnsafeBytes { PropertyDecoding.xlibValue(format: 32, buffer: $0) }
+        XCTAssertEqual(value?.items, [0xFFFF_FFFF, 0, 0, 0])
+        XCTAssertEqual(value?.bytes, [0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 12))
+        XCTAssertNil(value.flatMap { PropertyDecoding.frameExtents($0.items) })
+    }
+
+    func testTextFormatsKeepTheirBytesAndOtherFormatsAreRefused() {
+        let bytes: [UInt8] = [0x61, 0, 0xFF]
+        XCTAssertEqual(bytes.withUnsafeBytes { PropertyDecoding.xlibValue(format: 8, buffer: $0) }?.bytes, bytes)
+        XCTAssertEqual(bytes.withUnsafeBytes { PropertyDecoding.xlibValue(format: 8, buffer: $0) }?.items, [])
+        XCTAssertNil(bytes.withUnsafeBytes { PropertyDecoding.xlibValue(format: 0, buffer: $0) })
+    }
+}

@@ -23,7 +23,12 @@ public func fuzzRegions(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     for rule in regions.rules {
         require(rule.line >= 1, "rule on line \(rule.line)")
-        require(rule.target == .screen || !rule.matches.isEmpty, "a window rule with no match: \(rule.source)")
+        switch rule.target {
+        case .window: require(!rule.matches.isEmpty, "a window rule with no match: \(rule.source)")
+        case .screen, .monitor: require(rule.matches.isEmpty, "a \(rule.target) rule with window matches: \(rule.source)")
+        case .field: break
+        }
+        require((rule.target == .field) == (rule.field != nil), "a \(rule.target) rule with a field selector: \(rule.source)")
         // What a listing shows of a rule must read back as the same rule.
         if let geometry = rule.geometry {
             require((try? Geometry.parse(geometry.description)) == geometry,

@@ -25,7 +25,7 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 private func checkReport(_ input: inout FuzzInput) {
     var report = Report(id: input.string(), time: time(&input))
     for _ in 0..<input.int(in: 0...3) {
-        let kind: SignalRecord.Kind = [.file, .clipboard, .toolWindow][input.int(in: 0...2)]
+        let kind: SignalRecord.Kind = [.file, .clipboard, .toolWindow, .shieldKey][input.int(in: 0...3)]
         report.signals.append(SignalRecord(kind: kind, time: time(&input), detail: input.string()))
     }
     report.source = [.file, .clipboard, .fallback, .none][input.int(in: 0...3)]
@@ -50,6 +50,9 @@ private func checkReport(_ input: inout FuzzInput) {
     }
     report.screen = (input.int(in: 0...65535), input.int(in: 0...65535))
     report.notes = (0..<input.int(in: 0...2)).map { _ in input.string() }
+    if input.byte() & 1 == 1 {
+        report.shield = ShieldRecord(keyTime: time(&input), mappedAfterMs: double(&input), covers: input.int(in: 0...64))
+    }
     let imagePath = input.byte() & 1 == 0 ? nil : input.string()
     let host = input.string()
     let version = input.string()
@@ -76,6 +79,11 @@ private func checkReport(_ input: inout FuzzInput) {
             require(window["title"] as? String == title, "the window title does not read back")
         }
     }
+    if let shield = report.shield {
+        let object = (object["shield"] as? [String: Any]) ?? [:]
+        require(matches(.decimal(shield.mappedAfterMs, digits: 3), object["mappedAfterMs"] ?? "missing"),
+                "the shield's delay \(shield.mappedAfterMs) was written as \(object["mappedAfterMs"] ?? "nothing")")
+    }
     let note = report.notes.isEmpty ? nil : report.notes.joined(separator: "; ")
     require(object["note"] as? String == note, "the note does not read back")
 }
@@ -83,6 +91,11 @@ private func checkReport(_ input: inout FuzzInput) {
 /// A report time: any moment from 1970 to about 2200, the reach of a 64-bit `time_t` and more.
 private func time(_ input: inout FuzzInput) -> Double {
     Double(input.uint32()) * 2 + Double(input.uint16()) / 65536
+}
+
+/// Any double, infinities and NaNs included.
+private func double(_ input: inout FuzzInput) -> Double {
+    Double(bitPattern: UInt64(input.uint32()) << 32 | UInt64(input.uint32()))
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ`.
@@ -95,12 +108,13 @@ private func isTimestamp(_ text: String) -> Bool {
 
 /// Any JSON value the writer can hold, nested a few levels.
 private func json(from input: inout FuzzInput, depth: Int) -> JSON {
-    switch input.byte() % (depth < 4 ? 6 : 4) {
+    switch input.byte() % (depth < 4 ? 7 : 5) {
     case 0: return .string(input.string())
     case 1: return .number(Int(Int64(bitPattern: UInt64(input.uint32()) << 32 | UInt64(input.uint32()))))
     case 2: return .bool(input.byte() & 1 == 1)
     case 3: return .null
-    case 4: return .array((0..<input.int(in: 0...4)).map { _ in json(from: &input, depth: depth + 1) })
+    case 4: return .decimal(double(&input), digits: input.int(in: 0...6))
+    case 5: return .array((0..<input.int(in: 0...4)).map { _ in json(from: &input, depth: depth + 1) })
     default: return .object((0..<input.int(in: 0...4)).map { _ in (input.string(), json(from: &input, depth: depth + 1)) })
     }
 }
@@ -122,6 +136,12 @@ private func matches(_ value: JSON, _ object: Any) -> Bool {
     switch value {
     case .string(let string): return object as? String == string
     case .number(let number): return (object as? NSNumber)?.int64Value == Int64(number)
+    case .decimal(let number, let digits):
+        // Rounded to `digits` decimals; not a number is null.
+        guard number.isFinite else { return object is NSNull }
+        guard let read = (object as? NSNumber)?.doubleValue else { return false }
+        // Foundation reads large numbers through Decimal, which is off in the last digits.
+        return abs(read - number) <= 0.5 / pow(10, Double(digits)) + abs(number) * 1e-12
     case .bool(let bool): return (object as? NSNumber)?.boolValue == bool
     case .null: return object is NSNull
     case .array(let items):
