@@ -61,9 +61,20 @@ enum CaptureCommand: Subcommand {
         } else {
             area = context.bounds
         }
-        var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
-        if let regions { image.redact(regions, context: context, origin: captured) }
-        try ImageOutput.write(image, to: output, as: encoding)
+        if case .png(let options) = encoding {
+            // Redacted and encoded where the X server put the pixels: no copy of the frame.
+            let encoded = try LiveDisplay.run { () throws(X11Error) in
+                try grabber.withCapture(area) { rows, captured in
+                    if let regions { rows.redact(regions, context: context, origin: captured) }
+                    return Result { () throws(ImagingError) in try PNGEncoder.encode(rows, options: options, destination: output) }
+                }
+            }
+            try ImageOutput.write(encoded, to: output)
+        } else {
+            var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
+            if let regions { image.redact(regions, context: context, origin: captured) }
+            try ImageOutput.write(image, to: output, as: encoding)
+        }
         if regions == nil, !arguments.has("no-redact") {
             Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
         }
