@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -89,12 +90,61 @@ static void sg_filter_row(const unsigned char *raw, const unsigned char *previou
     }
 }
 
+/* How far from zero a filtered byte is, taken as signed (libpng's heuristic). */
+static inline unsigned sg_cost(unsigned char value) {
+    const int signed_value = (signed char)value;
+    return (unsigned)(signed_value < 0 ? -signed_value : signed_value);
+}
+
+/* The filter of NONE, SUB and UP whose output has the smallest sum of signed magnitudes
+ * (libpng's heuristic), then that output. AVERAGE and PAETH are left out: on screenshots they
+ * cost more time than they save bytes (docs/performance.md). previous is never NULL here (the
+ * image's first row is filtered against a row of zeros). */
+static void sg_filter_adaptive(const unsigned char *raw, const unsigned char *previous, size_t length, int channels,
+                               unsigned char *row) {
+    unsigned none = 0, sub = 0, up = 0;
+    const size_t bpp = (size_t)channels < length ? (size_t)channels : length;
+    for (size_t i = 0; i < bpp; i++) {
+        none += sg_cost(raw[i]);
+        sub += sg_cost(raw[i]);
+        up += sg_cost((unsigned char)(raw[i] - previous[i]));
+    }
+    /* No branch in here, so the compiler can vectorise it. */
+    for (size_t i = bpp; i < length; i++) {
+        none += sg_cost(raw[i]);
+        sub += sg_cost((unsigned char)(raw[i] - raw[i - bpp]));
+        up += sg_cost((unsigned char)(raw[i] - previous[i]));
+    }
+    const int filter = (sub < none && sub <= up) ? SG_PNG_FILTER_SUB : (up < none ? SG_PNG_FILTER_UP : SG_PNG_FILTER_NONE);
+    if (filter == SG_PNG_FILTER_NONE) {
+        row[0] = 0;
+        memcpy(row + 1, raw, length);
+    } else {
+        sg_filter_row(raw, previous, length, channels, filter, row);
+    }
+}
+
 /* Fills `input` with the band's filtered rows; returns the byte count. */
 static size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *input, unsigned char *raw,
                              unsigned char *previous) {
     const int channels = job->has_alpha ? 4 : 3;
     const size_t length = (size_t)job->width * channels;
     const unsigned char *source = job->pixels + (size_t)band->first_row * job->bytes_per_row;
+    if (job->filter == SG_PNG_FILTER_ADAPTIVE) {
+        if (band->first_row > 0) {
+            sg_convert_row(source - job->bytes_per_row, job->width, job->has_alpha, previous);
+        } else {
+            memset(previous, 0, length);
+        }
+        for (uint32_t i = 0; i < band->row_count; i++) {
+            sg_convert_row(source + i * job->bytes_per_row, job->width, job->has_alpha, raw);
+            sg_filter_adaptive(raw, previous, length, channels, input + i * (length + 1));
+            unsigned char *swap = previous;
+            previous = raw;
+            raw = swap;
+        }
+        return band->row_count * (length + 1);
+    }
     if (job->filter != SG_PNG_FILTER_SUB && job->filter != SG_PNG_FILTER_UP) {
         for (uint32_t i = 0; i < band->row_count; i++) {
             unsigned char *row = input + i * (length + 1);
@@ -119,17 +169,30 @@ static size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned ch
     return band->row_count * (length + 1);
 }
 
+/* A worker's band buffers are mapped with their pages already present: one call instead of a
+ * page fault for every 4 KiB the first band writes. */
+static unsigned char *sg_map(size_t size) {
+    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    return memory == MAP_FAILED ? NULL : memory;
+}
+
+static void sg_unmap(unsigned char *memory, size_t size) {
+    if (memory != NULL) {
+        munmap(memory, size);
+    }
+}
+
 static void *sg_worker(void *argument) {
     sg_job *job = (sg_job *)argument;
     const size_t length = (size_t)job->width * (job->has_alpha ? 4 : 3);
     const size_t input_capacity = (length + 1) * job->band_rows;
     struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->level);
-    unsigned char *input = malloc(input_capacity);
+    unsigned char *input = sg_map(input_capacity);
     unsigned char *raw = malloc(length);
     unsigned char *previous = malloc(length);
     /* 5 more bytes than libdeflate may use: room for the empty stored block after a band. */
     const size_t output_capacity = compressor ? libdeflate_deflate_compress_bound(compressor, input_capacity) + 5 : 0;
-    unsigned char *output = compressor ? malloc(output_capacity) : NULL;
+    unsigned char *output = compressor ? sg_map(output_capacity) : NULL;
     const int ready = compressor != NULL && input != NULL && raw != NULL && previous != NULL && output != NULL;
     for (;;) {
         const int index = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
@@ -159,10 +222,10 @@ static void *sg_worker(void *argument) {
         band->failed = 0;
     }
     libdeflate_free_compressor(compressor);
-    free(input);
+    sg_unmap(input, input_capacity);
     free(raw);
     free(previous);
-    free(output);
+    sg_unmap(output, output_capacity);
     return NULL;
 }
 
@@ -200,64 +263,65 @@ static unsigned char *sg_put_chunk(unsigned char *out, const char *type, const u
     return sg_put32(out, (uint32_t)libdeflate_crc32(0, typed, (size_t)(out - typed)));
 }
 
+/* What sg_png_compress_bgrx leaves for sg_png_write: the compressed bands and the header. */
+struct sg_png_job {
+    sg_band *bands;
+    int count;
+    uint32_t width, height;
+    int has_alpha, level;
+    uint32_t adler;
+    size_t size;
+};
+
 /* Signature, IHDR, one IDAT per band (the first also holds the zlib header, the last the
- * Adler-32), IEND, into one buffer of exactly the right size. Frees each band as it goes. */
-static int sg_assemble(sg_band *bands, int count, uint32_t width, uint32_t height, int has_alpha, int level,
-                       sg_png_buffer *out) {
+ * Adler-32), IEND: exactly job->size bytes into out. */
+void sg_png_write(const sg_png_job *job, unsigned char *out) {
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    size_t total = sizeof signature + 25 + 12 + 2 + 4;
-    uint32_t adler = bands[0].adler;
-    for (int i = 0; i < count; i++) {
-        if (bands[i].failed || bands[i].size > 0x7FFFFF00u) {
-            return -1;
-        }
-        total += 12 + bands[i].size;
-        if (i > 0) {
-            adler = (uint32_t)adler32_combine(adler, bands[i].adler, (z_off_t)bands[i].raw_size);
-        }
-    }
-    out->data = malloc(total);
-    if (out->data == NULL) {
-        return -1;
-    }
-    unsigned char *p = out->data;
+    unsigned char *p = out;
     memcpy(p, signature, sizeof signature);
     p += sizeof signature;
     unsigned char header[13];
-    sg_put32(header, width);
-    sg_put32(header + 4, height);
+    sg_put32(header, job->width);
+    sg_put32(header + 4, job->height);
     header[8] = 8;
-    header[9] = has_alpha ? 6 : 2;
+    header[9] = job->has_alpha ? 6 : 2;
     header[10] = header[11] = header[12] = 0;
     const unsigned char *header_part[1] = {header};
     const size_t header_size[1] = {13};
     p = sg_put_chunk(p, "IHDR", header_part, header_size, 1);
     /* zlib header: deflate with a 32 KiB window, check bits making it a multiple of 31. */
+    const int level = job->level;
     const unsigned char level_bits = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
     unsigned char zlib_header[2] = {0x78, (unsigned char)(level_bits << 6)};
     zlib_header[1] |= (unsigned char)(31 - ((0x78 * 256 + zlib_header[1]) % 31));
     unsigned char trailer[4];
-    sg_put32(trailer, adler);
-    for (int i = 0; i < count; i++) {
-        const unsigned char *parts[3] = {zlib_header, bands[i].data, trailer};
-        const size_t sizes[3] = {i == 0 ? 2 : 0, bands[i].size, i + 1 == count ? 4 : 0};
+    sg_put32(trailer, job->adler);
+    for (int i = 0; i < job->count; i++) {
+        const unsigned char *parts[3] = {zlib_header, job->bands[i].data, trailer};
+        const size_t sizes[3] = {i == 0 ? 2 : 0, job->bands[i].size, i + 1 == job->count ? 4 : 0};
         p = sg_put_chunk(p, "IDAT", parts, sizes, 3);
-        free(bands[i].data);
-        bands[i].data = NULL;
     }
-    p = sg_put_chunk(p, "IEND", NULL, NULL, 0);
-    out->size = (size_t)(p - out->data);
-    out->capacity = total;
-    return 0;
+    sg_put_chunk(p, "IEND", NULL, NULL, 0);
 }
 
-int sg_png_encode_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                       int has_alpha, int level, int filter, uint32_t band_rows, sg_png_buffer *out, char *err,
-                       size_t err_size) {
+void sg_png_job_free(sg_png_job *job) {
+    if (job == NULL) {
+        return;
+    }
+    for (int i = 0; i < job->count; i++) {
+        free(job->bands[i].data);
+    }
+    free(job->bands);
+    free(job);
+}
+
+int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
+                         int has_alpha, int level, int filter, uint32_t band_rows, sg_png_job **result,
+                         char *err, size_t err_size) {
     if (err != NULL && err_size > 0) {
         err[0] = '\0';
     }
-    memset(out, 0, sizeof *out);
+    *result = NULL;
     if (width == 0 || height == 0 || width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
         sg_set_error(err, err_size, "image has no pixels");
         return -1;
@@ -273,45 +337,51 @@ int sg_png_encode_bgrx(const unsigned char *pixels, uint32_t width, uint32_t hei
         const uint32_t per_thread = (height + (uint32_t)threads - 1) / (uint32_t)threads;
         band_rows = rows < 1 ? 1 : rows > per_thread ? per_thread : (uint32_t)rows;
     }
+    sg_png_job *job = calloc(1, sizeof *job);
     const int count = (int)((height + band_rows - 1) / band_rows);
-    sg_band *bands = calloc((size_t)count, sizeof *bands);
+    sg_band *bands = job ? calloc((size_t)count, sizeof *bands) : NULL;
     if (bands == NULL) {
+        free(job);
         sg_set_error(err, err_size, "out of memory while compressing PNG data");
         return -1;
     }
+    *job = (sg_png_job){bands, count, width, height, has_alpha, level, 0, 0};
     for (int i = 0; i < count; i++) {
         bands[i].first_row = (uint32_t)i * band_rows;
         bands[i].row_count = i + 1 == count ? height - bands[i].first_row : band_rows;
         bands[i].failed = 1;
     }
-    sg_job job = {pixels, width, bytes_per_row, has_alpha, level, filter, band_rows, bands, count, 0};
+    sg_job work = {pixels, width, bytes_per_row, has_alpha, level, filter, band_rows, bands, count, 0};
     pthread_t workers[SG_MAX_THREADS];
     int started[SG_MAX_THREADS] = {0};
     for (int i = 1; i < threads && i < count; i++) {
-        started[i] = pthread_create(&workers[i], NULL, sg_worker, &job) == 0;
+        started[i] = pthread_create(&workers[i], NULL, sg_worker, &work) == 0;
     }
-    sg_worker(&job);
+    sg_worker(&work);
     for (int i = 1; i < threads && i < count; i++) {
         if (started[i]) {
             pthread_join(workers[i], NULL);
         }
     }
-    const int status = sg_assemble(bands, count, width, height, has_alpha, level, out);
+    size_t total = 8 + 25 + 12 + 2 + 4;
+    uint32_t adler = bands[0].adler;
     for (int i = 0; i < count; i++) {
-        free(bands[i].data);
+        if (bands[i].failed || bands[i].size > 0x7FFFFF00u) {
+            sg_png_job_free(job);
+            sg_set_error(err, err_size, "out of memory while compressing PNG data");
+            return -1;
+        }
+        total += 12 + bands[i].size;
+        if (i > 0) {
+            adler = (uint32_t)adler32_combine(adler, bands[i].adler, (z_off_t)bands[i].raw_size);
+        }
     }
-    free(bands);
-    if (status != 0) {
-        sg_png_buffer_free(out);
-        sg_set_error(err, err_size, "out of memory while compressing PNG data");
-        return -1;
-    }
+    job->adler = adler;
+    job->size = total;
+    *result = job;
     return 0;
 }
 
-void sg_png_buffer_free(sg_png_buffer *buffer) {
-    free(buffer->data);
-    buffer->data = NULL;
-    buffer->size = 0;
-    buffer->capacity = 0;
+size_t sg_png_size(const sg_png_job *job) {
+    return job->size;
 }

@@ -13,7 +13,7 @@ final class BandJoinTests: XCTestCase {
         for (width, height, bandRows) in cases {
             let image = TestData.screenshotLike(width: width, height: height)
             for level in [0, 1, 2, 6, 9] {
-                for filter in [EncodeOptions.Filter.none, .sub, .up] {
+                for filter in [EncodeOptions.Filter.none, .sub, .up, .adaptive] {
                     let options = EncodeOptions(compressionLevel: level, filter: filter, bandRows: bandRows)
                     let png = try PNGEncoder.encode(image, options: options, destination: "m")
                     let decoded = try PNGDecoder.decode(png, source: "m")
@@ -27,7 +27,7 @@ final class BandJoinTests: XCTestCase {
         var image = TestData.screenshotLike(width: 45, height: 31)
         image.hasAlpha = true
         for index in image.pixels.indices { image.pixels[index] &= index % 3 == 0 ? 0x40FF_FFFF : 0xFFFF_FFFF }
-        let png = try PNGEncoder.encode(image, options: EncodeOptions(compressionLevel: 1, filter: .up, bandRows: 1), destination: "m")
+        let png = try PNGEncoder.encode(image, options: EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: 1), destination: "m")
         XCTAssertEqual(try PNGDecoder.decode(png, source: "m").pixels, image.pixels)
     }
 
