@@ -4,6 +4,7 @@
  * types, interlacing, a tRNS or PLTE chunk, a bad CRC, corrupt data — is declined, and the
  * caller reads the file with libpng's simplified API instead, which also words the error. */
 #include "shotguard_png.h"
+#include "memory.h"
 
 #include <libdeflate.h>
 #include <stdlib.h>
@@ -114,7 +115,7 @@ int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, ui
     const size_t length = (size_t)width * bpp;
     const size_t filtered_size = (length + 1) * height;
     unsigned char *compressed = malloc(idat_size ? idat_size : 1);
-    unsigned char *filtered = malloc(filtered_size);
+    unsigned char *filtered = sg_map(filtered_size);
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     int status = -1;
     if (compressed == NULL || filtered == NULL || inflater == NULL) {
@@ -141,6 +142,7 @@ int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, ui
     }
     free(compressed);
     compressed = NULL;
+    sg_prefault(pixels, (size_t)width * height * 4);
     for (uint32_t y = 0; y < height; y++) {
         unsigned char *row = filtered + (size_t)y * (length + 1);
         const unsigned char *previous = y > 0 ? row - length : NULL;
@@ -163,6 +165,6 @@ int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, ui
 done:
     libdeflate_free_decompressor(inflater);
     free(compressed);
-    free(filtered);
+    sg_unmap(filtered, filtered_size);
     return status;
 }

@@ -8,12 +8,12 @@
  * from the caller's pixels (an X image, say) into a band buffer it reuses: there is no
  * conversion pass over the whole image and no second full-frame copy. */
 #include "shotguard_png.h"
+#include "memory.h"
 
 #include <libdeflate.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -169,19 +169,6 @@ static size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned ch
     return band->row_count * (length + 1);
 }
 
-/* A worker's band buffers are mapped with their pages already present: one call instead of a
- * page fault for every 4 KiB the first band writes. */
-static unsigned char *sg_map(size_t size) {
-    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    return memory == MAP_FAILED ? NULL : memory;
-}
-
-static void sg_unmap(unsigned char *memory, size_t size) {
-    if (memory != NULL) {
-        munmap(memory, size);
-    }
-}
-
 static void *sg_worker(void *argument) {
     sg_job *job = (sg_job *)argument;
     const size_t length = (size_t)job->width * (job->has_alpha ? 4 : 3);
@@ -276,6 +263,7 @@ struct sg_png_job {
 /* Signature, IHDR, one IDAT per band (the first also holds the zlib header, the last the
  * Adler-32), IEND: exactly job->size bytes into out. */
 void sg_png_write(const sg_png_job *job, unsigned char *out) {
+    sg_prefault(out, job->size);
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     unsigned char *p = out;
     memcpy(p, signature, sizeof signature);
