@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-/* Asks for huge pages where the range allows them and maps every page of it now, writable:
+/* Maps every page of the range now, writable:
  * one call instead of a fault per page. Advice only: on a kernel without these calls the
  * pages fault in as they are touched, as before. */
 void sg_prefault(void *memory, size_t size);
