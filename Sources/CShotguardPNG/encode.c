@@ -8,6 +8,7 @@
  * from the caller's pixels (an X image, say) into a band buffer it reuses: there is no
  * conversion pass over the whole image and no second full-frame copy. */
 #include "shotguard_png.h"
+#include "bands.h"
 #include "memory.h"
 
 #include <libdeflate.h>
@@ -21,30 +22,8 @@
  * larger than with 1 MiB bands (back-references cannot cross a band, but few reach that far). */
 enum { SG_MAX_THREADS = 8, SG_BAND_BYTES = 1 << 18 };
 
-/* One band of rows, compressed by one worker. */
-typedef struct {
-    uint32_t first_row, row_count;
-    unsigned char *data; /* raw deflate, not final unless it is the last band */
-    size_t size;
-    uint32_t adler;
-    size_t raw_size;
-    int failed;
-} sg_band;
 
-/* The whole job, shared by the workers; bands are taken one at a time, so a worker that drew
- * flat rows takes more of them than one that drew a photo. */
-typedef struct {
-    const unsigned char *pixels;
-    uint32_t width;
-    size_t bytes_per_row;
-    int has_alpha, level, filter;
-    uint32_t band_rows;
-    sg_band *bands;
-    int count;
-    int next;
-} sg_job;
-
-static void sg_set_error(char *err, size_t err_size, const char *message) {
+void sg_set_error(char *err, size_t err_size, const char *message) {
     if (err != NULL && err_size > 0 && err[0] == '\0') {
         strncpy(err, message, err_size - 1);
         err[err_size - 1] = '\0';
@@ -205,6 +184,26 @@ static size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned ch
     return band->row_count * (length + 1);
 }
 
+/* Filters and compresses one band; it stays failed when something goes wrong. */
+static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, struct libdeflate_compressor *compressor,
+                             unsigned char *input, unsigned char *raw, unsigned char *previous, unsigned char *output,
+                             size_t output_capacity) {
+    const size_t raw_size = sg_filter_band(job, band, input, raw, previous);
+    size_t size = libdeflate_deflate_compress(compressor, input, raw_size, output, output_capacity - 5);
+    if (size == 0 || (!is_last && sg_deflate_unfinish(output, size, &size) != 0)) {
+        return;
+    }
+    band->data = malloc(size);
+    if (band->data == NULL) {
+        return;
+    }
+    memcpy(band->data, output, size);
+    band->size = size;
+    band->adler = libdeflate_adler32(1, input, raw_size);
+    band->raw_size = raw_size;
+    band->failed = 0;
+}
+
 static void *sg_worker(void *argument) {
     sg_job *job = (sg_job *)argument;
     const size_t length = (size_t)job->width * (job->has_alpha ? 4 : 3);
@@ -223,26 +222,13 @@ static void *sg_worker(void *argument) {
             break;
         }
         sg_band *band = &job->bands[index];
-        if (!ready) {
-            continue; /* stays failed */
+        if (ready) {
+            sg_compress_band(job, band, index + 1 == job->count, compressor, input, raw, previous, output,
+                             output_capacity);
         }
-        const size_t raw_size = sg_filter_band(job, band, input, raw, previous);
-        size_t size = libdeflate_deflate_compress(compressor, input, raw_size, output, output_capacity - 5);
-        if (size == 0) {
-            continue;
+        if (job->band_done != NULL) {
+            job->band_done(job->context, index);
         }
-        if (index + 1 < job->count && sg_deflate_unfinish(output, size, &size) != 0) {
-            continue;
-        }
-        band->data = malloc(size);
-        if (band->data == NULL) {
-            continue;
-        }
-        memcpy(band->data, output, size);
-        band->size = size;
-        band->adler = libdeflate_adler32(1, input, raw_size);
-        band->raw_size = raw_size;
-        band->failed = 0;
     }
     libdeflate_free_compressor(compressor);
     sg_unmap(input, input_capacity);
@@ -258,7 +244,7 @@ static int sg_thread_count(void) {
     return threads > SG_MAX_THREADS ? SG_MAX_THREADS : threads;
 }
 
-static unsigned char *sg_put32(unsigned char *out, uint32_t value) {
+unsigned char *sg_put32(unsigned char *out, uint32_t value) {
     out[0] = (unsigned char)(value >> 24);
     out[1] = (unsigned char)(value >> 16);
     out[2] = (unsigned char)(value >> 8);
@@ -284,6 +270,47 @@ static unsigned char *sg_put_chunk(unsigned char *out, const char *type, const u
         }
     }
     return sg_put32(out, (uint32_t)libdeflate_crc32(0, typed, (size_t)(out - typed)));
+}
+
+void sg_zlib_header(int level, unsigned char header[2]) {
+    /* Deflate with a 32 KiB window, check bits making it a multiple of 31. */
+    const unsigned char level_bits = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
+    header[0] = 0x78;
+    header[1] = (unsigned char)(level_bits << 6);
+    header[1] |= (unsigned char)(31 - ((0x78 * 256 + header[1]) % 31));
+}
+
+sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t *band_rows, int *count) {
+    const int threads = sg_thread_count();
+    const size_t row_bytes = (size_t)width * (has_alpha ? 4 : 3) + 1;
+    if (*band_rows == 0) {
+        size_t rows = SG_BAND_BYTES / row_bytes;
+        const uint32_t per_thread = (height + (uint32_t)threads - 1) / (uint32_t)threads;
+        *band_rows = rows < 1 ? 1 : rows > per_thread ? per_thread : (uint32_t)rows;
+    }
+    *count = (int)((height + *band_rows - 1) / *band_rows);
+    sg_band *bands = calloc((size_t)*count, sizeof *bands);
+    for (int i = 0; bands != NULL && i < *count; i++) {
+        bands[i].first_row = (uint32_t)i * *band_rows;
+        bands[i].row_count = i + 1 == *count ? height - bands[i].first_row : *band_rows;
+        bands[i].failed = 1;
+    }
+    return bands;
+}
+
+void sg_run_bands(sg_job *job) {
+    const int threads = sg_thread_count();
+    pthread_t workers[SG_MAX_THREADS];
+    int started[SG_MAX_THREADS] = {0};
+    for (int i = 1; i < threads && i < job->count; i++) {
+        started[i] = pthread_create(&workers[i], NULL, sg_worker, job) == 0;
+    }
+    sg_worker(job);
+    for (int i = 1; i < threads && i < job->count; i++) {
+        if (started[i]) {
+            pthread_join(workers[i], NULL);
+        }
+    }
 }
 
 /* What sg_png_compress_bgrx leaves for sg_png_write: the compressed bands and the header. */
@@ -313,11 +340,8 @@ void sg_png_write(const sg_png_job *job, unsigned char *out) {
     const unsigned char *header_part[1] = {header};
     const size_t header_size[1] = {13};
     p = sg_put_chunk(p, "IHDR", header_part, header_size, 1);
-    /* zlib header: deflate with a 32 KiB window, check bits making it a multiple of 31. */
-    const int level = job->level;
-    const unsigned char level_bits = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
-    unsigned char zlib_header[2] = {0x78, (unsigned char)(level_bits << 6)};
-    zlib_header[1] |= (unsigned char)(31 - ((0x78 * 256 + zlib_header[1]) % 31));
+    unsigned char zlib_header[2];
+    sg_zlib_header(job->level, zlib_header);
     unsigned char trailer[4];
     sg_put32(trailer, job->adler);
     for (int i = 0; i < job->count; i++) {
@@ -354,39 +378,17 @@ int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t h
         sg_set_error(err, err_size, "compression level out of range");
         return -1;
     }
-    const int threads = sg_thread_count();
-    const size_t row_bytes = (size_t)width * (has_alpha ? 4 : 3) + 1;
-    if (band_rows == 0) {
-        size_t rows = SG_BAND_BYTES / row_bytes;
-        const uint32_t per_thread = (height + (uint32_t)threads - 1) / (uint32_t)threads;
-        band_rows = rows < 1 ? 1 : rows > per_thread ? per_thread : (uint32_t)rows;
-    }
+    int count = 0;
     sg_png_job *job = calloc(1, sizeof *job);
-    const int count = (int)((height + band_rows - 1) / band_rows);
-    sg_band *bands = job ? calloc((size_t)count, sizeof *bands) : NULL;
+    sg_band *bands = job ? sg_make_bands(width, height, has_alpha, &band_rows, &count) : NULL;
     if (bands == NULL) {
         free(job);
         sg_set_error(err, err_size, "out of memory while compressing PNG data");
         return -1;
     }
     *job = (sg_png_job){bands, count, width, height, has_alpha, level, 0, 0};
-    for (int i = 0; i < count; i++) {
-        bands[i].first_row = (uint32_t)i * band_rows;
-        bands[i].row_count = i + 1 == count ? height - bands[i].first_row : band_rows;
-        bands[i].failed = 1;
-    }
-    sg_job work = {pixels, width, bytes_per_row, has_alpha, level, filter, band_rows, bands, count, 0};
-    pthread_t workers[SG_MAX_THREADS];
-    int started[SG_MAX_THREADS] = {0};
-    for (int i = 1; i < threads && i < count; i++) {
-        started[i] = pthread_create(&workers[i], NULL, sg_worker, &work) == 0;
-    }
-    sg_worker(&work);
-    for (int i = 1; i < threads && i < count; i++) {
-        if (started[i]) {
-            pthread_join(workers[i], NULL);
-        }
-    }
+    sg_job work = {pixels, width, bytes_per_row, has_alpha, level, filter, band_rows, bands, count, 0, NULL, NULL};
+    sg_run_bands(&work);
     size_t total = 8 + 25 + 12 + 2 + 4;
     uint32_t adler = bands[0].adler;
     for (int i = 0; i < count; i++) {

@@ -32,8 +32,16 @@ public enum FileIO {
     /// `rename`, so a failure never leaves a partial file under the final name. `-` writes to
     /// standard output. The file gets `mode` masked by the process's umask, as `open` would.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ImagingError) {
+        try writeAtomically(to: path, mode: mode) { (fd) throws(ImagingError) in try writeAll(bytes, to: fd, name: path) }
+    }
+
+    /// Like `writeAtomically(_:to:mode:)`, with `body` writing the bytes to the descriptor it is
+    /// given (an encoder that writes as it goes); when `body` throws, no file is left.
+    public static func writeAtomically(
+        to path: String, mode: mode_t = 0o644, _ body: (Int32) throws(ImagingError) -> Void
+    ) throws(ImagingError) {
         if path == "-" {
-            try writeAll(bytes, to: STDOUT_FILENO, name: path)
+            try body(STDOUT_FILENO)
             return
         }
         let slash = path.lastIndex(of: "/")
@@ -48,7 +56,7 @@ public enum FileIO {
             guard fchmod(fd, mode & ~currentUmask()) == 0 else {
                 throw ImagingError(.io, source: path, "cannot set the mode of the new file: \(errnoText())")
             }
-            try writeAll(bytes, to: fd, name: path)
+            try body(fd)
             // A full disk can show only here: delayed allocation reports ENOSPC at fsync.
             guard fsync(fd) == 0 else { throw ImagingError(.io, source: path, "cannot write: \(errnoText())") }
         } catch {

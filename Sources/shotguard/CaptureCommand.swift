@@ -62,14 +62,19 @@ enum CaptureCommand: Subcommand {
             area = context.bounds
         }
         if case .png(let options) = encoding {
-            // Redacted and encoded where the X server put the pixels: no copy of the frame.
-            let encoded = try LiveDisplay.run { () throws(X11Error) in
+            // Redacted and encoded where the X server put the pixels, and written to the file as
+            // it is compressed: neither the frame nor the PNG is copied whole.
+            let written = try LiveDisplay.run { () throws(X11Error) in
                 try grabber.withCapture(area) { rows, captured in
                     if let regions { rows.redact(regions, context: context, origin: captured) }
-                    return Result { () throws(ImagingError) in try PNGEncoder.encode(rows, options: options, destination: output) }
+                    return Result { () throws(ImagingError) in
+                        try FileIO.writeAtomically(to: output) { (fd) throws(ImagingError) in
+                            try PNGEncoder.write(rows, options: options, to: fd, destination: output)
+                        }
+                    }
                 }
             }
-            try ImageOutput.write(encoded, to: output)
+            do throws(ImagingError) { try written.get() } catch { throw .failure(error.description) }
         } else {
             var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
             if let regions { image.redact(regions, context: context, origin: captured) }

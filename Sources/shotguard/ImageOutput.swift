@@ -7,15 +7,6 @@ enum ImageOutput {
         try write(image, to: path, as: .png(EncodeOptions(compressionLevel: compressionLevel, filter: EncodeOptions.fast.filter)))
     }
 
-    /// Bytes already encoded (or the error that stopped them), written atomically.
-    static func write(_ encoded: Result<[UInt8], ImagingError>, to path: String) throws(CLIError) {
-        do throws(ImagingError) {
-            try FileIO.writeAtomically(try encoded.get(), to: path)
-        } catch {
-            throw .failure(error.description)
-        }
-    }
-
     static func write(_ image: PixelBuffer, to path: String, as encoding: ImageEncoding) throws(CLIError) {
         do throws(ImagingError) {
             let bytes = try ImageCodec.encode(image, as: encoding, destination: path)

@@ -1,5 +1,6 @@
 // Bands compressed apart and joined into one zlib stream decode (with libpng) to the same pixels.
 import CShotguardPNG
+import Foundation
 import ShotguardImaging
 import XCTest
 
@@ -59,6 +60,35 @@ final class BandJoinTests: XCTestCase {
             image.redact(rect, with: fill)
         }
         XCTAssertEqual(PixelBuffer(copying: rows), image)
+    }
+
+    func testRowsWrittenBandByBandToAFileDecodeToTheSamePixels() throws {
+        let image = TestData.screenshotLike(width: 123, height: 77)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 123 * 4 * 77, alignment: 16)
+        defer { memory.deallocate() }
+        image.pixels.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: 123 * 4 * 77) }
+        let rows = PixelRows(base: memory, width: 123, height: 77, bytesPerRow: 123 * 4)
+        let path = NSTemporaryDirectory() + "/band-stream-\(getpid()).png"
+        defer { unlink(path) }
+        for bandRows in [0, 1, 10] {
+            let options = EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: bandRows)
+            try FileIO.writeAtomically(to: path) { (fd) throws(ImagingError) in
+                try PNGEncoder.write(rows, options: options, to: fd, destination: path)
+            }
+            let png = try FileIO.read(path, limit: 1 << 20)
+            XCTAssertEqual(try PNGDecoder.decode(png, source: path).pixels, image.pixels, "bands of \(bandRows) rows")
+        }
+    }
+
+    func testAFailedWriteIsAnErrorThatNamesTheFile() {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+        defer { memory.deallocate() }
+        memory.initializeMemory(as: UInt8.self, repeating: 0x40, count: 64)
+        let rows = PixelRows(base: memory, width: 4, height: 4, bytesPerRow: 16)
+        XCTAssertThrowsError(try PNGEncoder.write(rows, to: -1, destination: "closed.png")) { error in
+            XCTAssertTrue("\(error)".contains("closed.png"), "\(error)")
+            XCTAssertTrue("\(error)".contains("cannot write"), "\(error)")
+        }
     }
 
     func testUnfinishingAMalformedStreamFailsInsteadOfReadingPastIt() {

@@ -48,6 +48,13 @@ void sg_png_write(const sg_png_job *job, unsigned char *out);
 
 void sg_png_job_free(sg_png_job *job);
 
+/* Compresses as sg_png_compress_bgrx does and writes the PNG to fd as its bands finish, in
+ * order (stream.c): the file is never whole in memory. Returns 0, or -1 with a message in err
+ * (a failed write names its errno); what was written before a failure is not a PNG. */
+int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
+                      size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
+                      int fd, char *err, size_t err_size);
+
 /* Makes the raw deflate stream in data[0..size) continuable: its final block becomes
  * non-final and an empty stored block follows, ending on a byte boundary. data must have 5
  * bytes of room past size. Returns 0 and the new size, or -1 when the stream is malformed. */
