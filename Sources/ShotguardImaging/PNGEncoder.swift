@@ -68,17 +68,39 @@ public enum PNGEncoder {
                    hasAlpha: false, options: options, destination: destination)
     }
 
+    /// Encodes `image` as `encode(_:options:destination:)` does and writes the PNG to `fd`
+    /// band by band as the bands are compressed.
+    public static func write(
+        _ image: PixelBuffer, options: EncodeOptions = .fast, to fd: Int32, destination: String
+    ) throws(ImagingError) {
+        let result = image.pixels.withUnsafeBytes { pixels in
+            Result { () throws(ImagingError) in
+                try write(pixels.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4,
+                          hasAlpha: image.hasAlpha, options: options, to: fd, destination: destination)
+            }
+        }
+        try result.get()
+    }
+
     /// Encodes opaque `rows` as RGB and writes the PNG to `fd` band by band as the bands are
     /// compressed: the file is never whole in memory. Throws, naming `destination`, on a failed
     /// write; what was written by then is not a PNG.
     public static func write(
         _ rows: PixelRows, options: EncodeOptions = .fast, to fd: Int32, destination: String
     ) throws(ImagingError) {
+        try write(UnsafeRawPointer(rows.base), width: rows.width, height: rows.height, bytesPerRow: rows.bytesPerRow,
+                  hasAlpha: false, options: options, to: fd, destination: destination)
+    }
+
+    private static func write(
+        _ pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, hasAlpha: Bool,
+        options: EncodeOptions, to fd: Int32, destination: String
+    ) throws(ImagingError) {
         var message = [CChar](repeating: 0, count: 256)
         let status = sg_png_write_bgrx(
-            UnsafeRawPointer(rows.base).assumingMemoryBound(to: UInt8.self), UInt32(rows.width), UInt32(rows.height),
-            rows.bytesPerRow, 0, Int32(options.compressionLevel), options.filter.rawValue,
-            UInt32(max(0, options.bandRows)), fd, &message, message.count)
+            pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), bytesPerRow, hasAlpha ? 1 : 0,
+            Int32(options.compressionLevel), options.filter.rawValue, UInt32(max(0, options.bandRows)),
+            fd, &message, message.count)
         guard status == 0 else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw ImagingError(.io, source: destination, "cannot write PNG: \(reason)")

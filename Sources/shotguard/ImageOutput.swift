@@ -9,6 +9,13 @@ enum ImageOutput {
 
     static func write(_ image: PixelBuffer, to path: String, as encoding: ImageEncoding) throws(CLIError) {
         do throws(ImagingError) {
+            if case .png(let options) = encoding {
+                // Written band by band as it is compressed: the PNG is never whole in memory.
+                try FileIO.writeAtomically(to: path) { (fd) throws(ImagingError) in
+                    try PNGEncoder.write(image, options: options, to: fd, destination: path)
+                }
+                return
+            }
             let bytes = try ImageCodec.encode(image, as: encoding, destination: path)
             try FileIO.writeAtomically(bytes, to: path)
         } catch {
