@@ -11,6 +11,12 @@
 
 enum { SG_FAST_BITS = 10, SG_MAX_CODE_BITS = 15 };
 
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define SG_LITTLE_ENDIAN(word) __builtin_bswap64(word)
+#else
+#define SG_LITTLE_ENDIAN(word) (word)
+#endif
+
 typedef struct {
     const unsigned char *data;
     size_t size;
@@ -129,39 +135,41 @@ static const unsigned char sg_distance_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3
                                                      6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
 /* Skips the symbols of one Huffman-coded block, up to and including its end-of-block code.
- * This is the hot loop, so it keeps the bits in a 64-bit register: one refill gives at least
- * 56 bits, enough for a length code, its extra bits, a distance code and its extra bits. */
+ * This is the hot loop, so it keeps the bits in a 64-bit register and refills it only when a
+ * code might not fit: 15 bits for a literal/length code, 33 more for a length's extra bits, a
+ * distance code and its extra bits. Most symbols are literals, several per refill. */
 static int sg_skip_codes(sg_bits *bits, const sg_huffman *literals, const sg_huffman *distances) {
     const unsigned char *in = bits->data + (bits->pos >> 3);
     const unsigned char *const end = bits->data + bits->size;
     uint64_t buffer = 0;
     unsigned have = 0;
-    unsigned skip = (unsigned)(bits->pos & 7);
+    const unsigned skip = (unsigned)(bits->pos & 7);
+#define SG_REFILL()                                                                                             \
+    do {                                                                                                        \
+        if (end - in >= 8) {                                                                                    \
+            uint64_t word;                                                                                      \
+            memcpy(&word, in, 8);                                                                               \
+            word = SG_LITTLE_ENDIAN(word);                                                                      \
+            buffer |= word << have;                                                                             \
+            in += (63 - have) >> 3;                                                                             \
+            have |= 56;                                                                                         \
+        } else {                                                                                                \
+            while (have <= 56) {                                                                                \
+                buffer |= (uint64_t)(in < end ? *in : 0) << have;                                               \
+                in++;                                                                                           \
+                have += 8;                                                                                      \
+            }                                                                                                   \
+            if (in > end + 8) {                                                                                 \
+                return -1; /* ran well past the end: not a stream libdeflate wrote */                          \
+            }                                                                                                   \
+        }                                                                                                       \
+    } while (0)
+    SG_REFILL();
+    buffer >>= skip;
+    have -= skip;
     for (;;) {
-        if (end - in >= 8) {
-            uint64_t word;
-            memcpy(&word, in, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-            word = __builtin_bswap64(word);
-#endif
-            buffer |= word << have;
-            in += (63 - have) >> 3;
-            have |= 56;
-        } else {
-            while (have <= 56) {
-                buffer |= (uint64_t)(in < end ? *in : 0) << have;
-                in++;
-                have += 8;
-            }
-            if (in > end + 8) {
-                return -1; /* ran well past the end: not a stream libdeflate wrote */
-            }
-        }
-        if (skip) {
-            buffer >>= skip;
-            have -= skip;
-            skip = 0;
-            continue;
+        if (have < SG_MAX_CODE_BITS) {
+            SG_REFILL();
         }
         int symbol;
         uint16_t entry = literals->fast[buffer & ((1u << SG_FAST_BITS) - 1)];
@@ -188,6 +196,9 @@ static int sg_skip_codes(sg_bits *bits, const sg_huffman *literals, const sg_huf
         if (symbol > 285) {
             return -1;
         }
+        if (have < 33) {
+            SG_REFILL();
+        }
         const unsigned extra = sg_length_extra[symbol - 257];
         buffer >>= extra;
         have -= extra;
@@ -209,6 +220,7 @@ static int sg_skip_codes(sg_bits *bits, const sg_huffman *literals, const sg_huf
         buffer >>= sg_distance_extra[distance];
         have -= sg_distance_extra[distance];
     }
+#undef SG_REFILL
 }
 
 static int sg_read_dynamic_codes(sg_bits *bits, sg_huffman *literals, sg_huffman *distances) {
