@@ -1,4 +1,4 @@
-/* What the PNG encoders share (encode.c, stream.c): bands of rows compressed on workers. */
+/* What the PNG encoders share (encode.c, filter.c, stream.c): bands of rows compressed on workers. */
 #ifndef SHOTGUARD_BANDS_H
 #define SHOTGUARD_BANDS_H
 
@@ -30,6 +30,11 @@ typedef struct {
     void (*band_done)(void *context, int index);
     void *context;
 } sg_job;
+
+/* Fills input with the band's filtered rows (filter.c); returns the byte count. raw and
+ * previous are scratch rows of width * channels bytes. */
+size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *input, unsigned char *raw,
+                      unsigned char *previous);
 
 /* Splits the image into bands (band_rows each, 0 for about 256 KiB) in a new array of *count
  * bands; NULL when there is no memory. */
