@@ -16,7 +16,8 @@ let package = Package(
         // C shims: only what Swift cannot call directly.
         .target(
             name: "CShotguardPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("pthread")]
+            // libdeflate compresses and inflates PNG data; libpng reads any PNG; zlib joins checksums.
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi"),
         // XCB on Xlib's connection: many requests, then their replies, in one round trip.

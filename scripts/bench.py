@@ -3,7 +3,14 @@
 
 For each screen size it starts a private Xvfb, paints screenshot-like content on the root
 (text, toolbars, a photo-like area), and times each command several times in one run.
-Prints medians, ratios to shotguard and PNG sizes. Nothing here is a pass/fail threshold.
+Prints medians, ratios to shotguard and PNG sizes, then the speed figures of
+docs/performance.md side by side (all measured in this run): capture and redact against
+scrot and ImageMagick, PNG size against scrot's, a capture's peak memory against the frame,
+and the window-list read for 50 windows. Nothing here is a pass/fail threshold.
+
+  scripts/bench.py [--speed-only] [WxH ...]     (default 1920x1080 3840x2160)
+
+--speed-only leaves out the agent's latency benches (watch, guard, shield).
 """
 import os
 import shutil
@@ -46,12 +53,73 @@ def paint_root(display, width, height, folder):
 
 
 def median_time(command, env):
+    return median_run(command, env)[0]
+
+
+def median_run(command, env, runs=None):
+    """Median wall time (seconds) and median peak RSS (bytes) of `command`."""
+    times, peaks = [], []
+    for _ in range(runs or RUNS):
+        start = time.perf_counter()
+        child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        times.append(time.perf_counter() - start)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            raise SystemExit(f"{' '.join(command)} failed with exit code {child.returncode}")
+        peaks.append(usage.ru_maxrss * 1024)
+    return statistics.median(times), statistics.median(peaks)
+
+
+WINDOWS_HELPER = r"""
+import ctypes, ctypes.util, sys
+x = ctypes.CDLL(ctypes.util.find_library("X11"))
+x.XOpenDisplay.restype = ctypes.c_void_p
+x.XDefaultRootWindow.restype = ctypes.c_ulong
+x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+x.XCreateSimpleWindow.restype = ctypes.c_ulong
+x.XCreateSimpleWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong] + [ctypes.c_int] * 2 + [ctypes.c_uint] * 3 + [ctypes.c_ulong] * 2
+x.XStoreName.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_char_p]
+x.XMapWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+display = x.XOpenDisplay(None)
+root = x.XDefaultRootWindow(display)
+for index in range(int(sys.argv[1])):
+    window = x.XCreateSimpleWindow(display, root, 10 + 7 * index, 10 + 5 * index, 300, 200, 1, 0, 0xFFFFFF)
+    x.XStoreName(display, window, f"bench window {index} - a title of some length".encode())
+    x.XMapWindow(display, window)
+x.XSync(display, 0)
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def fastest_time(command, env, runs=15):
+    """The fastest of `runs` runs: for a difference of a few milliseconds between two
+    commands, the least disturbed run of each says more than the medians."""
     times = []
-    for _ in range(RUNS):
+    for _ in range(runs):
         start = time.perf_counter()
         subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return min(times)
+
+
+def window_list_time(env, count):
+    """Fastest time of `shotguard windows --ids` with `count` more top-level windows mapped,
+    less the same with none: the cost of reading `count` windows' list at event time."""
+    command = [SHOTGUARD, "windows", "--ids"]
+    empty = fastest_time(command, env)
+    helper = subprocess.Popen([sys.executable, "-c", WINDOWS_HELPER, str(count)], env=env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        if helper.stdout.readline().strip() != "ready":
+            raise SystemExit("could not map the bench windows")
+        full = fastest_time(command, env)
+    finally:
+        helper.stdin.close()
+        helper.wait()
+    return full - empty, full
 
 
 def table(title, rows):
@@ -86,7 +154,8 @@ def watch_latency(display, folder, env, runs):
         agent.wait()
 
 
-def bench_size(width, height, folder):
+def bench_size(width, height, folder, speed_only):
+    """Runs the benches on a private Xvfb of this size; returns the speed figures."""
     server, display = start_xvfb(width, height)
     try:
         picture = paint_root(display, width, height, folder)
@@ -98,27 +167,64 @@ def bench_size(width, height, folder):
             ("maim", ["maim", out("maim.png")], "maim.png"),
             ("import -window root (ImageMagick)", ["/usr/bin/import", "-window", "root", out("import.png")], "import.png"),
         ]
-        rows = [(name, median_time(command, env), os.path.getsize(out(file))) for name, command, file in captures]
+        measured = [median_run(command, env) for _, command, _ in captures]
+        rows = [(name, seconds, os.path.getsize(out(file))) for (name, _, file), (seconds, _) in zip(captures, measured)]
         table(f"capture, {width}x{height}, median of {RUNS}", rows)
+        figures = {"capture": (rows[0][1], rows[1][1]), "size": (rows[0][2], rows[1][2]), "rss": measured[0][1]}
 
         redactions = [
-            ("shotguard redact --rect 600x300+100+100",
-             [SHOTGUARD, "redact", picture, "--rect", "600x300+100+100", "-o", out("sg-redacted.png")], "sg-redacted.png"),
-            ("convert -fill black -draw rectangle",
-             ["/usr/bin/convert", picture, "-fill", "black", "-draw", "rectangle 100,100 700,400", out("im-redacted.png")],
-             "im-redacted.png"),
+            ("shotguard redact --rect 600x300+100+100 --rect 400x200+900+500",
+             [SHOTGUARD, "redact", picture, "--rect", "600x300+100+100", "--rect", "400x200+900+500",
+              "-o", out("sg-redacted.png")], "sg-redacted.png"),
+            ("convert -fill black -draw rectangle (2)",
+             ["/usr/bin/convert", picture, "-fill", "black", "-draw", "rectangle 100,100 699,399",
+              "-draw", "rectangle 900,500 1299,699", out("im-redacted.png")], "im-redacted.png"),
         ]
         rows = [(name, median_time(command, env), os.path.getsize(out(file))) for name, command, file in redactions]
         table(f"redact, {width}x{height} screenshot-like PNG, median of {RUNS}", rows)
+        figures["redact"] = (rows[0][1], rows[1][1])
+        figures["windows"] = window_list_time(env, 50)
 
-        latencies = watch_latency(display, folder, env, max(3, RUNS // 2))
-        print(f"\nwatch, {width}x{height}: file closed by scrot -> report written, median of {len(latencies)}: "
-              f"{statistics.median(latencies) * 1000:.0f} ms (min {min(latencies) * 1000:.0f}, max {max(latencies) * 1000:.0f}); "
-              "the agent waits 1 s after the last signal for more signals of the same screenshot")
-        bench_guard(width, height, folder, env, max(5, RUNS // 2))
+        if not speed_only:
+            latencies = watch_latency(display, folder, env, max(3, RUNS // 2))
+            print(f"\nwatch, {width}x{height}: file closed by scrot -> report written, median of {len(latencies)}: "
+                  f"{statistics.median(latencies) * 1000:.0f} ms (min {min(latencies) * 1000:.0f}, max {max(latencies) * 1000:.0f}); "
+                  "the agent waits 1 s after the last signal for more signals of the same screenshot")
+            bench_guard(width, height, folder, env, max(5, RUNS // 2))
+        return figures
     finally:
         server.terminate()
         server.wait()
+
+
+def summary(results):
+    """The figures of docs/performance.md, as ratios measured in this run."""
+    print(f"\nspeed summary, medians of {RUNS} (ratio = peer time / shotguard time; goals from docs/performance.md)")
+    print(f"  {'work':<44} {'shotguard':>10} {'peer':>22} {'ratio':>7} {'goal':>9}")
+    for (width, height), figures in results:
+        size = f"{width}x{height}"
+        ours, scrot = figures["capture"]
+        print(f"  {'capture full screen -> PNG, ' + size:<44} {ours * 1000:>8.1f}ms {'scrot ' + format(scrot * 1000, '.1f') + 'ms':>22}"
+              f" {scrot / ours:>6.1f}x {'>= 4x':>9}")
+    for (width, height), figures in results:
+        size = f"{width}x{height}"
+        ours, convert = figures["redact"]
+        print(f"  {'redact 2 rectangles, ' + size + ' PNG':<44} {ours * 1000:>8.1f}ms {'convert ' + format(convert * 1000, '.1f') + 'ms':>22}"
+              f" {convert / ours:>6.1f}x {'>= 6x':>9}")
+    for (width, height), figures in results:
+        ours, scrot = figures["size"]
+        print(f"  {'PNG size of the capture, ' + f'{width}x{height}':<44} {ours:>10,} {'scrot ' + format(scrot, ','):>22}"
+              f" {ours / scrot:>6.2f}x {'<= 1.0x':>9}")
+    for (width, height), figures in results:
+        frame = width * height * 4
+        rss = figures["rss"]
+        print(f"  {'peak RSS of a capture, ' + f'{width}x{height}':<44} {rss / 2**20:>8.1f}MB {'frame ' + format(frame / 2**20, '.1f') + 'MB':>22}"
+              f" {rss / frame:>6.2f}x {'<= 1.5x':>9}")
+    for (width, height), figures in results:
+        extra, total = figures["windows"]
+        print(f"  {'window list, 50 windows, ' + f'{width}x{height}':<44} {extra * 1000:>8.1f}ms "
+              f"{'(windows --ids ' + format(total * 1000, '.1f') + 'ms)':>22} {'':>7} {'<= 5 ms':>9}")
+    print("  (window list: fastest of 15 runs of `windows --ids` with 50 more windows mapped, less the same without)")
 
 
 def main():
@@ -127,12 +233,19 @@ def main():
             raise SystemExit(f"bench needs {tool} (run scripts/install-deps.sh)")
     if not os.access(SHOTGUARD, os.X_OK):
         raise SystemExit("build shotguard first: swift build -c release")
+    arguments = sys.argv[1:]
+    speed_only = "--speed-only" in arguments
+    arguments = [arg for arg in arguments if arg != "--speed-only"]
     sizes = [(1920, 1080), (3840, 2160)]
-    if len(sys.argv) > 1:
-        sizes = [tuple(int(v) for v in arg.split("x")) for arg in sys.argv[1:]]
+    if arguments:
+        sizes = [tuple(int(v) for v in arg.split("x")) for arg in arguments]
+    results = []
     with tempfile.TemporaryDirectory(prefix="shotguard-bench-") as folder:
         for width, height in sizes:
-            bench_size(width, height, folder)
+            results.append(((width, height), bench_size(width, height, folder, speed_only)))
+    summary(results)
+    if speed_only:
+        return
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench_shield.py")], check=True)  # needs python3-xlib
 
 

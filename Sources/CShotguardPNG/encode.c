@@ -1,185 +1,85 @@
-/* PNG encoding: libpng writes the container (signature, IHDR, chunk framing and CRCs) inside
- * one C function that calls setjmp itself, so libpng's longjmp never unwinds a Swift frame.
- * The image data is compressed here, in horizontal bands on several threads (pigz-style: each
- * band is a raw deflate stream ended with a sync flush, the last one finished, and the Adler-32
- * checksums combined), because a single zlib stream at level 1 takes ~40 ms for a 1080p screen
- * while a screenshot tool should be done in less. Each worker turns its rows from B,G,R,X into
- * filtered R,G,B(,A) one row at a time: there is no conversion pass over the whole image. */
+/* PNG encoding without libpng: the container (signature, IHDR, IDAT, IEND) is a handful of
+ * bytes and CRCs, so it is written here directly and no libpng longjmp can happen. The image
+ * data is compressed in horizontal bands of 256 KiB on one thread per core with libdeflate
+ * (about twice as fast as zlib at level 1, and smaller). libdeflate ends every band with a
+ * final block; deflate_join.c turns that into a non-final one followed by an empty stored
+ * block, so the bands follow each other in ONE zlib stream whose Adler-32 is combined from the
+ * bands'. Each worker filters its rows (filter.c) straight from the caller's pixels (an X
+ * image, say) into a band buffer it reuses: no pass over the whole image, no copy of it. */
 #include "shotguard_png.h"
+#include "bands.h"
+#include "memory.h"
 
+#include <libdeflate.h>
 #include <pthread.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
-enum { SG_MAX_THREADS = 8, SG_MAX_BANDS = 64, SG_MIN_BAND_ROWS = 32, SG_IDAT_SIZE = 1 << 20 };
+/* Bands of 256 KiB: their buffers stay in a core's cache, and on screenshots the PNG is no
+ * larger than with 1 MiB bands (back-references cannot cross a band, but few reach that far). */
+enum { SG_MAX_THREADS = 8, SG_BAND_BYTES = 1 << 18 };
 
-typedef struct {
-    sg_png_buffer *out;
-    char *err;
-    size_t err_size;
-} sg_write_state;
 
-/* One band of rows, compressed by one worker. */
-typedef struct {
-    const unsigned char *pixels;
-    uint32_t width, first_row, row_count;
-    size_t bytes_per_row;
-    int has_alpha, level, filter, is_last;
-    unsigned char *data; /* compressed output */
-    size_t size;
-    uLong adler;
-    size_t raw_size; /* bytes before compression, for adler32_combine */
-    int failed;
-} sg_band;
-
-static void sg_set_error(char *err, size_t err_size, const char *message) {
+void sg_set_error(char *err, size_t err_size, const char *message) {
     if (err != NULL && err_size > 0 && err[0] == '\0') {
         strncpy(err, message, err_size - 1);
         err[err_size - 1] = '\0';
     }
 }
 
-static void sg_on_error(png_structp png, png_const_charp message) {
-    sg_write_state *state = (sg_write_state *)png_get_error_ptr(png);
-    sg_set_error(state->err, state->err_size, message);
-    png_longjmp(png, 1);
-}
-
-static void sg_on_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
-
-static int sg_append(sg_png_buffer *out, const void *data, size_t length) {
-    if (out->size + length > out->capacity) {
-        size_t capacity = out->capacity ? out->capacity : 65536;
-        while (capacity < out->size + length) {
-            capacity *= 2;
-        }
-        unsigned char *grown = realloc(out->data, capacity);
-        if (grown == NULL) {
-            return -1;
-        }
-        out->data = grown;
-        out->capacity = capacity;
-    }
-    memcpy(out->data + out->size, data, length);
-    out->size += length;
-    return 0;
-}
-
-static void sg_on_write(png_structp png, png_bytep data, size_t length) {
-    sg_write_state *state = (sg_write_state *)png_get_io_ptr(png);
-    if (sg_append(state->out, data, length) != 0) {
-        sg_set_error(state->err, state->err_size, "out of memory while encoding PNG");
-        png_longjmp(png, 1);
-    }
-}
-
-static void sg_on_flush(png_structp png) {
-    (void)png;
-}
-
-/* B,G,R,X (or B,G,R,A) pixels to R,G,B (or R,G,B,A) bytes. Two loops, so that neither has a
- * branch in it and the compiler can unroll them. */
-static void sg_convert_row(const unsigned char *source, uint32_t width, int has_alpha, unsigned char *out) {
-    if (has_alpha) {
-        for (uint32_t x = 0; x < width; x++) {
-            out[x * 4 + 0] = source[x * 4 + 2];
-            out[x * 4 + 1] = source[x * 4 + 1];
-            out[x * 4 + 2] = source[x * 4 + 0];
-            out[x * 4 + 3] = source[x * 4 + 3];
-        }
-    } else {
-        for (uint32_t x = 0; x < width; x++) {
-            out[x * 3 + 0] = source[x * 4 + 2];
-            out[x * 3 + 1] = source[x * 4 + 1];
-            out[x * 3 + 2] = source[x * 4 + 0];
-        }
-    }
-}
-
-/* One row as PNG wants it: the filter type byte, then R,G,B(,A) with the filter applied.
- * raw receives the unfiltered row; previous is the unfiltered previous row (NULL for the
- * image's first row, which UP treats as zeros, as the PNG spec does). With no filter the
- * row is converted straight into place. */
-static void sg_filter_row(const unsigned char *source, uint32_t width, int has_alpha, int filter,
-                          const unsigned char *previous, unsigned char *raw, unsigned char *row) {
-    const int channels = has_alpha ? 4 : 3;
-    const size_t length = (size_t)width * channels;
-    if (filter != SG_PNG_FILTER_SUB && filter != SG_PNG_FILTER_UP) {
-        row[0] = 0;
-        sg_convert_row(source, width, has_alpha, row + 1);
+/* Filters and compresses one band; it stays failed when something goes wrong. */
+static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, struct libdeflate_compressor *compressor,
+                             unsigned char *input, unsigned char *raw, unsigned char *previous, unsigned char *output,
+                             size_t output_capacity) {
+    const size_t raw_size = sg_filter_band(job, band, input, raw, previous);
+    size_t size = libdeflate_deflate_compress(compressor, input, raw_size, output, output_capacity - 5);
+    if (size == 0 || (!is_last && sg_deflate_unfinish(output, size, &size) != 0)) {
         return;
     }
-    sg_convert_row(source, width, has_alpha, raw);
-    row[0] = (unsigned char)filter;
-    if (filter == SG_PNG_FILTER_SUB) {
-        for (size_t i = 0; i < length; i++) {
-            row[1 + i] = (unsigned char)(raw[i] - (i >= (size_t)channels ? raw[i - channels] : 0));
-        }
-    } else {
-        for (size_t i = 0; i < length; i++) {
-            row[1 + i] = (unsigned char)(raw[i] - (previous ? previous[i] : 0));
-        }
+    band->data = malloc(size);
+    if (band->data == NULL) {
+        return;
     }
+    memcpy(band->data, output, size);
+    band->size = size;
+    band->adler = libdeflate_adler32(1, input, raw_size);
+    band->raw_size = raw_size;
+    band->failed = 0;
 }
 
-static void *sg_compress_band(void *argument) {
-    sg_band *band = (sg_band *)argument;
-    const int channels = band->has_alpha ? 4 : 3;
-    const size_t raw_length = (size_t)band->width * channels;
-    unsigned char *raw = malloc(raw_length);
-    unsigned char *previous = malloc(raw_length);
-    unsigned char *row = malloc(raw_length + 1);
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    band->failed = 1;
-    if (raw == NULL || previous == NULL || row == NULL ||
-        deflateInit2(&stream, band->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-        free(raw);
-        free(previous);
-        free(row);
-        return NULL;
+static void *sg_worker(void *argument) {
+    sg_job *job = (sg_job *)argument;
+    const size_t length = (size_t)job->width * (job->has_alpha ? 4 : 3);
+    const size_t input_capacity = (length + 1) * job->band_rows;
+    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->level);
+    unsigned char *input = sg_map(input_capacity);
+    unsigned char *raw = malloc(length);
+    unsigned char *previous = malloc(length);
+    /* 5 more bytes than libdeflate may use: room for the empty stored block after a band. */
+    const size_t output_capacity = compressor ? libdeflate_deflate_compress_bound(compressor, input_capacity) + 5 : 0;
+    unsigned char *output = compressor ? sg_map(output_capacity) : NULL;
+    const int ready = compressor != NULL && input != NULL && raw != NULL && previous != NULL && output != NULL;
+    for (;;) {
+        const int index = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+        if (index >= job->count) {
+            break;
+        }
+        sg_band *band = &job->bands[index];
+        if (ready) {
+            sg_compress_band(job, band, index + 1 == job->count, compressor, input, raw, previous, output,
+                             output_capacity);
+        }
+        if (job->band_done != NULL) {
+            job->band_done(job->context, index);
+        }
     }
-    size_t capacity = deflateBound(&stream, (raw_length + 1) * band->row_count) + 64;
-    band->data = malloc(capacity);
-    band->adler = adler32(0L, Z_NULL, 0);
-    band->raw_size = 0;
-    int ok = band->data != NULL;
-    stream.next_out = band->data;
-    stream.avail_out = (uInt)capacity;
-    if (ok && band->first_row > 0 && band->filter == SG_PNG_FILTER_UP) {
-        const unsigned char *above = band->pixels + (size_t)(band->first_row - 1) * band->bytes_per_row;
-        sg_convert_row(above, band->width, band->has_alpha, previous);
-    }
-    for (uint32_t i = 0; ok && i < band->row_count; i++) {
-        const uint32_t y = band->first_row + i;
-        const unsigned char *source = band->pixels + (size_t)y * band->bytes_per_row;
-        sg_filter_row(source, band->width, band->has_alpha, band->filter, y > 0 ? previous : NULL, raw, row);
-        unsigned char *swap = previous;
-        previous = raw;
-        raw = swap;
-        band->adler = adler32(band->adler, row, (uInt)(raw_length + 1));
-        band->raw_size += raw_length + 1;
-        stream.next_in = row;
-        stream.avail_in = (uInt)(raw_length + 1);
-        const int last_row = i + 1 == band->row_count;
-        const int flush = last_row ? (band->is_last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
-        const int status = deflate(&stream, flush);
-        /* The output buffer holds deflateBound of the band, so every row is taken whole and a
-         * finished band ends its stream; anything else is a failure, never a short image. */
-        ok = stream.avail_in == 0 && (flush == Z_FINISH ? status == Z_STREAM_END : status == Z_OK);
-    }
-    band->size = capacity - stream.avail_out;
-    band->failed = !ok;
-    deflateEnd(&stream);
+    libdeflate_free_compressor(compressor);
+    sg_unmap(input, input_capacity);
     free(raw);
     free(previous);
-    free(row);
+    sg_unmap(output, output_capacity);
     return NULL;
 }
 
@@ -189,130 +89,170 @@ static int sg_thread_count(void) {
     return threads > SG_MAX_THREADS ? SG_MAX_THREADS : threads;
 }
 
-/* Bands are handed out one at a time, so a thread that drew flat rows takes more of them
- * than one that drew a photo: the work stays balanced whatever the screen shows. */
-typedef struct {
+unsigned char *sg_put32(unsigned char *out, uint32_t value) {
+    out[0] = (unsigned char)(value >> 24);
+    out[1] = (unsigned char)(value >> 16);
+    out[2] = (unsigned char)(value >> 8);
+    out[3] = (unsigned char)value;
+    return out + 4;
+}
+
+/* One chunk: length, type, the parts of its data in order, CRC over type and data. */
+static unsigned char *sg_put_chunk(unsigned char *out, const char *type, const unsigned char *const *parts,
+                                   const size_t *sizes, int part_count) {
+    size_t length = 0;
+    for (int i = 0; i < part_count; i++) {
+        length += sizes[i];
+    }
+    out = sg_put32(out, (uint32_t)length);
+    unsigned char *typed = out;
+    memcpy(out, type, 4);
+    out += 4;
+    for (int i = 0; i < part_count; i++) {
+        if (sizes[i] > 0) {
+            memcpy(out, parts[i], sizes[i]);
+            out += sizes[i];
+        }
+    }
+    return sg_put32(out, (uint32_t)libdeflate_crc32(0, typed, (size_t)(out - typed)));
+}
+
+void sg_zlib_header(int level, unsigned char header[2]) {
+    /* Deflate with a 32 KiB window, check bits making it a multiple of 31. */
+    const unsigned char level_bits = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
+    header[0] = 0x78;
+    header[1] = (unsigned char)(level_bits << 6);
+    header[1] |= (unsigned char)(31 - ((0x78 * 256 + header[1]) % 31));
+}
+
+sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t *band_rows, int *count) {
+    const int threads = sg_thread_count();
+    const size_t row_bytes = (size_t)width * (has_alpha ? 4 : 3) + 1;
+    if (*band_rows == 0) {
+        size_t rows = SG_BAND_BYTES / row_bytes;
+        const uint32_t per_thread = (height + (uint32_t)threads - 1) / (uint32_t)threads;
+        *band_rows = rows < 1 ? 1 : rows > per_thread ? per_thread : (uint32_t)rows;
+    }
+    *count = (int)((height + *band_rows - 1) / *band_rows);
+    sg_band *bands = calloc((size_t)*count, sizeof *bands);
+    for (int i = 0; bands != NULL && i < *count; i++) {
+        bands[i].first_row = (uint32_t)i * *band_rows;
+        bands[i].row_count = i + 1 == *count ? height - bands[i].first_row : *band_rows;
+        bands[i].failed = 1;
+    }
+    return bands;
+}
+
+void sg_run_bands(sg_job *job) {
+    const int threads = sg_thread_count();
+    pthread_t workers[SG_MAX_THREADS];
+    int started[SG_MAX_THREADS] = {0};
+    for (int i = 1; i < threads && i < job->count; i++) {
+        started[i] = pthread_create(&workers[i], NULL, sg_worker, job) == 0;
+    }
+    sg_worker(job);
+    for (int i = 1; i < threads && i < job->count; i++) {
+        if (started[i]) {
+            pthread_join(workers[i], NULL);
+        }
+    }
+}
+
+/* What sg_png_compress_bgrx leaves for sg_png_write: the compressed bands and the header. */
+struct sg_png_job {
     sg_band *bands;
     int count;
-    int next;
-} sg_band_queue;
+    uint32_t width, height;
+    int has_alpha, level;
+    uint32_t adler;
+    size_t size;
+};
 
-static void *sg_compress_queue(void *argument) {
-    sg_band_queue *queue = (sg_band_queue *)argument;
-    for (;;) {
-        const int index = __atomic_fetch_add(&queue->next, 1, __ATOMIC_RELAXED);
-        if (index >= queue->count) {
-            return NULL;
-        }
-        sg_compress_band(&queue->bands[index]);
+/* Signature, IHDR, one IDAT per band (the first also holds the zlib header, the last the
+ * Adler-32), IEND: exactly job->size bytes into out. */
+void sg_png_write(const sg_png_job *job, unsigned char *out) {
+    sg_prefault(out, job->size);
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    unsigned char *p = out;
+    memcpy(p, signature, sizeof signature);
+    p += sizeof signature;
+    unsigned char header[13];
+    sg_put32(header, job->width);
+    sg_put32(header + 4, job->height);
+    header[8] = 8;
+    header[9] = job->has_alpha ? 6 : 2;
+    header[10] = header[11] = header[12] = 0;
+    const unsigned char *header_part[1] = {header};
+    const size_t header_size[1] = {13};
+    p = sg_put_chunk(p, "IHDR", header_part, header_size, 1);
+    unsigned char zlib_header[2];
+    sg_zlib_header(job->level, zlib_header);
+    unsigned char trailer[4];
+    sg_put32(trailer, job->adler);
+    for (int i = 0; i < job->count; i++) {
+        const unsigned char *parts[3] = {zlib_header, job->bands[i].data, trailer};
+        const size_t sizes[3] = {i == 0 ? 2 : 0, job->bands[i].size, i + 1 == job->count ? 4 : 0};
+        p = sg_put_chunk(p, "IDAT", parts, sizes, 3);
     }
+    sg_put_chunk(p, "IEND", NULL, NULL, 0);
 }
 
-/* Compresses every band (on this thread and on workers) and joins them into one zlib stream
- * in out. Returns 0 on success. Never touches libpng. */
-static int sg_compress(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                       int has_alpha, int level, int filter, sg_png_buffer *out) {
-    sg_band bands[SG_MAX_BANDS];
-    pthread_t threads[SG_MAX_THREADS];
-    int started[SG_MAX_THREADS] = {0};
-    const int thread_count = sg_thread_count();
-    int count = thread_count * 4;
-    if (count > SG_MAX_BANDS) {
-        count = SG_MAX_BANDS;
+void sg_png_job_free(sg_png_job *job) {
+    if (job == NULL) {
+        return;
     }
-    while (count > 1 && height / (uint32_t)count < SG_MIN_BAND_ROWS) {
-        count--;
+    for (int i = 0; i < job->count; i++) {
+        free(job->bands[i].data);
     }
-    uint32_t row = 0;
-    for (int i = 0; i < count; i++) {
-        const uint32_t rows = height / count + ((uint32_t)i < height % count ? 1 : 0);
-        bands[i] = (sg_band){pixels, width, row, rows, bytes_per_row, has_alpha, level, filter,
-                             i == count - 1, NULL, 0, 0, 0, 1};
-        row += rows;
-    }
-    sg_band_queue queue = {bands, count, 0};
-    for (int i = 1; i < thread_count && i < count; i++) {
-        started[i] = pthread_create(&threads[i], NULL, sg_compress_queue, &queue) == 0;
-    }
-    sg_compress_queue(&queue);
-    for (int i = 1; i < thread_count && i < count; i++) {
-        if (started[i]) {
-            pthread_join(threads[i], NULL);
-        }
-    }
-    int ok = 1;
-    /* zlib header: deflate with a 32 KiB window, check bits making it a multiple of 31. */
-    const unsigned char cmf = 0x78;
-    const unsigned char level_bits = level <= 1 ? 0 : level <= 5 ? 1 : level == 6 ? 2 : 3;
-    unsigned char header[2] = {cmf, (unsigned char)(level_bits << 6)};
-    header[1] |= (unsigned char)(31 - ((cmf * 256 + header[1]) % 31));
-    ok = sg_append(out, header, 2) == 0;
-    uLong adler = bands[0].adler;
-    for (int i = 0; i < count; i++) {
-        ok = ok && !bands[i].failed && sg_append(out, bands[i].data, bands[i].size) == 0;
-        if (i > 0) {
-            adler = adler32_combine(adler, bands[i].adler, (z_off_t)bands[i].raw_size);
-        }
-        free(bands[i].data);
-    }
-    const unsigned char trailer[4] = {(unsigned char)(adler >> 24), (unsigned char)(adler >> 16),
-                                      (unsigned char)(adler >> 8), (unsigned char)adler};
-    return ok && sg_append(out, trailer, 4) == 0 ? 0 : -1;
+    free(job->bands);
+    free(job);
 }
 
-int sg_png_encode_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
-                       size_t bytes_per_row, int has_alpha, int level, int filter,
-                       sg_png_buffer *out, char *err, size_t err_size) {
+int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
+                         int has_alpha, int level, int filter, uint32_t band_rows, sg_png_job **result,
+                         char *err, size_t err_size) {
     if (err != NULL && err_size > 0) {
         err[0] = '\0';
     }
-    memset(out, 0, sizeof *out);
-    if (width == 0 || height == 0) {
+    *result = NULL;
+    if (width == 0 || height == 0 || width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
         sg_set_error(err, err_size, "image has no pixels");
         return -1;
     }
-    sg_png_buffer compressed = {NULL, 0, 0};
-    if (sg_compress(pixels, width, height, bytes_per_row, has_alpha, level, filter, &compressed) != 0) {
-        sg_png_buffer_free(&compressed);
+    if (level < 0 || level > 12) {
+        sg_set_error(err, err_size, "compression level out of range");
+        return -1;
+    }
+    int count = 0;
+    sg_png_job *job = calloc(1, sizeof *job);
+    sg_band *bands = job ? sg_make_bands(width, height, has_alpha, &band_rows, &count) : NULL;
+    if (bands == NULL) {
+        free(job);
         sg_set_error(err, err_size, "out of memory while compressing PNG data");
         return -1;
     }
-
-    sg_write_state state = {out, err, err_size};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, sg_on_error, sg_on_warning);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (png == NULL || info == NULL) {
-        png_destroy_write_struct(&png, NULL);
-        sg_png_buffer_free(&compressed);
-        sg_set_error(err, err_size, "cannot create PNG writer");
-        return -1;
+    *job = (sg_png_job){bands, count, width, height, has_alpha, level, 0, 0};
+    sg_job work = {pixels, width, bytes_per_row, has_alpha, level, filter, band_rows, bands, count, 0, NULL, NULL};
+    sg_run_bands(&work);
+    size_t total = 8 + 25 + 12 + 2 + 4;
+    uint32_t adler = bands[0].adler;
+    for (int i = 0; i < count; i++) {
+        if (bands[i].failed || bands[i].size > 0x7FFFFF00u) {
+            sg_png_job_free(job);
+            sg_set_error(err, err_size, "out of memory while compressing PNG data");
+            return -1;
+        }
+        total += 12 + bands[i].size;
+        if (i > 0) {
+            adler = (uint32_t)adler32_combine(adler, bands[i].adler, (z_off_t)bands[i].raw_size);
+        }
     }
-    /* Only png, info, compressed and out are used after a longjmp; none is modified between
-     * this setjmp and a possible longjmp except through pointers, so none needs volatile. */
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        sg_png_buffer_free(&compressed);
-        sg_png_buffer_free(out);
-        sg_set_error(err, err_size, "PNG encoding failed");
-        return -1;
-    }
-    png_set_write_fn(png, &state, sg_on_write, sg_on_flush);
-    png_set_IHDR(png, info, width, height, 8, has_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    png_write_info(png, info);
-    for (size_t offset = 0; offset < compressed.size; offset += SG_IDAT_SIZE) {
-        const size_t length = compressed.size - offset < SG_IDAT_SIZE ? compressed.size - offset : SG_IDAT_SIZE;
-        png_write_chunk(png, (png_const_bytep) "IDAT", compressed.data + offset, length);
-    }
-    png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
-    png_destroy_write_struct(&png, &info);
-    sg_png_buffer_free(&compressed);
+    job->adler = adler;
+    job->size = total;
+    *result = job;
     return 0;
 }
 
-void sg_png_buffer_free(sg_png_buffer *buffer) {
-    free(buffer->data);
-    buffer->data = NULL;
-    buffer->size = 0;
-    buffer->capacity = 0;
+size_t sg_png_size(const sg_png_job *job) {
+    return job->size;
 }

@@ -32,8 +32,19 @@ public enum FileIO {
     /// `rename`, so a failure never leaves a partial file under the final name. `-` writes to
     /// standard output. The file gets `mode` masked by the process's umask, as `open` would.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(FileError) {
+        try writeAtomically(to: path, mode: mode, failure: { $0 }) { (fd) throws(FileError) in
+            try writeAll(bytes, to: fd, name: path)
+        }
+    }
+
+    /// Like `writeAtomically(_:to:mode:)`, with `body` writing the bytes to the descriptor it is
+    /// given (an encoder that writes as it goes); when `body` throws, no file is left. The
+    /// caller's error type `E` carries this function's own failures too, made by `failure`.
+    public static func writeAtomically<E: Error>(
+        to path: String, mode: mode_t = 0o644, failure: (FileError) -> E, _ body: (Int32) throws(E) -> Void
+    ) throws(E) {
         if path == "-" {
-            try writeAll(bytes, to: STDOUT_FILENO, name: path)
+            try body(STDOUT_FILENO)
             return
         }
         let slash = path.lastIndex(of: "/")
@@ -41,16 +52,16 @@ public enum FileIO {
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(folder).\(base).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw FileError(.io, path: path, "cannot create a file in its folder: \(errnoText())") }
+        guard fd >= 0 else { throw failure(FileError(.io, path: path, "cannot create a file in its folder: \(errnoText())")) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        do throws(FileError) {
+        do throws(E) {
             // mkstemp made the file 0600; give it its mode on the descriptor, before any byte.
             guard fchmod(fd, mode & ~currentUmask()) == 0 else {
-                throw FileError(.io, path: path, "cannot set the mode of the new file: \(errnoText())")
+                throw failure(FileError(.io, path: path, "cannot set the mode of the new file: \(errnoText())"))
             }
-            try writeAll(bytes, to: fd, name: path)
+            try body(fd)
             // A full disk can show only here: delayed allocation reports ENOSPC at fsync.
-            guard fsync(fd) == 0 else { throw FileError(.io, path: path, "cannot write: \(errnoText())") }
+            guard fsync(fd) == 0 else { throw failure(FileError(.io, path: path, "cannot write: \(errnoText())")) }
         } catch {
             close(fd)
             unlink(temporary)
@@ -59,12 +70,12 @@ public enum FileIO {
         guard close(fd) == 0 else {
             let reason = errnoText()
             unlink(temporary)
-            throw FileError(.io, path: path, "cannot write: \(reason)")
+            throw failure(FileError(.io, path: path, "cannot write: \(reason)"))
         }
         guard rename(temporary, path) == 0 else {
             let reason = errnoText()
             unlink(temporary)
-            throw FileError(.io, path: path, "cannot rename into place: \(reason)")
+            throw failure(FileError(.io, path: path, "cannot rename into place: \(reason)"))
         }
     }
 

@@ -44,6 +44,7 @@ public enum PNGDecoder {
             throw ImagingError(.tooLarge, source: source,
                                "file is \(data.count) bytes, over the limit of \(limits.maxInputBytes)")
         }
+        if let decoded = try fastDecode(data, source: source, limits: limits) { return decoded }
         let prepared = data.withUnsafeBytes { bytes -> Result<[UInt8], ImagingError> in
             Result { () throws(ImagingError) in
                 let chunks = try PNGChunks(bytes, source: source)
@@ -54,6 +55,33 @@ public enum PNGDecoder {
             }
         }
         return try decodePrepared(try prepared.get(), source: source, limits: limits)
+    }
+
+    /// 8-bit RGB and RGBA files without interlacing (what screenshot tools write) are inflated
+    /// by libdeflate in one call (CShotguardPNG's decode.c). Nil when the file is of another
+    /// kind or its data is corrupt: libpng then reads it, or words the error.
+    private static func fastDecode(
+        _ data: [UInt8], source: String, limits: DecodeLimits
+    ) throws(ImagingError) -> PixelBuffer? {
+        let result = data.withUnsafeBufferPointer { bytes -> Result<PixelBuffer?, ImagingError> in
+            var width: UInt32 = 0, height: UInt32 = 0, alpha: Int32 = 0, idatSize = 0
+            guard sg_png_fast_probe(bytes.baseAddress, bytes.count, &width, &height, &alpha, &idatSize) == 1 else {
+                return .success(nil)
+            }
+            // The limits hold before any pixel memory is allocated.
+            if let exceeded = limits.exceeded(width: Int(width), height: Int(height)) {
+                return .failure(ImagingError(.tooLarge, source: source, exceeded))
+            }
+            let count = Int(width) * Int(height)
+            var failed = false
+            let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                failed = sg_png_fast_decode(bytes.baseAddress, bytes.count, width, height, alpha, idatSize, buffer.baseAddress) != 0
+                if failed { buffer.initialize(repeating: 0) }
+                initialized = count
+            }
+            return .success(failed ? nil : PixelBuffer(width: Int(width), height: Int(height), pixels: pixels, hasAlpha: alpha != 0))
+        }
+        return try result.get()
     }
 
     private static func decodePrepared(

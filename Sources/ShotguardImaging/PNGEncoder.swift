@@ -1,26 +1,48 @@
-// PNG encoding straight from the 32-bit buffer, through the C shim that owns libpng's setjmp.
+// PNG encoding straight from 32-bit pixels (a PixelBuffer or an X image's rows) through the C shim.
 import CShotguardPNG
 
 /// How to trade PNG size for speed.
 public struct EncodeOptions: Sendable {
     public enum Filter: Int32, Sendable {
+        /// One filter for every row.
         case none = 0, sub = 1, up = 2
+        /// Each row the one of NONE, SUB and UP whose bytes are closest to zero (libpng's heuristic).
+        case adaptive = 5
     }
 
-    /// zlib level 0-9.
+    /// Compression level 0-9 (libdeflate's scale, which follows zlib's).
     public var compressionLevel: Int
     public var filter: Filter
+    /// Rows per compressed band; 0 picks bands of about a megabyte. Tests set it to join many.
+    public var bandRows: Int
 
-    /// Level 1 with no row filter. On 1080p screenshot-like images (text, flat UI, a photo-like
-    /// area) NONE was both the fastest and the smallest fixed filter at level 1: 40 ms / 1.10 MB
-    /// against UP 42 ms / 1.12 MB and SUB 44 ms / 1.14 MB; adaptive filtering cost 76 ms for
-    /// 3 % less (and cannot be split across threads). `--compression N` trades speed for size.
-    public static let fast = EncodeOptions(compressionLevel: 1, filter: .none)
+    /// Level 1 with a filter chosen per row: on 1080p screenshot-like content (docs/performance.md)
+    /// as fast as no filter (the filtered rows compress faster) and 8 % smaller, below scrot's size.
+    public static let fast = EncodeOptions(compressionLevel: 1, filter: .adaptive)
 
-    public init(compressionLevel: Int, filter: Filter) {
+    public init(compressionLevel: Int, filter: Filter, bandRows: Int = 0) {
         self.compressionLevel = compressionLevel
         self.filter = filter
+        self.bandRows = bandRows
     }
+}
+
+/// 32-bit B,G,R,X pixels in memory someone else owns, rows `bytesPerRow` apart: an X image.
+public struct PixelRows {
+    public let base: UnsafeMutableRawPointer
+    public let width: Int
+    public let height: Int
+    public let bytesPerRow: Int
+
+    public init(base: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int) {
+        precondition(width > 0 && height > 0 && bytesPerRow >= width * 4, "pixel rows do not hold the size")
+        self.base = base
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 }
 
 public enum PNGEncoder {
@@ -29,19 +51,82 @@ public enum PNGEncoder {
     public static func encode(
         _ image: PixelBuffer, options: EncodeOptions = .fast, destination: String
     ) throws(ImagingError) -> [UInt8] {
-        var buffer = sg_png_buffer()
-        var message = [CChar](repeating: 0, count: 256)
-        let status = image.pixels.withUnsafeBytes { pixels in
-            sg_png_encode_bgrx(
-                pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(image.width), UInt32(image.height),
-                image.width * 4, image.hasAlpha ? 1 : 0, Int32(options.compressionLevel), options.filter.rawValue,
-                &buffer, &message, message.count)
+        let result = image.pixels.withUnsafeBytes { pixels in
+            Result { () throws(ImagingError) in
+                try encode(pixels.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4,
+                           hasAlpha: image.hasAlpha, options: options, destination: destination)
+            }
         }
-        defer { sg_png_buffer_free(&buffer) }
-        guard status == 0, let data = buffer.data else {
+        return try result.get()
+    }
+
+    /// Encodes opaque `rows` as RGB, reading them in place (no copy of the frame).
+    public static func encode(
+        _ rows: PixelRows, options: EncodeOptions = .fast, destination: String
+    ) throws(ImagingError) -> [UInt8] {
+        try encode(UnsafeRawPointer(rows.base), width: rows.width, height: rows.height, bytesPerRow: rows.bytesPerRow,
+                   hasAlpha: false, options: options, destination: destination)
+    }
+
+    /// Encodes `image` as `encode(_:options:destination:)` does and writes the PNG to `fd`
+    /// band by band as the bands are compressed.
+    public static func write(
+        _ image: PixelBuffer, options: EncodeOptions = .fast, to fd: Int32, destination: String
+    ) throws(ImagingError) {
+        let result = image.pixels.withUnsafeBytes { pixels in
+            Result { () throws(ImagingError) in
+                try write(pixels.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4,
+                          hasAlpha: image.hasAlpha, options: options, to: fd, destination: destination)
+            }
+        }
+        try result.get()
+    }
+
+    /// Encodes opaque `rows` as RGB and writes the PNG to `fd` band by band as the bands are
+    /// compressed: the file is never whole in memory. Throws, naming `destination`, on a failed
+    /// write; what was written by then is not a PNG.
+    public static func write(
+        _ rows: PixelRows, options: EncodeOptions = .fast, to fd: Int32, destination: String
+    ) throws(ImagingError) {
+        try write(UnsafeRawPointer(rows.base), width: rows.width, height: rows.height, bytesPerRow: rows.bytesPerRow,
+                  hasAlpha: false, options: options, to: fd, destination: destination)
+    }
+
+    private static func write(
+        _ pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, hasAlpha: Bool,
+        options: EncodeOptions, to fd: Int32, destination: String
+    ) throws(ImagingError) {
+        var message = [CChar](repeating: 0, count: 256)
+        let status = sg_png_write_bgrx(
+            pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), bytesPerRow, hasAlpha ? 1 : 0,
+            Int32(options.compressionLevel), options.filter.rawValue, UInt32(max(0, options.bandRows)),
+            fd, &message, message.count)
+        guard status == 0 else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ImagingError(.io, source: destination, "cannot write PNG: \(reason)")
+        }
+    }
+
+    private static func encode(
+        _ pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, hasAlpha: Bool,
+        options: EncodeOptions, destination: String
+    ) throws(ImagingError) -> [UInt8] {
+        var job: OpaquePointer?
+        var message = [CChar](repeating: 0, count: 256)
+        let status = sg_png_compress_bgrx(
+            pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), bytesPerRow, hasAlpha ? 1 : 0,
+            Int32(options.compressionLevel), options.filter.rawValue, UInt32(max(0, options.bandRows)),
+            &job, &message, message.count)
+        defer { sg_png_job_free(job) }
+        guard status == 0, let job else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw ImagingError(.encode, source: destination, "cannot encode PNG: \(reason)")
         }
-        return Array(UnsafeBufferPointer(start: data, count: buffer.size))
+        // The container is written straight into the array: the file is never copied.
+        let size = sg_png_size(job)
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            sg_png_write(job, buffer.baseAddress!)
+            count = size
+        }
     }
 }

@@ -21,6 +21,13 @@ public final class ScreenGrabber {
     /// The pixels of `rect` on screen, clipped to the screen. Throws when nothing of it is on
     /// screen or the server refuses.
     public func capture(_ rect: Rect) throws(X11Error) -> (image: PixelBuffer, rect: Rect) {
+        try withCapture(rect) { rows, area in (PixelBuffer(copying: rows), area) }
+    }
+
+    /// Grabs `rect` of the screen (clipped to it) and hands `body` the grabbed rows where the
+    /// X image holds them (the shared segment, or XGetImage's buffer) with the rectangle they
+    /// show: no copy of the frame. The rows are valid only inside `body`, which may change them.
+    public func withCapture<T>(_ rect: Rect, _ body: (PixelRows, Rect) -> T) throws(X11Error) -> T {
         let size = display.size
         let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
         let area = rect.intersection(screen)
@@ -35,8 +42,9 @@ public final class ScreenGrabber {
             method = shared == nil ? .getImage : .sharedMemory
         }
         if let shared {
-            if let image = try? shared.grab(box, { (image) throws(X11Error) in try Self.pixels(of: image) }) {
-                return (image, area)
+            if let rows = try? shared.grab(box, { (image) throws(X11Error) in try Self.rows(of: image) }) {
+                // The segment keeps the pixels until the next grab, which only this object makes.
+                return body(rows, area)
             }
             if display.isLost { throw lost() }
             // The server refused the segment (it can after an attach succeeded): stop using it.
@@ -52,7 +60,7 @@ public final class ScreenGrabber {
             throw X11Error(error, doing: "XGetImage failed")
         }
         defer { _ = captured.pointee.f.destroy_image(captured) }
-        return (try Self.pixels(of: captured), area)
+        return body(try Self.rows(of: captured), area)
     }
 
     /// The whole screen.
@@ -64,29 +72,17 @@ public final class ScreenGrabber {
         X11Error(.connectionLost, "lost the connection to X display '\(display.name)'")
     }
 
-    /// Copies a 32-bit ZPixmap into a pixel buffer, row by row (rows may be padded), setting
-    /// the fourth byte (0 from a depth-24 server) to 0xFF on the way: captured pixels then
-    /// equal decoded opaque PNG pixels, so alignment compares them as plain bytes with no
-    /// second pass.
-    static func pixels(of image: UnsafeMutablePointer<XImage>) throws(X11Error) -> PixelBuffer {
+    /// The rows of a 32-bit little-endian ZPixmap (B,G,R,X in memory; rows may be padded).
+    static func rows(of image: UnsafeMutablePointer<XImage>) throws(X11Error) -> PixelRows {
         let x = image.pointee
         guard x.bits_per_pixel == 32, x.byte_order == LSBFirst, x.red_mask == 0xFF0000, x.blue_mask == 0xFF else {
             throw X11Error(.unsupported, "unsupported pixel format (depth \(x.depth), \(x.bits_per_pixel) bits per pixel); "
                 + "shotguard needs a 24- or 32-bit TrueColor display")
         }
         let width = Int(x.width), height = Int(x.height), stride = Int(x.bytes_per_line)
-        guard let data = x.data else { throw X11Error(.capture, "the X server returned no pixels") }
-        let pixels = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, count in
-            let source = UnsafeRawPointer(data)
-            for row in 0..<height {
-                let line = source + row * stride
-                for column in 0..<width {
-                    let pixel = line.loadUnaligned(fromByteOffset: column * 4, as: UInt32.self)
-                    (buffer.baseAddress! + row * width + column).initialize(to: pixel | 0xFF00_0000)
-                }
-            }
-            count = width * height
+        guard let data = x.data, width > 0, height > 0, stride >= width * 4 else {
+            throw X11Error(.capture, "the X server returned no pixels")
         }
-        return PixelBuffer(width: width, height: height, pixels: pixels, hasAlpha: false)
+        return PixelRows(base: UnsafeMutableRawPointer(data), width: width, height: height, bytesPerRow: stride)
     }
 }

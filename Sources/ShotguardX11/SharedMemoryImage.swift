@@ -82,6 +82,9 @@ final class SharedMemoryImage {
         guard status != 0, error == nil else {
             throw X11Error(.capture, "XShmGetImage failed: \(error.map { ErrorTrap.name(of: $0.code) } ?? "no image")")
         }
+        // Maps the grabbed pages into this process in one call (Linux 5.14+; older kernels say
+        // EINVAL and the pages fault in one by one as they are read, as before).
+        _ = madvise(info.pointee.shmaddr, rect.height * rect.width * bytesPerPixel, MADV_POPULATE_READ)
         return try body(image)
     }
 }

@@ -61,9 +61,25 @@ enum CaptureCommand: Subcommand {
         } else {
             area = context.bounds
         }
-        var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
-        if let regions { image.redact(regions, context: context, origin: captured) }
-        try ImageOutput.write(image, to: output, as: encoding)
+        if case .png(let options) = encoding {
+            // Redacted and encoded where the X server put the pixels, and written to the file as
+            // it is compressed: neither the frame nor the PNG is copied whole.
+            let written = try LiveDisplay.run { () throws(X11Error) in
+                try grabber.withCapture(area) { rows, captured in
+                    if let regions { rows.redact(regions, context: context, origin: captured) }
+                    return Result { () throws(ImagingError) in
+                        try FileIO.writeAtomically(to: output, failure: ImagingError.init) { (fd) throws(ImagingError) in
+                            try PNGEncoder.write(rows, options: options, to: fd, destination: output)
+                        }
+                    }
+                }
+            }
+            do throws(ImagingError) { try written.get() } catch { throw .failure(error.description) }
+        } else {
+            var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
+            if let regions { image.redact(regions, context: context, origin: captured) }
+            try ImageOutput.write(image, to: output, as: encoding)
+        }
         if regions == nil, !arguments.has("no-redact") {
             Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
         }

@@ -3,8 +3,8 @@
  * Why this exists: libpng reports errors with longjmp, which must never cross a Swift frame.
  * Reading goes through libpng's simplified API, whose setjmp stays inside libpng, so Swift
  * calls it directly; this header only re-exports format constants that Swift cannot import
- * (they are macros built from other macros). Writing uses the classic API, wrapped here in
- * one C function that calls setjmp itself.
+ * (they are macros built from other macros). Writing does not use libpng at all: encode.c
+ * writes the container itself and compresses with libdeflate, so nothing there can longjmp.
  */
 #ifndef SHOTGUARD_PNG_H
 #define SHOTGUARD_PNG_H
@@ -16,29 +16,59 @@
 static const png_uint_32 sg_png_format_bgra = PNG_FORMAT_BGRA;
 static const png_uint_32 sg_png_format_linear_rgba = PNG_FORMAT_LINEAR_RGB_ALPHA;
 
-/* A growable memory buffer that receives an encoded PNG. Free with sg_png_buffer_free. */
-typedef struct {
-    unsigned char *data;
-    size_t size;
-    size_t capacity;
-} sg_png_buffer;
-
 /* Row filters shotguard can ask for. */
 enum {
     SG_PNG_FILTER_NONE = 0,
     SG_PNG_FILTER_SUB = 1,
-    SG_PNG_FILTER_UP = 2
+    SG_PNG_FILTER_UP = 2,
+    /* Each row the filter of NONE, SUB and UP that libpng's heuristic picks. */
+    SG_PNG_FILTER_ADAPTIVE = 5
 };
 
-/* Encodes a 32-bit image stored as B,G,R,X (or B,G,R,A) bytes per pixel.
- * has_alpha = 0 writes RGB and drops the fourth byte; 1 writes RGBA.
- * level is the zlib level 0-9; filter one SG_PNG_FILTER_* for every row.
- * Writes only IHDR, IDAT and IEND. Compresses on up to one thread per core.
- * Returns 0 on success; otherwise -1 with a message in err (NUL-terminated). */
-int sg_png_encode_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
-                       size_t bytes_per_row, int has_alpha, int level, int filter,
-                       sg_png_buffer *out, char *err, size_t err_size);
+/* A PNG compressed and waiting to be written (encode.c). */
+typedef struct sg_png_job sg_png_job;
 
-void sg_png_buffer_free(sg_png_buffer *buffer);
+/* Compresses a 32-bit image stored as B,G,R,X (or B,G,R,A) bytes per pixel, rows
+ * bytes_per_row apart (an X image's rows can be used as they are).
+ * has_alpha = 0 writes RGB and drops the fourth byte; 1 writes RGBA.
+ * level is the libdeflate level 0-12 (0-9 as in zlib); filter one SG_PNG_FILTER_* for every row.
+ * band_rows is the rows per compressed band, 0 for about a megabyte each.
+ * Compresses on up to one thread per core. Returns 0 with the job in *job (its PNG's size from
+ * sg_png_size); otherwise -1 with a message in err (NUL-terminated). */
+int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
+                         size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
+                         sg_png_job **job, char *err, size_t err_size);
+
+/* The size of the PNG a job writes. */
+size_t sg_png_size(const sg_png_job *job);
+
+/* Writes the whole PNG (only IHDR, IDAT and IEND) into out, which holds sg_png_size bytes:
+ * the caller's buffer, so the file is not copied again. */
+void sg_png_write(const sg_png_job *job, unsigned char *out);
+
+void sg_png_job_free(sg_png_job *job);
+
+/* Compresses as sg_png_compress_bgrx does and writes the PNG to fd as its bands finish, in
+ * order (stream.c): the file is never whole in memory. Returns 0, or -1 with a message in err
+ * (a failed write names its errno); what was written before a failure is not a PNG. */
+int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
+                      size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
+                      int fd, char *err, size_t err_size);
+
+/* Makes the raw deflate stream in data[0..size) continuable: its final block becomes
+ * non-final and an empty stored block follows, ending on a byte boundary. data must have 5
+ * bytes of room past size. Returns 0 and the new size, or -1 when the stream is malformed. */
+int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size);
+
+/* The fast read path (decode.c). Probe returns 1 when png is an 8-bit RGB or RGBA,
+ * non-interlaced PNG without tRNS or PLTE whose critical chunks have good CRCs, with its size
+ * and the total of its IDAT data; 0 otherwise. Nothing is allocated. */
+int sg_png_fast_probe(const unsigned char *png, size_t size, uint32_t *width, uint32_t *height, int *has_alpha,
+                      size_t *idat_size);
+
+/* Inflates and unfilters a probed PNG into width * height B,G,R,A pixels (0xAARRGGBB words).
+ * Returns 0, or -1 for corrupt data or no memory (then read it with libpng instead). */
+int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
+                       size_t idat_size, uint32_t *pixels);
 
 #endif

@@ -1,0 +1,55 @@
+/* What the PNG encoders share (encode.c, filter.c, stream.c): bands of rows compressed on workers. */
+#ifndef SHOTGUARD_BANDS_H
+#define SHOTGUARD_BANDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One band of rows, compressed by one worker. */
+typedef struct {
+    uint32_t first_row, row_count;
+    unsigned char *data; /* raw deflate, not final unless it is the last band */
+    size_t size;
+    uint32_t adler;
+    size_t raw_size;
+    int failed;
+} sg_band;
+
+/* The whole job, shared by the workers; bands are taken one at a time, so a worker that drew
+ * flat rows takes more of them than one that drew a photo. */
+typedef struct {
+    const unsigned char *pixels;
+    uint32_t width;
+    size_t bytes_per_row;
+    int has_alpha, level, filter;
+    uint32_t band_rows;
+    sg_band *bands;
+    int count;
+    int next;
+    /* When set, called by the worker that finished band `index` (failed or not). */
+    void (*band_done)(void *context, int index);
+    void *context;
+} sg_job;
+
+/* Fills input with the band's filtered rows (filter.c); returns the byte count. raw and
+ * previous are scratch rows of width * channels bytes. */
+size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *input, unsigned char *raw,
+                      unsigned char *previous);
+
+/* Splits the image into bands (band_rows each, 0 for about 256 KiB) in a new array of *count
+ * bands; NULL when there is no memory. */
+sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t *band_rows, int *count);
+
+/* Compresses every band of job on this thread and one worker per further core. */
+void sg_run_bands(sg_job *job);
+
+/* Big-endian 32 bits at out; returns out + 4. */
+unsigned char *sg_put32(unsigned char *out, uint32_t value);
+
+/* The two bytes of a zlib header for deflate at level. */
+void sg_zlib_header(int level, unsigned char header[2]);
+
+/* Copies message into err unless err already holds one. */
+void sg_set_error(char *err, size_t err_size, const char *message);
+
+#endif

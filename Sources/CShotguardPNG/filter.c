@@ -1,0 +1,161 @@
+/* Rows as PNG wants them: B,G,R,X pixels converted to R,G,B(,A) and filtered, one band at a
+ * time into a worker's buffer (no pass over the whole image). */
+#include "shotguard_png.h"
+#include "bands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <tmmintrin.h>
+
+/* Four B,G,R,X pixels to twelve R,G,B bytes per shuffle (SSSE3, which every x86-64 CPU of
+ * the last fifteen years has; checked at run time). Each store writes 16 bytes, so it stops
+ * early enough not to write past the row; returns the pixels done. */
+__attribute__((target("ssse3"))) static uint32_t sg_convert_rgb_ssse3(const unsigned char *source, uint32_t width,
+                                                                       unsigned char *out) {
+    const __m128i order = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+    uint32_t x = 0;
+    for (; x + 6 <= width; x += 4) {
+        const __m128i pixels = _mm_loadu_si128((const __m128i *)(const void *)(source + (size_t)x * 4));
+        _mm_storeu_si128((__m128i *)(void *)(out + (size_t)x * 3), _mm_shuffle_epi8(pixels, order));
+    }
+    return x;
+}
+
+static uint32_t sg_convert_rgb_fast(const unsigned char *source, uint32_t width, unsigned char *out) {
+    static int supported = -1;
+    if (supported < 0) {
+        __builtin_cpu_init();
+        supported = __builtin_cpu_supports("ssse3") ? 1 : 0;
+    }
+    return supported ? sg_convert_rgb_ssse3(source, width, out) : 0;
+}
+#else
+static uint32_t sg_convert_rgb_fast(const unsigned char *source, uint32_t width, unsigned char *out) {
+    (void)source;
+    (void)width;
+    (void)out;
+    return 0;
+}
+#endif
+
+/* B,G,R,X (or B,G,R,A) pixels to R,G,B (or R,G,B,A) bytes. Two loops, so that neither has a
+ * branch in it and the compiler can unroll them. */
+static void sg_convert_row(const unsigned char *source, uint32_t width, int has_alpha, unsigned char *out) {
+    if (has_alpha) {
+        for (uint32_t x = 0; x < width; x++) {
+            out[x * 4 + 0] = source[x * 4 + 2];
+            out[x * 4 + 1] = source[x * 4 + 1];
+            out[x * 4 + 2] = source[x * 4 + 0];
+            out[x * 4 + 3] = source[x * 4 + 3];
+        }
+    } else {
+        for (uint32_t x = sg_convert_rgb_fast(source, width, out); x < width; x++) {
+            out[x * 3 + 0] = source[x * 4 + 2];
+            out[x * 3 + 1] = source[x * 4 + 1];
+            out[x * 3 + 2] = source[x * 4 + 0];
+        }
+    }
+}
+
+/* One row as PNG wants it: the filter type byte, then the filtered bytes. raw is this row
+ * unfiltered, previous the row above unfiltered (NULL for the image's first row, which UP
+ * treats as zeros as the PNG spec does). */
+static void sg_filter_row(const unsigned char *raw, const unsigned char *previous, size_t length, int channels,
+                          int filter, unsigned char *row) {
+    row[0] = (unsigned char)filter;
+    if (filter == SG_PNG_FILTER_SUB) {
+        for (size_t i = 0; i < (size_t)channels && i < length; i++) {
+            row[1 + i] = raw[i];
+        }
+        for (size_t i = (size_t)channels; i < length; i++) {
+            row[1 + i] = (unsigned char)(raw[i] - raw[i - channels]);
+        }
+    } else if (previous == NULL) {
+        memcpy(row + 1, raw, length);
+    } else {
+        for (size_t i = 0; i < length; i++) {
+            row[1 + i] = (unsigned char)(raw[i] - previous[i]);
+        }
+    }
+}
+
+/* How far from zero a filtered byte is, taken as signed (libpng's heuristic). */
+static inline unsigned sg_cost(unsigned char value) {
+    const int signed_value = (signed char)value;
+    return (unsigned)(signed_value < 0 ? -signed_value : signed_value);
+}
+
+/* The filter of NONE, SUB and UP whose output has the smallest sum of signed magnitudes
+ * (libpng's heuristic), then that output. AVERAGE and PAETH are left out: on screenshots they
+ * cost more time than they save bytes (docs/performance.md). previous is never NULL here (the
+ * image's first row is filtered against a row of zeros). */
+static void sg_filter_adaptive(const unsigned char *raw, const unsigned char *previous, size_t length, int channels,
+                               unsigned char *row) {
+    unsigned none = 0, sub = 0, up = 0;
+    const size_t bpp = (size_t)channels < length ? (size_t)channels : length;
+    for (size_t i = 0; i < bpp; i++) {
+        none += sg_cost(raw[i]);
+        sub += sg_cost(raw[i]);
+        up += sg_cost((unsigned char)(raw[i] - previous[i]));
+    }
+    /* No branch in here, so the compiler can vectorise it. */
+    for (size_t i = bpp; i < length; i++) {
+        none += sg_cost(raw[i]);
+        sub += sg_cost((unsigned char)(raw[i] - raw[i - bpp]));
+        up += sg_cost((unsigned char)(raw[i] - previous[i]));
+    }
+    const int filter = (sub < none && sub <= up) ? SG_PNG_FILTER_SUB : (up < none ? SG_PNG_FILTER_UP : SG_PNG_FILTER_NONE);
+    if (filter == SG_PNG_FILTER_NONE) {
+        row[0] = 0;
+        memcpy(row + 1, raw, length);
+    } else {
+        sg_filter_row(raw, previous, length, channels, filter, row);
+    }
+}
+
+/* Fills `input` with the band's filtered rows; returns the byte count. */
+size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *input, unsigned char *raw,
+                             unsigned char *previous) {
+    const int channels = job->has_alpha ? 4 : 3;
+    const size_t length = (size_t)job->width * channels;
+    const unsigned char *source = job->pixels + (size_t)band->first_row * job->bytes_per_row;
+    if (job->filter == SG_PNG_FILTER_ADAPTIVE) {
+        if (band->first_row > 0) {
+            sg_convert_row(source - job->bytes_per_row, job->width, job->has_alpha, previous);
+        } else {
+            memset(previous, 0, length);
+        }
+        for (uint32_t i = 0; i < band->row_count; i++) {
+            sg_convert_row(source + i * job->bytes_per_row, job->width, job->has_alpha, raw);
+            sg_filter_adaptive(raw, previous, length, channels, input + i * (length + 1));
+            unsigned char *swap = previous;
+            previous = raw;
+            raw = swap;
+        }
+        return band->row_count * (length + 1);
+    }
+    if (job->filter != SG_PNG_FILTER_SUB && job->filter != SG_PNG_FILTER_UP) {
+        for (uint32_t i = 0; i < band->row_count; i++) {
+            unsigned char *row = input + i * (length + 1);
+            row[0] = 0;
+            sg_convert_row(source + i * job->bytes_per_row, job->width, job->has_alpha, row + 1);
+        }
+        return band->row_count * (length + 1);
+    }
+    /* The first row of a band is filtered against the last row of the band before. */
+    const int has_above = band->first_row > 0;
+    if (has_above) {
+        sg_convert_row(source - job->bytes_per_row, job->width, job->has_alpha, previous);
+    }
+    for (uint32_t i = 0; i < band->row_count; i++) {
+        sg_convert_row(source + i * job->bytes_per_row, job->width, job->has_alpha, raw);
+        sg_filter_row(raw, (i > 0 || has_above) ? previous : NULL, length, channels, job->filter,
+                      input + i * (length + 1));
+        unsigned char *swap = previous;
+        previous = raw;
+        raw = swap;
+    }
+    return band->row_count * (length + 1);
+}

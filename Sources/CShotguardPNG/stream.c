@@ -1,0 +1,166 @@
+/* PNG encoding straight to a file descriptor: each band's IDAT chunk is written as soon as it
+ * and every band above it are compressed, and its memory freed, so the PNG is never whole in
+ * memory. A 4K capture then holds the frame, the process's own baseline and only the bands in
+ * flight (docs/performance.md). */
+#include "shotguard_png.h"
+#include "bands.h"
+
+#include <errno.h>
+#include <libdeflate.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+typedef struct {
+    int fd;
+    sg_band *bands;
+    int count;
+    pthread_mutex_t lock;
+    char *finished; /* per band */
+    int next;       /* the first band not yet written */
+    int failed;     /* a band could not be compressed or written */
+    int error;      /* errno of the failed write */
+    uint32_t adler;
+    unsigned char zlib_header[2];
+} sg_sink;
+
+/* Writes all of data, retrying interrupted and partial writes. Returns 0 or an errno. */
+static int sg_write_all(int fd, const unsigned char *data, size_t size) {
+    while (size > 0) {
+        const ssize_t written = write(fd, data, size);
+        if (written < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        data += written;
+        size -= (size_t)written;
+    }
+    return 0;
+}
+
+/* One chunk whose data is prefix (may be empty) then body. Returns 0 or an errno. */
+static int sg_write_chunk(int fd, const char *type, const unsigned char *prefix, size_t prefix_size,
+                          const unsigned char *body, size_t body_size) {
+    unsigned char head[8], tail[4];
+    sg_put32(head, (uint32_t)(prefix_size + body_size));
+    memcpy(head + 4, type, 4);
+    /* libdeflate_crc32 restarts at 0 when given NULL, so empty parts are skipped. */
+    uint32_t crc = (uint32_t)libdeflate_crc32(0, head + 4, 4);
+    if (prefix_size > 0) {
+        crc = (uint32_t)libdeflate_crc32(crc, prefix, prefix_size);
+    }
+    if (body_size > 0) {
+        crc = (uint32_t)libdeflate_crc32(crc, body, body_size);
+    }
+    sg_put32(tail, crc);
+    int error = sg_write_all(fd, head, 8);
+    if (error == 0 && prefix_size > 0) {
+        error = sg_write_all(fd, prefix, prefix_size);
+    }
+    if (error == 0 && body_size > 0) {
+        error = sg_write_all(fd, body, body_size);
+    }
+    return error == 0 ? sg_write_all(fd, tail, 4) : error;
+}
+
+/* Called by the worker that finished band `index`: writes every finished band in order. */
+static void sg_band_finished(void *context, int index) {
+    sg_sink *sink = (sg_sink *)context;
+    pthread_mutex_lock(&sink->lock);
+    sink->finished[index] = 1;
+    while (sink->next < sink->count && sink->finished[sink->next]) {
+        sg_band *band = &sink->bands[sink->next];
+        if (!sink->failed && band->failed) {
+            sink->failed = 1;
+        }
+        if (!sink->failed) {
+            const int first = sink->next == 0;
+            const int error = sg_write_chunk(sink->fd, "IDAT", sink->zlib_header, first ? 2 : 0, band->data, band->size);
+            if (error != 0) {
+                sink->failed = 1;
+                sink->error = error;
+            }
+            sink->adler = first ? band->adler
+                                : (uint32_t)adler32_combine(sink->adler, band->adler, (z_off_t)band->raw_size);
+        }
+        free(band->data);
+        band->data = NULL;
+        sink->next++;
+    }
+    pthread_mutex_unlock(&sink->lock);
+}
+
+static int sg_fail_write(int error, char *err, size_t err_size) {
+    char message[160];
+    snprintf(message, sizeof message, "cannot write: %s", strerror(error));
+    sg_set_error(err, err_size, message);
+    return -1;
+}
+
+int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
+                      int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err, size_t err_size) {
+    if (err != NULL && err_size > 0) {
+        err[0] = '\0';
+    }
+    if (width == 0 || height == 0 || width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
+        sg_set_error(err, err_size, "image has no pixels");
+        return -1;
+    }
+    if (level < 0 || level > 12) {
+        sg_set_error(err, err_size, "compression level out of range");
+        return -1;
+    }
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    unsigned char header[13];
+    sg_put32(header, width);
+    sg_put32(header + 4, height);
+    header[8] = 8;
+    header[9] = has_alpha ? 6 : 2;
+    header[10] = header[11] = header[12] = 0;
+    int error = sg_write_all(fd, signature, sizeof signature);
+    if (error == 0) {
+        error = sg_write_chunk(fd, "IHDR", NULL, 0, header, sizeof header);
+    }
+    if (error != 0) {
+        return sg_fail_write(error, err, err_size);
+    }
+    int count = 0;
+    sg_band *bands = sg_make_bands(width, height, has_alpha, &band_rows, &count);
+    char *finished = bands ? calloc((size_t)count, 1) : NULL;
+    if (finished == NULL) {
+        free(bands);
+        sg_set_error(err, err_size, "out of memory while compressing PNG data");
+        return -1;
+    }
+    sg_sink sink = {fd, bands, count, PTHREAD_MUTEX_INITIALIZER, finished, 0, 0, 0, 0, {0, 0}};
+    sg_zlib_header(level, sink.zlib_header);
+    sg_job work = {pixels, width, bytes_per_row, has_alpha, level, filter, band_rows, bands, count, 0,
+                   sg_band_finished, &sink};
+    sg_run_bands(&work);
+    for (int i = 0; i < count; i++) {
+        free(bands[i].data);
+    }
+    free(bands);
+    free(finished);
+    pthread_mutex_destroy(&sink.lock);
+    if (sink.failed) {
+        if (sink.error != 0) {
+            return sg_fail_write(sink.error, err, err_size);
+        }
+        sg_set_error(err, err_size, "out of memory while compressing PNG data");
+        return -1;
+    }
+    /* The Adler-32 of all bands ends the zlib stream, in an IDAT of its own. */
+    unsigned char trailer[4];
+    sg_put32(trailer, sink.adler);
+    error = sg_write_chunk(fd, "IDAT", NULL, 0, trailer, 4);
+    if (error == 0) {
+        error = sg_write_chunk(fd, "IEND", NULL, 0, NULL, 0);
+    }
+    return error == 0 ? 0 : sg_fail_write(error, err, err_size);
+}
