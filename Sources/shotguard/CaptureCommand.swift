@@ -1,4 +1,5 @@
 // `shotguard capture`: grabs the screen, a window or a rectangle, and redacts before writing.
+import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11

@@ -1,6 +1,7 @@
 // Bands compressed apart and joined into one zlib stream decode (with libpng) to the same pixels.
 import CShotguardPNG
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import XCTest
 
@@ -72,7 +73,7 @@ final class BandJoinTests: XCTestCase {
         defer { unlink(path) }
         for bandRows in [0, 1, 10] {
             let options = EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: bandRows)
-            try FileIO.writeAtomically(to: path) { (fd) throws(ImagingError) in
+            try FileIO.writeAtomically(to: path, failure: ImagingError.init) { (fd) throws(ImagingError) in
                 try PNGEncoder.write(rows, options: options, to: fd, destination: path)
             }
             let png = try FileIO.read(path, limit: 1 << 20)
