@@ -52,4 +52,8 @@ void sg_zlib_header(int level, unsigned char header[2]);
 /* Copies message into err unless err already holds one. */
 void sg_set_error(char *err, size_t err_size, const char *message);
 
+/* Clears err, then checks what every encoder entry point takes: a size PNG can hold and a
+   compression level from 0 to 12. Returns 0, or -1 with err set. */
+int sg_check_encode_arguments(uint32_t width, uint32_t height, int level, char *err, size_t err_size);
+
 #endif

@@ -29,6 +29,21 @@ void sg_set_error(char *err, size_t err_size, const char *message) {
     }
 }
 
+int sg_check_encode_arguments(uint32_t width, uint32_t height, int level, char *err, size_t err_size) {
+    if (err != NULL && err_size > 0) {
+        err[0] = '\0';
+    }
+    if (width == 0 || height == 0 || width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
+        sg_set_error(err, err_size, "image has no pixels");
+        return -1;
+    }
+    if (level < 0 || level > 12) {
+        sg_set_error(err, err_size, "compression level out of range");
+        return -1;
+    }
+    return 0;
+}
+
 /* Filters and compresses one band; it stays failed when something goes wrong. */
 static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, struct libdeflate_compressor *compressor,
                              unsigned char *input, unsigned char *raw, unsigned char *previous, unsigned char *output,
@@ -211,16 +226,8 @@ void sg_png_job_free(sg_png_job *job) {
 int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
                          int has_alpha, int level, int filter, uint32_t band_rows, sg_png_job **result,
                          char *err, size_t err_size) {
-    if (err != NULL && err_size > 0) {
-        err[0] = '\0';
-    }
     *result = NULL;
-    if (width == 0 || height == 0 || width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
-        sg_set_error(err, err_size, "image has no pixels");
-        return -1;
-    }
-    if (level < 0 || level > 12) {
-        sg_set_error(err, err_size, "compression level out of range");
+    if (sg_check_encode_arguments(width, height, level, err, err_size) != 0) {
         return -1;
     }
     int count = 0;

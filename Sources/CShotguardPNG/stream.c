@@ -104,15 +104,7 @@ static int sg_fail_write(int error, char *err, size_t err_size) {
 
 int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
                       int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err, size_t err_size) {
-    if (err != NULL && err_size > 0) {
-        err[0] = '\0';
-    }
-    if (width == 0 || height == 0 || width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
-        sg_set_error(err, err_size, "image has no pixels");
-        return -1;
-    }
-    if (level < 0 || level > 12) {
-        sg_set_error(err, err_size, "compression level out of range");
+    if (sg_check_encode_arguments(width, height, level, err, err_size) != 0) {
         return -1;
     }
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
