@@ -32,6 +32,18 @@ final class WatchDesktop {
         notes = try PaintedWindow(display: display, frame: Rect(x: 330, y: 180, width: 220, height: 140),
                                   content: Self.pattern(width: 220, height: 140, seed: 9), instance: "notes",
                                   className: "Notes", title: "Notes")
+        // openbox focuses new windows in its own time, and a title bar changes colour with the
+        // focus: settle it on Notes before any test compares a screenshot with the screen.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        process.arguments = ["windowfocus", "--sync", hexID(UInt(notes.id))]
+        process.environment = ["DISPLAY": server.name]
+        try process.run()
+        process.waitUntilExit()
+        let notesID = notes.id
+        guard display.waitForProperties(of: [display.root], seconds: 5, until: { [display] in display.activeWindow() == notesID }) else {
+            throw FixtureError("openbox did not make Notes the active window")
+        }
     }
 
     var name: String { server.name }
