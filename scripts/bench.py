@@ -232,7 +232,7 @@ def main():
         if not shutil.which(tool):
             raise SystemExit(f"bench needs {tool} (run scripts/install-deps.sh)")
     if not os.access(SHOTGUARD, os.X_OK):
-        raise SystemExit("build shotguard first: swift build -c release")
+        raise SystemExit("build shotguard first: make release")
     arguments = sys.argv[1:]
     speed_only = "--speed-only" in arguments
     arguments = [arg for arg in arguments if arg != "--speed-only"]

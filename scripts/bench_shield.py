@@ -206,7 +206,7 @@ def main():
     presses = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     width, height = (int(v) for v in (sys.argv[2] if len(sys.argv) > 2 else "1920x1080").split("x"))
     if not os.access(SHOTGUARD, os.X_OK):
-        raise SystemExit("build shotguard first: swift build -c release")
+        raise SystemExit("build shotguard first: make release")
     bench(presses, width, height)
     if shutil.which("picom"):
         bench(presses, width, height, compositor=True)
