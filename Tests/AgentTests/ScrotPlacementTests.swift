@@ -20,6 +20,14 @@ final class ScrotDesktop: @unchecked Sendable {
         try display.setRootBackground(SyntheticScreen.desktop(width: 1920, height: 1080))
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-scrot-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The suite's desktop lives in a static, never deinitialised: stop its Xvfb at exit,
+        // or it outlives the test run.
+        atexit { (try? ScrotPlacementTests.shared.get())?.stop() }
+    }
+
+    func stop() {
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
     }
 
     deinit {
