@@ -89,6 +89,9 @@ final class WatchShieldTests: XCTestCase {
         for press in 1...20 {
             let screen = try desk.screen()
             let shot = try pressPrint()
+            if shot[frame.x + frame.width / 2, frame.y + frame.height / 2] & 0xFF_FFFF != 0 {
+                XCTFail("press \(press): scrot read the screen before the cover was up; the agent said: \(watch.log.suffix(800))")
+            }
             assertRedacted(shot, origin: Rect(x: 0, y: 0, width: 640, height: 400), screen: screen,
                            expected: [(frame, 0x000000)])
             XCTAssertTrue(watch.waitForLog("shield: covers lowered", count: press, seconds: 10), "press \(press): \(watch.log)")
