@@ -8,7 +8,7 @@ let package = Package(
     dependencies: [.package(name: "shotguard", path: "..")],
     targets: [
         // Reading fields out of the fuzzer's bytes, and failing loudly when a property breaks.
-        .target(name: "FuzzSupport"),
+        .target(name: "FuzzSupport", dependencies: [.product(name: "ShotguardImaging", package: "shotguard")]),
 
         // One executable per target: libFuzzer supplies `main`, each calls its
         // `LLVMFuzzerTestOneInput` with one input at a time.

@@ -201,29 +201,30 @@ def summary(results):
     """The figures of docs/performance.md, as ratios measured in this run."""
     print(f"\nspeed summary, medians of {RUNS} (ratio = peer time / shotguard time; goals from docs/performance.md)")
     print(f"  {'work':<44} {'shotguard':>10} {'peer':>22} {'ratio':>7} {'goal':>9}")
-    for (width, height), figures in results:
-        size = f"{width}x{height}"
+
+    def row(work, ours, peer, ratio, goal):
+        print(f"  {work:<44} {ours:>10} {peer:>22} {ratio:>7} {goal:>9}")
+
+    def ms(seconds):
+        return f"{seconds * 1000:.1f}ms"
+
+    sized = [(f"{width}x{height}", width * height * 4, figures) for (width, height), figures in results]
+    for size, _, figures in sized:
         ours, scrot = figures["capture"]
-        print(f"  {'capture full screen -> PNG, ' + size:<44} {ours * 1000:>8.1f}ms {'scrot ' + format(scrot * 1000, '.1f') + 'ms':>22}"
-              f" {scrot / ours:>6.1f}x {'>= 4x':>9}")
-    for (width, height), figures in results:
-        size = f"{width}x{height}"
+        row("capture full screen -> PNG, " + size, ms(ours), "scrot " + ms(scrot), f"{scrot / ours:.1f}x", ">= 4x")
+    for size, _, figures in sized:
         ours, convert = figures["redact"]
-        print(f"  {'redact 2 rectangles, ' + size + ' PNG':<44} {ours * 1000:>8.1f}ms {'convert ' + format(convert * 1000, '.1f') + 'ms':>22}"
-              f" {convert / ours:>6.1f}x {'>= 6x':>9}")
-    for (width, height), figures in results:
+        row(f"redact 2 rectangles, {size} PNG", ms(ours), "convert " + ms(convert), f"{convert / ours:.1f}x", ">= 6x")
+    for size, _, figures in sized:
         ours, scrot = figures["size"]
-        print(f"  {'PNG size of the capture, ' + f'{width}x{height}':<44} {ours:>10,} {'scrot ' + format(scrot, ','):>22}"
-              f" {ours / scrot:>6.2f}x {'<= 1.0x':>9}")
-    for (width, height), figures in results:
-        frame = width * height * 4
+        row("PNG size of the capture, " + size, f"{ours:,}", f"scrot {scrot:,}", f"{ours / scrot:.2f}x", "<= 1.0x")
+    for size, frame, figures in sized:
         rss = figures["rss"]
-        print(f"  {'peak RSS of a capture, ' + f'{width}x{height}':<44} {rss / 2**20:>8.1f}MB {'frame ' + format(frame / 2**20, '.1f') + 'MB':>22}"
-              f" {rss / frame:>6.2f}x {'<= 1.5x':>9}")
-    for (width, height), figures in results:
+        row("peak RSS of a capture, " + size, f"{rss / 2**20:.1f}MB", f"frame {frame / 2**20:.1f}MB", f"{rss / frame:.2f}x",
+            "<= 1.5x")
+    for size, _, figures in sized:
         extra, total = figures["windows"]
-        print(f"  {'window list, 50 windows, ' + f'{width}x{height}':<44} {extra * 1000:>8.1f}ms "
-              f"{'(windows --ids ' + format(total * 1000, '.1f') + 'ms)':>22} {'':>7} {'<= 5 ms':>9}")
+        row("window list, 50 windows, " + size, ms(extra), f"(windows --ids {ms(total)})", "", "<= 5 ms")
     print("  (window list: fastest of 15 runs of `windows --ids` with 50 more windows mapped, less the same without)")
 
 

@@ -1,11 +1,20 @@
 // Covers rectangles of pixel rows held elsewhere (an X image), one small copy per rectangle.
 
 extension PixelRows {
-    /// Covers `rect` (clipped to the rows) with `fill`, exactly as `PixelBuffer.redact` does: the
-    /// rectangle is copied out, covered there, and copied back, so only it is touched.
+    /// Covers `rect` (clipped to the rows) with `fill`, exactly as `PixelBuffer.redact` does. A
+    /// solid fill is written in place; a mosaic needs the pixels, so the rectangle is copied
+    /// out, covered there and copied back. Only the rectangle is touched either way.
     public func redact(_ rect: Rect, with fill: Fill) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
+        if case .solid(let rgb) = fill {
+            let value = 0xFF00_0000 | (rgb & 0x00FF_FFFF)
+            for row in 0..<area.height {
+                let line = base + (area.y + row) * bytesPerRow + area.x * 4
+                for column in 0..<area.width { line.storeBytes(of: value, toByteOffset: column * 4, as: UInt32.self) }
+            }
+            return
+        }
         var patch = PixelBuffer(width: area.width, height: area.height)
         patch.pixels.withUnsafeMutableBufferPointer { buffer in
             for row in 0..<area.height {

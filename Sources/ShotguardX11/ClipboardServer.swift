@@ -34,9 +34,6 @@ public final class ClipboardServer {
     public private(set) var ownedSince: Time = 0
     /// The image bytes by target atom, in the order TARGETS lists them, once provided.
     var offers: [(target: Atom, bytes: [UInt8])] = []
-    /// What was served before the current ownership: a clipboard manager that copied it and
-    /// took CLIPBOARD is bringing back the agent's own image, not a new screenshot.
-    private var servedBefore: [[UInt8]] = []
     var queued: [XSelectionRequestEvent] = []
     var pendingDeadline: Double?
     var transfers: [Window: IncrementalTransfer] = [:]
@@ -84,14 +81,9 @@ public final class ClipboardServer {
         ownedSince = time
         // Always a new image: what was served before belongs to an earlier screenshot (and may
         // be one that was left as it was), never to this one.
-        forgetOffers()
+        offers = []
         state = .pending
         pendingDeadline = now + Self.pendingTimeout
-    }
-
-    private func forgetOffers() {
-        if !offers.isEmpty { servedBefore = offers.map(\.bytes) }
-        offers = []
     }
 
     /// Sets the image to serve, as `image/png`, plus other image targets (MIME name → bytes)
@@ -122,7 +114,7 @@ public final class ClipboardServer {
             XSetSelectionOwner(display.handle, clipboard, 0, ownedSince)
         }
         state = .idle
-        forgetOffers()
+        offers = []
         pendingDeadline = nil
         display.flush()
     }
@@ -135,9 +127,9 @@ public final class ClipboardServer {
 
     /// Whether `bytes` is an image this server serves (a clipboard manager's copy of it is not
     /// a new screenshot).
-    public func isServing(_ bytes: [UInt8]) -> Bool {
-        offers.contains { $0.bytes == bytes } || servedBefore.contains(bytes)
-    }
+    /// (The agent remembers what it served before, by content, for a clipboard manager that
+    /// brings it back after this server lost CLIPBOARD.)
+    public func isServing(_ bytes: [UInt8]) -> Bool { offers.contains { $0.bytes == bytes } }
 
     /// The next time `expire` has work: a pending timeout, a stalled transfer, a hand-off.
     public var deadline: Double? {
@@ -194,7 +186,7 @@ public final class ClipboardServer {
         if event.time != CurrentTime, event.time < ownedSince { return }
         refuseQueued(reason: "the clipboard was taken by another client")
         state = .idle
-        forgetOffers()
+        offers = []
         pendingDeadline = nil
         let owner = XGetSelectionOwner(display.handle, clipboard)
         events.append(.lost(newOwner: owner == 0 ? nil : UInt(owner)))

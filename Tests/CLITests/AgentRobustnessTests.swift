@@ -54,11 +54,8 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
     /// memory, a warning gives the count, and a real screenshot among them is still guarded.
     func testABurstOfOldImagesIsExaminedAndLeftAloneWithBoundedMemory() throws {
         let made = sandbox.path("made")
-        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
         let count = 120
-        for index in 0..<count {
-            try sandbox.write("made/Screenshot-old-\(index).png", png: WatchDesktop.pattern(width: 640, height: 400, seed: UInt32(100 + index)))
-        }
+        try writeImages(count, named: "Screenshot-old-", width: 640, height: 400, firstSeed: 100)
         let sample = try sandbox.bytes("made/Screenshot-old-0.png")
         XCTAssertGreaterThan(sample.count, 500_000, "incompressible, like a busy screen")
         let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
@@ -83,13 +80,10 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
     /// has a budget, tested with the regions commands.)
     func testSignalsAreAnsweredBetweenTheImagesOfABurst() throws {
         let made = sandbox.path("made")
-        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
         // Window-sized images that are nowhere on the screen: each costs a search (some 10 ms),
         // so the burst lasts far longer than the test takes to see the first and send a signal.
         let count = 150
-        for index in 0..<count {
-            try sandbox.write("made/photo-\(index).png", png: WatchDesktop.pattern(width: 200, height: 150, seed: UInt32(500 + index)))
-        }
+        try writeImages(count, named: "photo-", width: 200, height: 150, firstSeed: 500)
         let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
                                    sandbox: sandbox, display: desk.name)
         try runTool("cp '\(made)'/*.png '\(shots)/'", display: desk.name)
@@ -125,6 +119,14 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
         let report = try XCTUnwrap(watch.nextReport(seconds: 1), "the report of the screenshot in hand: \(watch.log)")
         XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "file")
         XCTAssertEqual((report.json["redactions"] as? [Any])?.count, 2)
+    }
+
+    /// `count` PNGs of pseudo-random pixels, `made/PREFIXn.png`, each with its own pattern.
+    private func writeImages(_ count: Int, named prefix: String, width: Int, height: Int, firstSeed: UInt32) throws {
+        for index in 0..<count {
+            try sandbox.write("made/\(prefix)\(index).png",
+                              png: WatchDesktop.pattern(width: width, height: height, seed: firstSeed + UInt32(index)))
+        }
     }
 
     private func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }

@@ -62,11 +62,12 @@ final class GuardClipboardTests: WatchDesktopTestCase {
     func testOnSIGTERMTheRedactedImageIsHandedToTheClipboardManager() throws {
         let screen = try desk.screen()
         let saved = sandbox.path("made/saved.png")
-        let said = sandbox.path("made/manager.out")
+        let said = try sandbox.write("made/manager.out", [])
+        let changes = try FileChanges([said])
         let manager = try ChildProcess("/bin/sh", ["-c", "exec /usr/bin/python3 '\(Self.managerScript)' '\(saved)' > '\(said)'"],
                                        environment: ["DISPLAY": desk.name], output: .standardError)
         defer { manager.stop() }
-        XCTAssertTrue(waitUntil(seconds: 10) { (try? String(contentsOfFile: said, encoding: .utf8))?.contains("ready") ?? false },
+        XCTAssertTrue(changes.wait(seconds: 10) { (try? String(contentsOfFile: said, encoding: .utf8))?.contains("ready") ?? false },
                       "the clipboard manager did not start")
         let watch = try agent()
         XCTAssertTrue(watch.log.contains("clipboard manager"), "the start warns of the manager's history: \(watch.log)")
@@ -85,13 +86,4 @@ final class GuardClipboardTests: WatchDesktopTestCase {
     /// The small clipboard manager the tests share.
     static let managerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scripts/clipboard-manager.py").path
-
-    private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
 }

@@ -34,12 +34,7 @@ final class WatchDesktop {
                                   className: "Notes", title: "Notes")
         // openbox focuses new windows in its own time, and a title bar changes colour with the
         // focus: settle it on Notes before any test compares a screenshot with the screen.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-        process.arguments = ["windowfocus", "--sync", hexID(UInt(notes.id))]
-        process.environment = ["DISPLAY": server.name]
-        try process.run()
-        process.waitUntilExit()
+        try runTool("xdotool windowfocus --sync \(hexID(UInt(notes.id)))", display: server.name)
         let notesID = notes.id
         guard display.waitForProperties(of: [display.root], seconds: 5, until: { [display] in display.activeWindow() == notesID }) else {
             throw FixtureError("openbox did not make Notes the active window")

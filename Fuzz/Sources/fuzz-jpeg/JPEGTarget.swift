@@ -15,21 +15,10 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         require((1...100).contains(quality), "an estimated quality of \(quality)")
     }
     let fullChroma = JPEGDecoder.isFullChroma(bytes)
-    let image: PixelBuffer
-    do throws(ImagingError) {
-        image = try JPEGDecoder.decode(bytes, source: "input.jpg", limits: limits)
-    } catch {
-        require(error.description.hasPrefix("input.jpg: ") && !error.message.isEmpty,
-                "an error names its source and says why: \(error.description)")
-        require(!error.description.contains("\n"), "an error is one line: \(error.description)")
-        return 0
-    }
+    guard let image = requireDecoded("input.jpg", limits: limits, { () throws(ImagingError) in
+        try JPEGDecoder.decode(bytes, source: "input.jpg", limits: limits)
+    }) else { return 0 }
     require(ImageFormat.jpeg.isComplete(bytes), "an image was read from a JPEG without its EOI marker")
-    require(image.width > 0 && image.height > 0 && image.width <= limits.maxWidth && image.height <= limits.maxHeight
-            && image.width * image.height <= limits.maxPixels,
-            "a decoded image is within the limits: \(image.width)x\(image.height)")
-    require(image.pixels.count == image.width * image.height,
-            "\(image.width)x\(image.height) image has \(image.pixels.count) pixels")
     require(!image.hasAlpha && image.pixels.allSatisfy { $0 >> 24 == 0xFF }, "a JPEG decoded with alpha")
     // A redacted copy is written in the original's settings and must read back at its size.
     guard case .jpeg(let options)? = ImageEncoding.matching(original: bytes) else {

@@ -17,19 +17,9 @@ public func fuzzPNG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 private func check(_ bytes: [UInt8]) {
-    let image: PixelBuffer
-    do throws(ImagingError) {
-        image = try PNGDecoder.decode(bytes, source: "input.png", limits: limits)
-    } catch {
-        require(error.description.hasPrefix("input.png: ") && !error.message.isEmpty,
-                "an error names its source and says why: \(error.description)")
-        require(!error.description.contains("\n"), "an error is one line: \(error.description)")
-        return
-    }
-    require(image.width > 0 && image.height > 0 && image.width * image.height <= limits.maxPixels,
-            "a decoded image is within the limits: \(image.width)x\(image.height)")
-    require(image.pixels.count == image.width * image.height,
-            "\(image.width)x\(image.height) image has \(image.pixels.count) pixels")
+    guard let image = requireDecoded("input.png", limits: limits, { () throws(ImagingError) in
+        try PNGDecoder.decode(bytes, source: "input.png", limits: limits)
+    }) else { return }
     // What the decoder returns, the encoder must write and the decoder read back unchanged:
     // a redacted screenshot is exactly this trip.
     do throws(ImagingError) {

@@ -11,21 +11,10 @@ private let limits = DecodeLimits(maxWidth: 2048, maxHeight: 2048, maxPixels: 1 
 public func fuzzWebP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = FuzzInput(data, size).bytes
     let lossless = WebPCodec.isLossless(bytes)
-    let image: PixelBuffer
-    do throws(ImagingError) {
-        image = try WebPCodec.decode(bytes, source: "input.webp", limits: limits)
-    } catch {
-        require(error.description.hasPrefix("input.webp: ") && !error.message.isEmpty,
-                "an error names its source and says why: \(error.description)")
-        require(!error.description.contains("\n"), "an error is one line: \(error.description)")
-        return 0
-    }
+    guard let image = requireDecoded("input.webp", limits: limits, { () throws(ImagingError) in
+        try WebPCodec.decode(bytes, source: "input.webp", limits: limits)
+    }) else { return 0 }
     require(ImageFormat.webp.isComplete(bytes), "an image was read from a WebP shorter than its RIFF header says")
-    require(image.width > 0 && image.height > 0 && image.width <= limits.maxWidth && image.height <= limits.maxHeight
-            && image.width * image.height <= limits.maxPixels,
-            "a decoded image is within the limits: \(image.width)x\(image.height)")
-    require(image.pixels.count == image.width * image.height,
-            "\(image.width)x\(image.height) image has \(image.pixels.count) pixels")
     require(image.hasAlpha || image.pixels.allSatisfy { $0 >> 24 == 0xFF }, "a WebP without alpha decoded with some")
     guard case .webp(let options)? = ImageEncoding.matching(original: bytes) else {
         require(false, "a readable WebP is not matched as WebP")
