@@ -2,6 +2,7 @@
 #ifndef SHOTGUARD_BANDS_H
 #define SHOTGUARD_BANDS_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,7 +30,24 @@ typedef struct {
     /* When set, called by the worker that finished band `index` (failed or not). */
     void (*band_done)(void *context, int index);
     void *context;
+    /* Rows still arriving (a capture grabbed in strips, a PNG being decoded): when gated, a
+     * worker compresses a band only once ready_rows covers it, and skips every band left
+     * (failed) once cancelled. Ungated jobs have all their rows from the start. */
+    int gated;
+    uint32_t ready_rows;
+    int cancelled;
+    pthread_mutex_t gate_lock;
+    pthread_cond_t gate_moved;
 } sg_job;
+
+/* Up to this many workers compress a job's bands. */
+enum { SG_MAX_THREADS = 8 };
+
+/* The job's worker threads, started by sg_start_workers. */
+typedef struct {
+    pthread_t threads[SG_MAX_THREADS];
+    int count;
+} sg_workers;
 
 /* Fills input with the band's filtered rows (filter.c); returns the byte count. raw and
  * previous are scratch rows of width * channels bytes. */
@@ -42,6 +60,19 @@ sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t 
 
 /* Compresses every band of job on this thread and one worker per further core. */
 void sg_run_bands(sg_job *job);
+
+/* Starts one worker per core but one (the caller's thread is the last, in sg_work_and_join). */
+void sg_start_workers(sg_job *job, sg_workers *workers);
+
+/* Works on the job's bands on this thread too, then waits for the workers to end. */
+void sg_work_and_join(sg_job *job, sg_workers *workers);
+
+/* Gated jobs: rows 0..<rows are final and may be read (never moves back); cancel makes the
+ * workers skip every band they have not begun. */
+void sg_gate_open(sg_job *job);
+void sg_gate_rows(sg_job *job, uint32_t rows);
+void sg_gate_cancel(sg_job *job);
+void sg_gate_close(sg_job *job);
 
 /* Big-endian 32 bits at out; returns out + 4. */
 unsigned char *sg_put32(unsigned char *out, uint32_t value);

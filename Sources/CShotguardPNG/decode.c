@@ -111,6 +111,16 @@ static int sg_unfilter(unsigned char *row, const unsigned char *previous, size_t
 
 int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
                        size_t idat_size, uint32_t *pixels) {
+    return sg_png_fast_decode_rows(png, size, width, height, has_alpha, idat_size, pixels, NULL, NULL);
+}
+
+/* Rows are reported in batches of this many: often enough that an encoder waiting for them
+ * starts early, rarely enough that the callback costs nothing. */
+enum { SG_ROWS_PER_REPORT = 16 };
+
+int sg_png_fast_decode_rows(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
+                            size_t idat_size, uint32_t *pixels, void (*rows_done)(void *context, uint32_t rows),
+                            void *context) {
     const size_t bpp = has_alpha ? 4 : 3;
     const size_t length = (size_t)width * bpp;
     const size_t filtered_size = (length + 1) * height;
@@ -159,6 +169,9 @@ int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, ui
             for (uint32_t x = 0; x < width; x++, in += 3) {
                 out[x] = 0xFF000000u | (uint32_t)in[0] << 16 | (uint32_t)in[1] << 8 | in[2];
             }
+        }
+        if (rows_done != NULL && ((y + 1) % SG_ROWS_PER_REPORT == 0 || y + 1 == height)) {
+            rows_done(context, y + 1);
         }
     }
     status = 0;

@@ -19,7 +19,7 @@
 
 /* Bands of 256 KiB: their buffers stay in a core's cache, and on screenshots the PNG is no
  * larger than with 1 MiB bands (back-references cannot cross a band, but few reach that far). */
-enum { SG_MAX_THREADS = 8, SG_BAND_BYTES = 1 << 18 };
+enum { SG_BAND_BYTES = 1 << 18 };
 
 
 void sg_set_error(char *err, size_t err_size, const char *message) {
@@ -64,6 +64,50 @@ static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, stru
     band->failed = 0;
 }
 
+/* Waits until the band's rows are all in; 0 when the job was cancelled instead. */
+static int sg_wait_for_rows(sg_job *job, const sg_band *band) {
+    if (!job->gated) {
+        return 1;
+    }
+    const uint32_t needed = band->first_row + band->row_count;
+    pthread_mutex_lock(&job->gate_lock);
+    while (!job->cancelled && job->ready_rows < needed) {
+        pthread_cond_wait(&job->gate_moved, &job->gate_lock);
+    }
+    const int go = !job->cancelled;
+    pthread_mutex_unlock(&job->gate_lock);
+    return go;
+}
+
+void sg_gate_open(sg_job *job) {
+    job->gated = 1;
+    job->ready_rows = 0;
+    job->cancelled = 0;
+    pthread_mutex_init(&job->gate_lock, NULL);
+    pthread_cond_init(&job->gate_moved, NULL);
+}
+
+void sg_gate_rows(sg_job *job, uint32_t rows) {
+    pthread_mutex_lock(&job->gate_lock);
+    if (rows > job->ready_rows) {
+        job->ready_rows = rows;
+        pthread_cond_broadcast(&job->gate_moved);
+    }
+    pthread_mutex_unlock(&job->gate_lock);
+}
+
+void sg_gate_cancel(sg_job *job) {
+    pthread_mutex_lock(&job->gate_lock);
+    job->cancelled = 1;
+    pthread_cond_broadcast(&job->gate_moved);
+    pthread_mutex_unlock(&job->gate_lock);
+}
+
+void sg_gate_close(sg_job *job) {
+    pthread_mutex_destroy(&job->gate_lock);
+    pthread_cond_destroy(&job->gate_moved);
+}
+
 static void *sg_worker(void *argument) {
     sg_job *job = (sg_job *)argument;
     const size_t length = (size_t)job->width * (job->has_alpha ? 4 : 3);
@@ -82,7 +126,7 @@ static void *sg_worker(void *argument) {
             break;
         }
         sg_band *band = &job->bands[index];
-        if (ready) {
+        if (ready && sg_wait_for_rows(job, band)) {
             sg_compress_band(job, band, index + 1 == job->count, compressor, input, raw, previous, output,
                              output_capacity);
         }
@@ -158,19 +202,28 @@ sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t 
     return bands;
 }
 
-void sg_run_bands(sg_job *job) {
+void sg_start_workers(sg_job *job, sg_workers *workers) {
     const int threads = sg_thread_count();
-    pthread_t workers[SG_MAX_THREADS];
-    int started[SG_MAX_THREADS] = {0};
+    workers->count = 0;
     for (int i = 1; i < threads && i < job->count; i++) {
-        started[i] = pthread_create(&workers[i], NULL, sg_worker, job) == 0;
-    }
-    sg_worker(job);
-    for (int i = 1; i < threads && i < job->count; i++) {
-        if (started[i]) {
-            pthread_join(workers[i], NULL);
+        if (pthread_create(&workers->threads[workers->count], NULL, sg_worker, job) == 0) {
+            workers->count++;
         }
     }
+}
+
+void sg_work_and_join(sg_job *job, sg_workers *workers) {
+    sg_worker(job);
+    for (int i = 0; i < workers->count; i++) {
+        pthread_join(workers->threads[i], NULL);
+    }
+    workers->count = 0;
+}
+
+void sg_run_bands(sg_job *job) {
+    sg_workers workers;
+    sg_start_workers(job, &workers);
+    sg_work_and_join(job, &workers);
 }
 
 /* What sg_png_compress_bgrx leaves for sg_png_write: the compressed bands and the header. */
@@ -239,7 +292,8 @@ int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t h
         return -1;
     }
     *job = (sg_png_job){bands, count, width, height, has_alpha, level, 0, 0};
-    sg_job work = {pixels, width, bytes_per_row, has_alpha, level, filter, band_rows, bands, count, 0, NULL, NULL};
+    sg_job work = {.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .has_alpha = has_alpha,
+                   .level = level, .filter = filter, .band_rows = band_rows, .bands = bands, .count = count};
     sg_run_bands(&work);
     size_t total = 8 + 25 + 12 + 2 + 4;
     uint32_t adler = bands[0].adler;

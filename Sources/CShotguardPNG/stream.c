@@ -102,10 +102,29 @@ static int sg_fail_write(int error, char *err, size_t err_size) {
     return -1;
 }
 
-int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                      int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err, size_t err_size) {
+/* A PNG on its way to a file descriptor: the bands, their writer and the workers. */
+struct sg_png_stream {
+    sg_job job;
+    sg_sink sink;
+    sg_workers workers;
+};
+
+static void sg_stream_free(sg_png_stream *stream) {
+    for (int i = 0; i < stream->job.count; i++) {
+        free(stream->job.bands[i].data);
+    }
+    free(stream->job.bands);
+    free(stream->sink.finished);
+    pthread_mutex_destroy(&stream->sink.lock);
+    sg_gate_close(&stream->job);
+    free(stream);
+}
+
+sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
+                                   int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err,
+                                   size_t err_size) {
     if (sg_check_encode_arguments(width, height, level, err, err_size) != 0) {
-        return -1;
+        return NULL;
     }
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     unsigned char header[13];
@@ -119,27 +138,51 @@ int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t heig
         error = sg_write_chunk(fd, "IHDR", NULL, 0, header, sizeof header);
     }
     if (error != 0) {
-        return sg_fail_write(error, err, err_size);
+        sg_fail_write(error, err, err_size);
+        return NULL;
     }
     int count = 0;
-    sg_band *bands = sg_make_bands(width, height, has_alpha, &band_rows, &count);
+    sg_png_stream *stream = calloc(1, sizeof *stream);
+    sg_band *bands = stream ? sg_make_bands(width, height, has_alpha, &band_rows, &count) : NULL;
     char *finished = bands ? calloc((size_t)count, 1) : NULL;
     if (finished == NULL) {
         free(bands);
+        free(stream);
         sg_set_error(err, err_size, "out of memory while compressing PNG data");
+        return NULL;
+    }
+    stream->sink = (sg_sink){.fd = fd, .bands = bands, .count = count, .finished = finished};
+    pthread_mutex_init(&stream->sink.lock, NULL);
+    sg_zlib_header(level, stream->sink.zlib_header);
+    stream->job = (sg_job){.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .has_alpha = has_alpha,
+                           .level = level, .filter = filter, .band_rows = band_rows, .bands = bands, .count = count,
+                           .band_done = sg_band_finished, .context = &stream->sink};
+    sg_gate_open(&stream->job);
+    sg_start_workers(&stream->job, &stream->workers);
+    return stream;
+}
+
+void sg_png_stream_rows(sg_png_stream *stream, uint32_t rows) {
+    sg_gate_rows(&stream->job, rows);
+}
+
+int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t err_size) {
+    if (err != NULL && err_size > 0) {
+        err[0] = '\0';
+    }
+    if (cancel) {
+        sg_gate_cancel(&stream->job);
+    } else {
+        sg_gate_rows(&stream->job, UINT32_MAX);
+    }
+    sg_work_and_join(&stream->job, &stream->workers);
+    const sg_sink sink = stream->sink;
+    const int fd = sink.fd;
+    sg_stream_free(stream);
+    if (cancel) {
+        sg_set_error(err, err_size, "cancelled");
         return -1;
     }
-    sg_sink sink = {fd, bands, count, PTHREAD_MUTEX_INITIALIZER, finished, 0, 0, 0, 0, {0, 0}};
-    sg_zlib_header(level, sink.zlib_header);
-    sg_job work = {pixels, width, bytes_per_row, has_alpha, level, filter, band_rows, bands, count, 0,
-                   sg_band_finished, &sink};
-    sg_run_bands(&work);
-    for (int i = 0; i < count; i++) {
-        free(bands[i].data);
-    }
-    free(bands);
-    free(finished);
-    pthread_mutex_destroy(&sink.lock);
     if (sink.failed) {
         if (sink.error != 0) {
             return sg_fail_write(sink.error, err, err_size);
@@ -150,9 +193,16 @@ int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t heig
     /* The Adler-32 of all bands ends the zlib stream, in an IDAT of its own. */
     unsigned char trailer[4];
     sg_put32(trailer, sink.adler);
-    error = sg_write_chunk(fd, "IDAT", NULL, 0, trailer, 4);
+    int error = sg_write_chunk(fd, "IDAT", NULL, 0, trailer, 4);
     if (error == 0) {
         error = sg_write_chunk(fd, "IEND", NULL, 0, NULL, 0);
     }
     return error == 0 ? 0 : sg_fail_write(error, err, err_size);
+}
+
+int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
+                      int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err, size_t err_size) {
+    sg_png_stream *stream = sg_png_stream_start(pixels, width, height, bytes_per_row, has_alpha, level, filter,
+                                                band_rows, fd, err, err_size);
+    return stream == NULL ? -1 : sg_png_stream_finish(stream, 0, err, err_size);
 }

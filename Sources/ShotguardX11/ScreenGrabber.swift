@@ -63,6 +63,43 @@ public final class ScreenGrabber {
         return body(try Self.rows(of: captured), area)
     }
 
+    /// Fills rows in strips: called once, with what to call after each strip (the rows in so
+    /// far); returns nil when every strip is in, or the error that stopped the grab.
+    public typealias StripGrab = (_ arrived: (Int) -> Void) -> X11Error?
+
+    /// Grabs `rect` (clipped to the screen) in horizontal strips into the shared segment, so the
+    /// rows can be worked on while the server still copies the rest: `body` gets the rows before
+    /// any pixel is in, the rectangle they show, and the `StripGrab` that fills them, which it
+    /// must call once. Nil, without calling `body`, when no shared segment serves this display
+    /// (then use `withCapture`). The rows are valid only inside `body`.
+    public func withStripCapture<T>(_ rect: Rect, stripRows: Int = 0,
+                                    _ body: (PixelRows, Rect, StripGrab) -> T) throws(X11Error) -> T? {
+        let size = display.size
+        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let area = rect.intersection(screen)
+        guard !area.isEmpty else {
+            throw X11Error(.capture, "the rectangle \(rect) is entirely off the \(screen.width)x\(screen.height) screen")
+        }
+        guard let shared, shared.fits(width: area.width, height: area.height) else { return nil }
+        let box = (x: area.x, y: area.y, width: area.width, height: area.height)
+        let rows = try shared.rows(width: area.width, height: area.height)
+        // About 16 strips: each request costs a round trip, and the encoder's first band waits
+        // for the first strip.
+        let strip = stripRows > 0 ? stripRows : max(16, (area.height + 15) / 16)
+        return body(rows, area) { arrived in
+            do throws(X11Error) {
+                try shared.grabStrips(box, stripRows: strip, arrived: arrived)
+                return nil
+            } catch {
+                if display.isLost { return lost() }
+                // The server refused the segment: later captures use XGetImage.
+                self.shared = nil
+                method = .getImage
+                return error
+            }
+        }
+    }
+
     /// The whole screen.
     public func captureScreen() throws(X11Error) -> PixelBuffer {
         try capture(Rect(x: 0, y: 0, width: Int(Int32.max), height: Int(Int32.max))).image

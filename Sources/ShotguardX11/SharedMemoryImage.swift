@@ -1,6 +1,7 @@
 // An MIT-SHM segment shared with the X server, reused across captures in one process.
 import CX11
 import Glibc
+import ShotguardImaging
 
 /// A root-sized XImage in a shared-memory segment. The segment is mode 0600 (only this user)
 /// and marked for removal right after attaching, so a crash never leaks it.
@@ -86,5 +87,53 @@ final class SharedMemoryImage {
         // EINVAL and the pages fault in one by one as they are read, as before).
         _ = madvise(info.pointee.shmaddr, rect.height * rect.width * bytesPerPixel, MADV_POPULATE_READ)
         return try body(image)
+    }
+
+    /// The segment as rows of `width` x `height` pixels packed from its start, where
+    /// `grabStrips` puts them.
+    func rows(width: Int, height: Int) throws(X11Error) -> PixelRows {
+        image.pointee.width = Int32(width)
+        image.pointee.height = Int32(height)
+        image.pointee.bytes_per_line = Int32(width * Int(image.pointee.bits_per_pixel) / 8)
+        return try ScreenGrabber.rows(of: image)
+    }
+
+    /// Grabs `rect` of the root into the segment in horizontal strips of `stripRows`, top to
+    /// bottom, one request each, and calls `arrived` with the rows that are in after each strip:
+    /// whoever works on the rows can start while the server is still copying (and faulting in)
+    /// the rest. All strips share one error trap. Throws when a strip is refused.
+    func grabStrips(_ rect: (x: Int, y: Int, width: Int, height: Int), stripRows: Int,
+                    arrived: (Int) -> Void) throws(X11Error) {
+        let bytesPerPixel = Int(image.pointee.bits_per_pixel) / 8
+        let rowBytes = rect.width * bytesPerPixel
+        guard fits(width: rect.width, height: rect.height) else {
+            throw X11Error(.capture, "capture rectangle is larger than the screen")
+        }
+        image.pointee.width = Int32(rect.width)
+        image.pointee.bytes_per_line = Int32(rowBytes)
+        // Xlib asks the server for image.data's offset in the segment: each strip lands where
+        // its rows belong.
+        defer { image.pointee.data = info.pointee.shmaddr }
+        let (refused, error) = display.trap { () -> Int? in
+            var row = 0
+            while row < rect.height {
+                let count = min(stripRows, rect.height - row)
+                image.pointee.data = info.pointee.shmaddr + row * rowBytes
+                image.pointee.height = Int32(count)
+                guard XShmGetImage(display.handle, display.root, image, Int32(rect.x), Int32(rect.y + row), ~0) != 0 else {
+                    return row
+                }
+                _ = madvise(image.pointee.data, count * rowBytes, MADV_POPULATE_READ)
+                row += count
+                arrived(row)
+            }
+            return nil
+        }
+        image.pointee.height = Int32(rect.height)
+        if let refused {
+            throw X11Error(.capture, "XShmGetImage failed at row \(refused): "
+                + (error.map { ErrorTrap.name(of: $0.code) } ?? "no image"))
+        }
+        if let error { throw X11Error(.capture, "XShmGetImage failed: \(ErrorTrap.name(of: error.code))") }
     }
 }

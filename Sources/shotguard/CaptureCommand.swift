@@ -62,7 +62,10 @@ enum CaptureCommand: Subcommand {
         } else {
             area = context.bounds
         }
-        if case .png(let options) = encoding {
+        if case .png(let options) = encoding,
+           try writeWhileGrabbing(area, grabber: grabber, regions: regions, context: context, options: options, to: output) {
+            // Written as the strips came in.
+        } else if case .png(let options) = encoding {
             // Redacted and encoded where the X server put the pixels, and written to the file as
             // it is compressed: neither the frame nor the PNG is copied whole.
             let written = try LiveDisplay.run { () throws(X11Error) in
@@ -84,6 +87,41 @@ enum CaptureCommand: Subcommand {
         if regions == nil, !arguments.has("no-redact") {
             Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
         }
+    }
+
+    /// Grabs `area` in strips into the shared segment and writes the PNG while they arrive:
+    /// each strip is redacted as soon as the rectangles over it are whole, and the encoder
+    /// compresses the rows that are final while the server copies the rest. False, having done
+    /// nothing, when there is no shared segment (then the whole frame is grabbed first).
+    private static func writeWhileGrabbing(_ area: Rect, grabber: ScreenGrabber, regions: RegionsFile?,
+                                           context: ScreenContext, options: EncodeOptions,
+                                           to output: String) throws(CLIError) -> Bool {
+        var grabError: X11Error?
+        let written = try LiveDisplay.run { () throws(X11Error) in
+            try grabber.withStripCapture(area) { rows, captured, grab in
+                let hits = regions.map { $0.hits(against: context).translated(toImageAt: captured) } ?? []
+                var fills = StagedFills(rows, fills: hits.map { (rect: $0.rect, fill: $0.fill) })
+                return Result { () throws(ImagingError) in
+                    try FileIO.writeAtomically(to: output, failure: ImagingError.init) { (fd) throws(ImagingError) in
+                        let writer = try PNGStreamWriter(rows, options: options, to: fd, destination: output)
+                        grabError = grab { arrived in writer.rowsFinal(fills.arrived(arrived)) }
+                        guard grabError == nil else {
+                            writer.cancel()
+                            throw ImagingError(.io, source: output, "the capture was not completed")
+                        }
+                        try writer.finish()
+                    }
+                }
+            }
+        }
+        if let grabError {
+            // A refused segment (not a lost display) is dropped: grab the whole frame by XGetImage.
+            if grabber.method == .getImage { return false }
+            throw .failure(grabError.message)
+        }
+        guard let written else { return false }
+        do throws(ImagingError) { try written.get() } catch { throw .failure(error.description) }
+        return true
     }
 
     /// The monitor's rectangle on the root; an unknown name fails, listing the monitors there are.

@@ -41,23 +41,57 @@ enum RedactCommand: Subcommand {
 
         // Window rules are resolved first: without a display nothing is read or written.
         let live = try regions.flatMap { regions throws(CLIError) in try liveContext(for: regions) }
-        var image = try decode(input)
-        if let regions {
-            let screen: ScreenContext
-            if let live { screen = live } else { screen = try imageAsScreen(image, origin: arguments.value("origin"), regions: regions) }
-            image.redact(regions, context: screen,
-                         origin: Rect(x: origin.x, y: origin.y, width: image.width, height: image.height))
+        let bytes = try read(input)
+        // The covers, in image coordinates and in order (rules, then --rect), for an image of this size.
+        let fills = { (width: Int, height: Int) throws(CLIError) -> [(rect: Rect, fill: Fill)] in
+            var fills: [(rect: Rect, fill: Fill)] = []
+            if let regions {
+                let screen: ScreenContext
+                if let live {
+                    screen = live
+                } else {
+                    screen = try imageAsScreen(width: width, height: height, origin: arguments.value("origin"), regions: regions)
+                }
+                let hits = regions.hits(against: screen)
+                    .translated(toImageAt: Rect(x: origin.x, y: origin.y, width: width, height: height))
+                fills += hits.map { (rect: $0.rect, fill: $0.fill) }
+            }
+            let bounds = Rect(x: 0, y: 0, width: width, height: height)
+            return fills + rects.map { (rect: $0.resolve(in: bounds), fill: fill) }
         }
-        for geometry in rects {
-            image.redact(geometry.resolve(in: image.bounds), with: fill)
+        if case .png(let options) = encoding, let rewrite = PNGRewrite(bytes),
+           try rewriteWhileDecoding(bytes, rewrite, fills: try fills(rewrite.width, rewrite.height), options: options,
+                                    to: output) {
+            return
         }
+        var image = try decode(bytes, source: input)
+        for cover in try fills(image.width, image.height) { image.redact(cover.rect, with: cover.fill) }
         try ImageOutput.write(image, to: output, as: encoding)
+    }
+
+    /// PNG to PNG, the usual case: decoded, redacted and encoded at once (PNGRewrite). False,
+    /// with nothing written, when the decoder finds the data corrupt: the full decoder then says why.
+    private static func rewriteWhileDecoding(_ bytes: [UInt8], _ rewrite: PNGRewrite, fills: [(rect: Rect, fill: Fill)],
+                                             options: EncodeOptions, to output: String) throws(CLIError) -> Bool {
+        var corrupt = false
+        do throws(ImagingError) {
+            try FileIO.writeAtomically(to: output, failure: ImagingError.init) { (fd) throws(ImagingError) in
+                corrupt = try !rewrite.write(bytes, fills: fills, options: options, to: fd, destination: output)
+                // Throwing removes the partial file.
+                if corrupt { throw ImagingError(.corrupt, source: output, "corrupt PNG data") }
+            }
+        } catch {
+            if corrupt { return false }
+            throw .failure(error.description)
+        }
+        return true
     }
 
     /// Without a display the image is taken to be the whole screen. That cannot hold for an
     /// image placed with --origin, so rules whose rectangles depend on the screen's size
     /// (percentages, offsets from the right or bottom) fail closed there.
-    private static func imageAsScreen(_ image: PixelBuffer, origin: String?, regions: RegionsFile) throws(CLIError) -> ScreenContext {
+    private static func imageAsScreen(width: Int, height: Int, origin: String?,
+                                      regions: RegionsFile) throws(CLIError) -> ScreenContext {
         let sized = regions.screenRules.filter { rule in
             guard let geometry = rule.geometry else { return false }
             let lengths = [geometry.width, geometry.height, geometry.x.length, geometry.y.length]
@@ -67,7 +101,7 @@ enum RedactCommand: Subcommand {
             throw .usage("\(regions.path): screen rules (line \(sized.map { String($0.line) }.joined(separator: ", "))) need the "
                 + "screen's size, which --origin without an X display cannot give; nothing was written")
         }
-        return ScreenContext(width: image.width, height: image.height, windows: [])
+        return ScreenContext(width: width, height: height, windows: [])
     }
 
     /// The live screen (windows, monitors and size) whenever a display is there; without one, nil
@@ -97,9 +131,16 @@ enum RedactCommand: Subcommand {
         return (x, y)
     }
 
-    private static func decode(_ input: String) throws(CLIError) -> PixelBuffer {
+    private static func read(_ input: String) throws(CLIError) -> [UInt8] {
         do throws(ImagingError) {
-            let bytes = try ImagingError.file { () throws(FileError) in try FileIO.read(input, limit: DecodeLimits.standard.maxInputBytes) }
+            return try ImagingError.file { () throws(FileError) in try FileIO.read(input, limit: DecodeLimits.standard.maxInputBytes) }
+        } catch {
+            throw .failure(error.description)
+        }
+    }
+
+    private static func decode(_ bytes: [UInt8], source input: String) throws(CLIError) -> PixelBuffer {
+        do throws(ImagingError) {
             return try ImageCodec.decode(bytes, source: input).image
         } catch {
             throw .failure(error.description)

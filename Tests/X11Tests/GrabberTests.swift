@@ -41,6 +41,22 @@ final class X11GrabberTests: XCTestCase {
         XCTAssertEqual(grabber.method, .sharedMemory, "the segment kept working")
     }
 
+    func testStripsArriveTopToBottomAndHoldTheSamePixels() throws {
+        let grabber = ScreenGrabber(display: display)
+        let rect = Rect(x: 7, y: 3, width: 250, height: 201)
+        var reports: [Int] = []
+        let (image, captured, error) = try XCTUnwrap(try grabber.withStripCapture(rect, stripRows: 16) { rows, captured, grab in
+            let error = grab { arrived in reports.append(arrived) }
+            return (PixelBuffer(copying: rows), captured, error)
+        }, "a local Xvfb offers MIT-SHM")
+        XCTAssertNil(error)
+        XCTAssertEqual(captured, rect)
+        XCTAssertEqual(reports, Array(stride(from: 16, to: 201, by: 16)) + [201], "one report per strip, the last one short")
+        assertSameRGB(image, screen.cropped(to: rect))
+        XCTAssertNil(try ScreenGrabber(display: display, allowSharedMemory: false).withStripCapture(rect) { _, _, _ in 0 },
+                     "without MIT-SHM there are no strips")
+    }
+
     func testWholeScreenByGetImageWhenSharedMemoryIsNotAllowed() throws {
         let grabber = ScreenGrabber(display: display, allowSharedMemory: false)
         XCTAssertEqual(grabber.method, .getImage)

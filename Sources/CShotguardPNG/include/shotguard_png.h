@@ -55,6 +55,26 @@ int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t heig
                       size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
                       int fd, char *err, size_t err_size);
 
+/* A PNG written to a file descriptor while its rows still arrive (stream.c): a capture grabbed
+ * in strips, a PNG being decoded. Start writes the signature and IHDR and starts one worker
+ * per core but one; each band is compressed once sg_png_stream_rows says its rows are final,
+ * and written as soon as the bands above it are. NULL with err set when it cannot start. */
+typedef struct sg_png_stream sg_png_stream;
+
+sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, uint32_t height,
+                                   size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
+                                   int fd, char *err, size_t err_size);
+
+/* Rows 0..<rows are final (grabbed and redacted) and may be read; a smaller count than before
+ * changes nothing. */
+void sg_png_stream_rows(sg_png_stream *stream, uint32_t rows);
+
+/* Ends the stream and frees it. With cancel = 0 every row counts as final, this thread helps
+ * compress what is left, and the zlib trailer and IEND are written: returns 0, or -1 with err
+ * set. With cancel = 1 the workers stop before their next band, nothing more is written and it
+ * returns -1: what the file holds by then is not a PNG. */
+int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t err_size);
+
 /* Makes the raw deflate stream in data[0..size) continuable: its final block becomes
  * non-final and an empty stored block follows, ending on a byte boundary. data must have 5
  * bytes of room past size. Returns 0 and the new size, or -1 when the stream is malformed. */
@@ -70,5 +90,12 @@ int sg_png_fast_probe(const unsigned char *png, size_t size, uint32_t *width, ui
  * Returns 0, or -1 for corrupt data or no memory (then read it with libpng instead). */
 int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
                        size_t idat_size, uint32_t *pixels);
+
+/* As sg_png_fast_decode, calling rows_done(context, n) each time rows 0..<n are in pixels (every
+ * few rows, and once at the end), so that the rows can be worked on during the decode. A
+ * failure can come after some calls (a bad filter byte); the rows reported are right. */
+int sg_png_fast_decode_rows(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
+                            size_t idat_size, uint32_t *pixels, void (*rows_done)(void *context, uint32_t rows),
+                            void *context);
 
 #endif

@@ -1,0 +1,57 @@
+// A PNG written while its rows still arrive: the encoder works on the rows that are in.
+import CShotguardPNG
+
+/// Writes `rows` as an RGB PNG (RGBA with `hasAlpha`) to a file descriptor while they are still being filled
+/// top to bottom (a capture grabbed in strips, an image being decoded): workers compress each
+/// band as soon as `rowsFinal` covers it, so the encoding overlaps whatever fills the rows.
+/// Use from one thread; end with `finish` or `cancel` (dropping it unfinished cancels).
+public final class PNGStreamWriter {
+    private var stream: OpaquePointer?
+    private let destination: String
+    private let height: Int
+
+    /// Writes the PNG's header and starts the workers, which wait for rows.
+    public init(_ rows: PixelRows, hasAlpha: Bool = false, options: EncodeOptions = .fast, to fd: Int32,
+                destination: String) throws(ImagingError) {
+        var message = [CChar](repeating: 0, count: 256)
+        stream = sg_png_stream_start(
+            UnsafeRawPointer(rows.base).assumingMemoryBound(to: UInt8.self), UInt32(rows.width), UInt32(rows.height),
+            rows.bytesPerRow, hasAlpha ? 1 : 0, Int32(options.compressionLevel), options.filter.rawValue,
+            UInt32(max(0, options.bandRows)), fd, &message, message.count)
+        self.destination = destination
+        height = rows.height
+        guard stream != nil else { throw Self.failure(message, destination: destination) }
+    }
+
+    deinit { cancel() }
+
+    /// Rows 0..<count are final (filled and redacted): the encoder may read them from now on.
+    /// Never goes back; the rows must not change again.
+    public func rowsFinal(_ count: Int) {
+        guard let stream, count > 0 else { return }
+        sg_png_stream_rows(stream, UInt32(min(count, height)))
+    }
+
+    /// Every row is final: compresses what is left on this thread too, then writes the end of
+    /// the PNG. Throws, naming the destination, when a band could not be compressed or written.
+    public func finish() throws(ImagingError) {
+        guard let stream else { return }
+        self.stream = nil
+        var message = [CChar](repeating: 0, count: 256)
+        guard sg_png_stream_finish(stream, 0, &message, message.count) == 0 else {
+            throw Self.failure(message, destination: destination)
+        }
+    }
+
+    /// Stops the workers before their next band; what was written is not a PNG.
+    public func cancel() {
+        guard let stream else { return }
+        self.stream = nil
+        _ = sg_png_stream_finish(stream, 1, nil, 0)
+    }
+
+    private static func failure(_ message: [CChar], destination: String) -> ImagingError {
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return ImagingError(.io, source: destination, "cannot write PNG: \(reason)")
+    }
+}

@@ -1,0 +1,147 @@
+// Rows encoded while they arrive (a capture in strips, a decode) give the same PNG as rows
+// encoded whole, with every cover in place before the encoder reads its rows.
+import Foundation
+import ShotguardBase
+import ShotguardImaging
+import XCTest
+
+final class StreamedEncodingTests: XCTestCase {
+    private func withRows<T>(of image: PixelBuffer, _ body: (PixelRows) throws -> T) rethrows -> T {
+        var copy = image.pixels
+        return try copy.withUnsafeMutableBytes { bytes in
+            try body(PixelRows(base: bytes.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4))
+        }
+    }
+
+    /// Writes `body`'s PNG to a temporary file and returns its bytes.
+    private func written(_ body: (Int32) throws -> Void) throws -> [UInt8] {
+        let path = NSTemporaryDirectory() + "streamed-\(UUID().uuidString).png"
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        try body(fd)
+        close(fd)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func testRowsReleasedInStripsGiveTheSamePNGAsWholeRows() throws {
+        let image = TestData.screenshotLike(width: 301, height: 203)
+        let options = EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: 7)
+        let whole = try written { fd in try PNGEncoder.write(image, options: options, to: fd, destination: "whole") }
+        for strip in [1, 5, 64, 203] {
+            let streamed = try written { fd in
+                try withRows(of: image) { rows in
+                    let writer = try PNGStreamWriter(rows, options: options, to: fd, destination: "streamed")
+                    for end in stride(from: strip, through: 203 + strip - 1, by: strip) { writer.rowsFinal(min(end, 203)) }
+                    try writer.finish()
+                }
+            }
+            XCTAssertEqual(streamed, whole, "strips of \(strip) rows")
+        }
+    }
+
+    func testACancelledStreamEndsWithoutWaitingForRows() throws {
+        let image = TestData.screenshotLike(width: 64, height: 64)
+        _ = try written { fd in
+            try withRows(of: image) { rows in
+                let writer = try PNGStreamWriter(rows, options: EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: 4),
+                                                 to: fd, destination: "cancelled")
+                writer.rowsFinal(8)
+                writer.cancel()
+                XCTAssertNoThrow(try writer.finish(), "finishing after a cancel does nothing")
+            }
+        }
+    }
+
+    func testFillsAreAppliedInOrderOnlyOnceTheirRowsAreIn() {
+        var image = PixelBuffer(width: 10, height: 10)
+        for index in image.pixels.indices { image.pixels[index] = 0xFF10_2030 }
+        withRows(of: image) { rows in
+            let pixel = { (x: Int, y: Int) in rows.base.load(fromByteOffset: y * rows.bytesPerRow + x * 4, as: UInt32.self) }
+            var fills = StagedFills(rows, fills: [
+                (rect: Rect(x: 0, y: 2, width: 10, height: 6), fill: .solid(0x0000FF)),
+                (rect: Rect(x: 0, y: 4, width: 5, height: 2), fill: .solid(0xFF0000)),
+                (rect: Rect(x: 8, y: 9, width: 9, height: 9), fill: .black),
+            ])
+            XCTAssertEqual(fills.arrived(1), 1)
+            XCTAssertEqual(fills.arrived(6), 2, "rows from the first pending cover's top are not final")
+            XCTAssertEqual(pixel(0, 4), 0xFF10_2030, "the second cover waits for the first, which it overlaps")
+            XCTAssertEqual(fills.arrived(8), 8)
+            XCTAssertEqual(pixel(0, 4), 0xFFFF_0000, "the later cover is on top")
+            XCTAssertEqual(pixel(9, 4), 0xFF00_00FF)
+            XCTAssertEqual(fills.arrived(9), 9, "the clipped cover in the last row is not applied yet")
+            XCTAssertEqual(pixel(9, 9), 0xFF10_2030)
+            XCTAssertEqual(fills.arrived(10), 10)
+            XCTAssertEqual(pixel(9, 9), 0xFF00_0000)
+        }
+    }
+
+    func testRewriteWhileDecodingMatchesDecodeRedactEncode() throws {
+        var image = TestData.screenshotLike(width: 257, height: 190)
+        for alpha in [false, true] {
+            image.hasAlpha = alpha
+            if alpha { for index in image.pixels.indices where index % 5 == 0 { image.pixels[index] &= 0x80FF_FFFF } }
+            let png = try PNGEncoder.encode(image, options: EncodeOptions(compressionLevel: 6, filter: .adaptive), destination: "in")
+            let covers: [(rect: Rect, fill: Fill)] = [
+                (rect: Rect(x: 10, y: 10, width: 100, height: 150), fill: .pixelate(blockSize: 7)),
+                (rect: Rect(x: 50, y: 40, width: 300, height: 20), fill: .black),
+                (rect: Rect(x: 0, y: 185, width: 40, height: 40), fill: .solid(0x123456)),
+            ]
+            var expected = try PNGDecoder.decode(png, source: "in")
+            for cover in covers { expected.redact(cover.rect, with: cover.fill) }
+            let rewrite = try XCTUnwrap(PNGRewrite(png))
+            XCTAssertEqual(rewrite.hasAlpha, alpha)
+            let output = try written { fd in
+                XCTAssertTrue(try rewrite.write(png, fills: covers, options: .fast, to: fd, destination: "out"))
+            }
+            XCTAssertEqual(try PNGDecoder.decode(output, source: "out"), expected, alpha ? "RGBA" : "RGB")
+        }
+    }
+
+    func testRewriteDeclinesABadFilterByteFoundMidway() throws {
+        // 300 rows of 40 grey pixels, unfiltered, but row 250 names filter type 9.
+        var rows: [UInt8] = []
+        for row in 0..<300 { rows += [row == 250 ? 9 : 0] + [UInt8](repeating: UInt8(row % 256), count: 40 * 3) }
+        let png = Self.storedPNG(width: 40, height: 300, rows: rows)
+        let rewrite = try XCTUnwrap(PNGRewrite(png), "the header, CRCs and checksum are right")
+        _ = try written { fd in
+            XCTAssertFalse(try rewrite.write(png, fills: [], options: .fast, to: fd, destination: "out"))
+        }
+        XCTAssertThrowsError(try PNGDecoder.decode(png, source: "in"), "the full decoder words the error")
+    }
+
+    /// An RGB PNG whose zlib stream holds `rows` (filter bytes included) in stored blocks.
+    private static func storedPNG(width: Int, height: Int, rows: [UInt8]) -> [UInt8] {
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65_535, rows.count - offset)
+            let last: UInt8 = offset + count == rows.count ? 1 : 0
+            zlib += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            zlib += rows[offset..<(offset + count)]
+            offset += count
+        } while offset < rows.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in rows {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        zlib += bigEndian(b << 16 | a)
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in typed {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return bigEndian(UInt32(data.count)) + typed + bigEndian(~crc)
+    }
+}
