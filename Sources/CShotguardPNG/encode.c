@@ -142,10 +142,16 @@ static void *sg_worker(void *argument) {
     return NULL;
 }
 
+/* One thread per online core, read once: glibc reads a file under /sys for every call. */
 static int sg_thread_count(void) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cores > 0 ? (int)cores : 1;
-    return threads > SG_MAX_THREADS ? SG_MAX_THREADS : threads;
+    static int cached = 0;
+    int threads = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (threads == 0) {
+        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores <= 0 ? 1 : cores > SG_MAX_THREADS ? SG_MAX_THREADS : (int)cores;
+        __atomic_store_n(&cached, threads, __ATOMIC_RELAXED);
+    }
+    return threads;
 }
 
 unsigned char *sg_put32(unsigned char *out, uint32_t value) {
