@@ -45,8 +45,16 @@ enum CaptureCommand: Subcommand {
 
         let display = try LiveDisplay.open()
         let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"))
-        var context = display.screenContext()
-        if let regions { LiveFields.attach(to: &context, regions: regions) }
+        var context: ScreenContext
+        if let regions {
+            context = display.screenContext()
+            LiveFields.attach(to: &context, regions: regions)
+        } else {
+            // No rules: only the screen's size (and the monitors, for --monitor) is needed, not the windows.
+            let size = display.size
+            context = ScreenContext(width: size.width, height: size.height, windows: [],
+                                    monitors: arguments.value("monitor") != nil ? display.monitors() : [])
+        }
         let area: Rect
         if let geometry {
             area = geometry.resolve(in: context.bounds)
