@@ -28,7 +28,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp"),
         // AT-SPI2 for `field` rules: the accessible fields applications show, with their extents.
-        .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2"),
+        // libatspi is loaded (dlopen) when a field rule first needs it, not linked: linking it
+        // made every command load GLib, GObject, libdbus and their dependencies at start-up.
+        .target(name: "CAtspiLoader"),
 
         // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
         // the errno path of system calls.
@@ -47,7 +49,8 @@ let package = Package(
         .target(name: "ShotguardScene", dependencies: ["CX11", "ShotguardBase", "ShotguardImaging", "ShotguardX11"]),
 
         // The accessibility layer: AT-SPI2 queries for `field` rules, over D-Bus, no X.
-        .target(name: "ShotguardAccessibility", dependencies: ["CAtspi", "ShotguardBase", "ShotguardRegions", "ShotguardImaging"]),
+        .target(name: "ShotguardAccessibility", dependencies: ["CAtspiLoader", "ShotguardBase", "ShotguardRegions",
+                                                               "ShotguardImaging"]),
 
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
@@ -63,7 +66,8 @@ let package = Package(
         .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"]),
         .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"]),
         .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions"]),
-        .testTarget(name: "CLITests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene"]),
+        .testTarget(name: "CLITests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene",
+                                                     "CAtspiLoader"]),
         .testTarget(name: "X11Tests", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardScene", "ShotguardImaging",
                                                      "ShotguardRegions"]),
         .testTarget(name: "AgentTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardRegions",

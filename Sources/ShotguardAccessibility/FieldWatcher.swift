@@ -1,5 +1,5 @@
 // Keeps the showing fields current on a thread of its own, so reading them at event time is cheap.
-import CAtspi
+import CAtspiLoader
 import Glibc
 import ShotguardBase
 import ShotguardRegions
@@ -117,8 +117,8 @@ public final class FieldWatcher: Sendable {
                 }
             }
             // Blocks until an event or the tick; then takes whatever else is already waiting.
-            g_main_context_iteration(nil, 1)
-            while g_main_context_iteration(nil, 0) != 0 {}
+            sg_g_main_context_iteration(nil, 1)
+            while sg_g_main_context_iteration(nil, 0) != 0 {}
         }
     }
 }
@@ -135,17 +135,17 @@ private final class Pump {
                              "object:children-changed", "window:", "focus:"]
 
     func listen() {
-        let listener = atspi_event_listener_new({ event, _ in
+        let listener = sg_atspi_event_listener_new({ event, _ in
             Pump.current?.dirty = true
-            if let event { g_boxed_free(atspi_event_get_type(), event) }
+            if let event { sg_atspi_event_free(event) }
         }, nil, nil)
         for type in Self.eventTypes {
             var error: UnsafeMutablePointer<GError>?
-            atspi_event_listener_register(listener, type, &error)
-            if let error { g_error_free(error) }
+            sg_atspi_event_listener_register(listener, type, &error)
+            if let error { sg_g_error_free(error) }
         }
         // Wakes the blocking iteration each tick, so `stop` and the refresh interval are seen.
-        g_timeout_add(FieldWatcher.tickMilliseconds, { _ in 1 }, nil)
+        sg_g_timeout_add(FieldWatcher.tickMilliseconds, { _ in 1 }, nil)
     }
 }
 

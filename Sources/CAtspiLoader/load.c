@@ -1,0 +1,56 @@
+/* Loads libatspi on first use (sg_atspi.h says why not at start-up). */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include "functions.h"
+
+/* The soname of Debian's libatspi2.0-0 (and every distribution's): ABI 0 since AT-SPI2 began. */
+#define LIBRARY "libatspi.so.0"
+
+struct sg_atspi_functions sg_atspi_functions;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int outcome = -1;
+static char reason[512];
+
+#define ENTRY(name) { #name, (void **)&sg_atspi_functions.name }
+
+static void load(void) {
+    /* RTLD_LOCAL: nothing loaded later binds to these GLib symbols by accident. RTLD_NOW: a
+     * missing function shows here, not as a crash at its first call. libatspi brings GLib,
+     * GObject and libdbus as its own dependencies; dlsym on its handle searches them too. */
+    void *library = dlopen(LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        snprintf(reason, sizeof reason, "cannot load %s (%s)", LIBRARY, dlerror());
+        return;
+    }
+    const struct { const char *name; void **slot; } entries[] = {
+        ENTRY(atspi_init), ENTRY(atspi_set_timeout), ENTRY(atspi_get_desktop),
+        ENTRY(atspi_accessible_get_child_count), ENTRY(atspi_accessible_get_child_at_index),
+        ENTRY(atspi_accessible_get_name), ENTRY(atspi_accessible_get_process_id), ENTRY(atspi_accessible_get_role),
+        ENTRY(atspi_accessible_get_collection_iface), ENTRY(atspi_accessible_get_component_iface),
+        ENTRY(atspi_collection_get_matches), ENTRY(atspi_component_get_extents), ENTRY(atspi_match_rule_new),
+        ENTRY(atspi_state_set_new), ENTRY(atspi_state_set_add), ENTRY(atspi_event_listener_new),
+        ENTRY(atspi_event_listener_register), ENTRY(atspi_event_get_type), ENTRY(g_boxed_free),
+        ENTRY(g_object_unref), ENTRY(g_free), ENTRY(g_error_free), ENTRY(g_array_new), ENTRY(g_array_append_vals),
+        ENTRY(g_array_unref), ENTRY(g_main_context_iteration), ENTRY(g_timeout_add),
+    };
+    for (size_t index = 0; index < sizeof entries / sizeof entries[0]; index++) {
+        dlerror();
+        *entries[index].slot = dlsym(library, entries[index].name);
+        if (*entries[index].slot == NULL) {
+            const char *error = dlerror();
+            snprintf(reason, sizeof reason, "cannot load %s (%s)", LIBRARY,
+                     error != NULL ? error : entries[index].name);
+            /* The library stays loaded: unloading GLib after its constructors ran is unsafe. */
+            return;
+        }
+    }
+    outcome = 0;
+}
+
+int sg_atspi_load(char *error, size_t size) {
+    pthread_once(&once, load);
+    if (outcome != 0 && error != NULL && size > 0) snprintf(error, size, "%s", reason);
+    return outcome;
+}
