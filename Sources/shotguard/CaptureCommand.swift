@@ -95,6 +95,10 @@ enum CaptureCommand: Subcommand {
         if regions == nil, !arguments.has("no-redact") {
             Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
         }
+        // The process ends next, and the kernel detaches the segment and the server frees its
+        // side when the connection closes: an orderly detach would wait a round trip while the
+        // server unmaps a whole frame.
+        _ = Unmanaged.passRetained(grabber)
     }
 
     /// Grabs `area` in strips into the shared segment and writes the PNG while they arrive:
