@@ -253,10 +253,11 @@ static int sg_decode_long(const sg_huffman *h, uint64_t buffer, unsigned table_b
 
 /* Skips the symbols of one Huffman-coded block, up to and including its end-of-block code.
  * This is the hot loop, so it keeps the bits in a register and tops them up to 56 or more only
- * when a step might run short: 20 bits for a literal/length code and its extra bits (or a
- * literal and a code after it), 28 for a distance code and its extra bits. Each lookup waits
- * for the one before, so the fewer lookups, the faster: literals, most of the symbols, go by
- * in pairs where they can, and a code's extra bits go with it. */
+ * when a step might run short: a literal/length lookup takes at most 20 bits (a code and its
+ * extra bits, or a literal and a code after it), a distance 28. Each lookup waits for the one
+ * before, so the fewer lookups, the faster: literals, most of the symbols, go by in pairs where
+ * they can, and a code's extra bits go with it. With 31 bits at the top, a second lookup after
+ * literals (11 bits at most) needs no check of its own. */
 static int sg_skip_codes(sg_bits *bits, const sg_huffman *literals, const sg_huffman *distances) {
     const unsigned char *const data = bits->data;
     const size_t size = bits->size;
@@ -264,14 +265,19 @@ static int sg_skip_codes(sg_bits *bits, const sg_huffman *literals, const sg_huf
     uint64_t buffer = bits->buffer;
     unsigned have = bits->have;
     for (;;) {
-        if (have < 20) {
+        if (have < 31) {
             SG_REFILL(data, size, next, buffer, have);
         }
         uint32_t entry = literals->fast[buffer & ((1u << SG_LITLEN_BITS) - 1)];
         buffer >>= (uint8_t)entry;
         have -= (uint8_t)entry;
         if (entry & SG_LITERAL) {
-            continue;
+            entry = literals->fast[buffer & ((1u << SG_LITLEN_BITS) - 1)];
+            buffer >>= (uint8_t)entry;
+            have -= (uint8_t)entry;
+            if (entry & SG_LITERAL) {
+                continue;
+            }
         }
         if (!(entry & SG_MATCH)) {
             if (entry & SG_END) {
