@@ -9,7 +9,25 @@
 
 #include <string.h>
 
-enum { SG_FAST_BITS = 10, SG_MAX_CODE_BITS = 15 };
+/* Table sizes: the literal/length table covers all but a few rare long codes (libdeflate's own
+ * decoder picks 11 too; 10 makes more slow lookups, 12 costs more to build than it saves), the
+ * distance table most distance codes; longer codes take the slow path. Code-length codes are
+ * at most 7 bits long, so their table covers them all. */
+enum { SG_LITLEN_BITS = 11, SG_DISTANCE_BITS = 8, SG_PRECODE_BITS = 7, SG_MAX_CODE_BITS = 15 };
+
+/* A table entry. The walk needs no symbol values, only how many bits to skip, so an entry holds
+ * that count in its low byte (a length or distance code's count includes its extra bits, so
+ * one shift skips both) and, for the literal/length code, what the code was; a literal's entry
+ * may cover the code after it too (sg_pair_literals). 0 means a code longer than the table's
+ * bits, or no code at all: the slow path decides. */
+enum {
+    SG_LITERAL = 1 << 8,
+    SG_MATCH = 1 << 9, /* a length code: a distance follows */
+    SG_END = 1 << 10, /* the end-of-block code */
+    SG_CODE_LENGTH_SHIFT = 11, /* a single code's own length, for pairing */
+};
+
+enum { SG_PRECODE, SG_LITLEN, SG_DISTANCE };
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define SG_LITTLE_ENDIAN(word) __builtin_bswap64(word)
@@ -17,262 +35,354 @@ enum { SG_FAST_BITS = 10, SG_MAX_CODE_BITS = 15 };
 #define SG_LITTLE_ENDIAN(word) (word)
 #endif
 
-typedef struct {
-    const unsigned char *data;
-    size_t size;
-    size_t pos; /* in bits */
-    size_t limit; /* size * 8 */
-} sg_bits;
-
-/* Up to 32 bits at the current position, not consumed; bits past the end read as zeros. */
-static uint32_t sg_peek(const sg_bits *bits, unsigned count) {
-    const size_t byte = bits->pos >> 3;
-    uint64_t word = 0;
-    if (byte + 8 <= bits->size) {
-        memcpy(&word, bits->data + byte, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        word = __builtin_bswap64(word);
-#endif
-    } else {
-        for (size_t i = 0; byte + i < bits->size && i < 8; i++) {
-            word |= (uint64_t)bits->data[byte + i] << (8 * i);
-        }
-    }
-    word >>= bits->pos & 7;
-    return (uint32_t)(word & ((count >= 32) ? 0xFFFFFFFFu : ((1u << count) - 1)));
-}
-
-static uint32_t sg_take(sg_bits *bits, unsigned count) {
-    const uint32_t value = sg_peek(bits, count);
-    bits->pos += count;
-    return value;
-}
-
-/* A canonical Huffman code: a table of the codes up to SG_FAST_BITS long, indexed by the next
- * bits of the stream, and puff-style counts and sorted symbols for the rare longer codes. */
-typedef struct {
-    uint16_t fast[1 << SG_FAST_BITS]; /* symbol << 4 | length, 0 when the code is longer */
-    uint16_t count[SG_MAX_CODE_BITS + 1];
-    uint16_t symbol[288];
-} sg_huffman;
-
-static uint32_t sg_reverse(uint32_t code, unsigned length) {
-    uint32_t reversed = 0;
-    for (unsigned i = 0; i < length; i++) {
-        reversed = (reversed << 1) | ((code >> i) & 1);
-    }
-    return reversed;
-}
-
-/* Returns 0, or -1 for an over-subscribed set of lengths (incomplete sets are legal). */
-static int sg_build(sg_huffman *h, const unsigned char *lengths, int n) {
-    uint16_t offsets[SG_MAX_CODE_BITS + 2];
-    uint32_t next_code[SG_MAX_CODE_BITS + 1];
-    memset(h->count, 0, sizeof h->count);
-    memset(h->fast, 0, sizeof h->fast);
-    for (int s = 0; s < n; s++) {
-        h->count[lengths[s]]++;
-    }
-    h->count[0] = 0;
-    int left = 1;
-    for (int len = 1; len <= SG_MAX_CODE_BITS; len++) {
-        left = (left << 1) - h->count[len];
-        if (left < 0) {
-            return -1;
-        }
-    }
-    /* Where each length's symbols start in `symbol`, and its first code (RFC 1951 3.2.2). */
-    offsets[1] = 0;
-    uint32_t code = 0;
-    for (int len = 1; len <= SG_MAX_CODE_BITS; len++) {
-        offsets[len + 1] = (uint16_t)(offsets[len] + h->count[len]);
-        code = (code + h->count[len - 1]) << 1;
-        next_code[len] = code;
-    }
-    for (int s = 0; s < n; s++) {
-        const unsigned len = lengths[s];
-        if (len == 0) {
-            continue;
-        }
-        h->symbol[offsets[len]++] = (uint16_t)s;
-        const uint32_t assigned = next_code[len]++;
-        if (len <= SG_FAST_BITS) {
-            const uint32_t reversed = sg_reverse(assigned, len);
-            for (uint32_t fill = reversed; fill < (1u << SG_FAST_BITS); fill += 1u << len) {
-                h->fast[fill] = (uint16_t)(s << 4 | len);
-            }
-        }
-    }
-    return 0;
-}
-
-/* The next symbol, or -1 when the bits match no code. */
-static int sg_decode(sg_bits *bits, const sg_huffman *h) {
-    const uint16_t entry = h->fast[sg_peek(bits, SG_FAST_BITS)];
-    if (entry != 0) {
-        bits->pos += entry & 15;
-        return entry >> 4;
-    }
-    const uint32_t ahead = sg_peek(bits, SG_MAX_CODE_BITS);
-    int code = 0, first = 0, index = 0;
-    for (int len = 1; len <= SG_MAX_CODE_BITS; len++) {
-        code |= (int)((ahead >> (len - 1)) & 1);
-        const int count = h->count[len];
-        if (code - count < first) {
-            bits->pos += (size_t)len;
-            return h->symbol[index + (code - first)];
-        }
-        index += count;
-        first = (first + count) << 1;
-        code <<= 1;
-    }
-    return -1;
-}
-
 static const unsigned char sg_length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                                    2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
 static const unsigned char sg_distance_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6,
                                                      6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
-/* Skips the symbols of one Huffman-coded block, up to and including its end-of-block code.
- * This is the hot loop, so it keeps the bits in a 64-bit register and refills it only when a
- * code might not fit: 15 bits for a literal/length code, 33 more for a length's extra bits, a
- * distance code and its extra bits. Most symbols are literals, several per refill. */
-static int sg_skip_codes(sg_bits *bits, const sg_huffman *literals, const sg_huffman *distances) {
-    const unsigned char *in = bits->data + (bits->pos >> 3);
-    const unsigned char *const end = bits->data + bits->size;
-    uint64_t buffer = 0;
-    unsigned have = 0;
-    const unsigned skip = (unsigned)(bits->pos & 7);
-#define SG_REFILL()                                                                                             \
-    do {                                                                                                        \
-        if (end - in >= 8) {                                                                                    \
-            uint64_t word;                                                                                      \
-            memcpy(&word, in, 8);                                                                               \
-            word = SG_LITTLE_ENDIAN(word);                                                                      \
-            buffer |= word << have;                                                                             \
-            in += (63 - have) >> 3;                                                                             \
-            have |= 56;                                                                                         \
-        } else {                                                                                                \
-            while (have <= 56) {                                                                                \
-                buffer |= (uint64_t)(in < end ? *in : 0) << have;                                               \
-                in++;                                                                                           \
-                have += 8;                                                                                      \
-            }                                                                                                   \
-            if (in > end + 8) {                                                                                 \
-                return -1; /* ran well past the end: not a stream libdeflate wrote */                          \
-            }                                                                                                   \
-        }                                                                                                       \
+/* The stream's bits, least significant first, in a 64-bit buffer. `next` may run past `size`:
+ * bytes there read as zeros, and the caller rejects a block that ends past the data. */
+typedef struct {
+    const unsigned char *data;
+    size_t size;
+    size_t next; /* the next byte to load into the buffer */
+    uint64_t buffer;
+    unsigned have; /* bits in the buffer */
+} sg_bits;
+
+static size_t sg_position(const sg_bits *bits) {
+    return bits->next * 8 - bits->have;
+}
+
+/* Fills the buffer to at least 56 bits: a whole word at once while 8 bytes remain (the bits
+ * past `have` it also sets are the same stream bits the next refill would put there), byte by
+ * byte near the end. Returns -1 once it has run well past the end, so that a stream of zeros
+ * cannot keep the walk going. */
+#define SG_REFILL(data, size, next, buffer, have)                                                                \
+    do {                                                                                                         \
+        if ((next) + 8 <= (size)) {                                                                              \
+            uint64_t word;                                                                                       \
+            memcpy(&word, (data) + (next), 8);                                                                   \
+            (buffer) |= SG_LITTLE_ENDIAN(word) << (have);                                                        \
+            (next) += (63 - (have)) >> 3;                                                                        \
+            (have) |= 56;                                                                                        \
+        } else {                                                                                                 \
+            while ((have) < 56) {                                                                               \
+                (buffer) |= (uint64_t)((next) < (size) ? (data)[next] : 0) << (have);                            \
+                (next)++;                                                                                        \
+                (have) += 8;                                                                                     \
+            }                                                                                                    \
+            if ((next) > (size) + 16) {                                                                          \
+                return -1;                                                                                       \
+            }                                                                                                    \
+        }                                                                                                        \
     } while (0)
-    SG_REFILL();
-    buffer >>= skip;
-    have -= skip;
+
+/* The next `count` (at most 32) bits, consumed. */
+static int sg_take(sg_bits *bits, unsigned count, uint32_t *value) {
+    if (bits->have < count) {
+        SG_REFILL(bits->data, bits->size, bits->next, bits->buffer, bits->have);
+    }
+    *value = (uint32_t)(bits->buffer & ((1ull << count) - 1));
+    bits->buffer >>= count;
+    bits->have -= count;
+    return 0;
+}
+
+/* A canonical Huffman code: the table of its short codes, and for the rare longer ones the
+ * first code and the symbols of each length (RFC 1951 3.2.2). */
+typedef struct {
+    uint16_t fast[1 << SG_LITLEN_BITS];
+    uint16_t count[SG_MAX_CODE_BITS + 1];
+    uint16_t offset[SG_MAX_CODE_BITS + 1]; /* where each length's symbols start in `symbol` */
+    uint32_t first[SG_MAX_CODE_BITS + 1];
+    uint16_t symbol[288];
+} sg_huffman;
+
+static uint32_t sg_reverse(uint32_t code, unsigned length) {
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_bitreverse16)
+    return (uint32_t)__builtin_bitreverse16((uint16_t)code) >> (16 - length);
+#define SG_HAVE_BITREVERSE 1
+#endif
+#endif
+#ifndef SG_HAVE_BITREVERSE
+    uint32_t reversed = 0;
+    for (unsigned i = 0; i < length; i++) {
+        reversed = (reversed << 1) | ((code >> i) & 1);
+    }
+    return reversed;
+#endif
+}
+
+static uint16_t sg_entry(int kind, int symbol, unsigned length) {
+    if (kind == SG_PRECODE) {
+        return (uint16_t)(symbol << 8 | (int)length);
+    }
+    if (kind == SG_DISTANCE) {
+        return symbol < 30 ? (uint16_t)(length + sg_distance_extra[symbol]) : 0;
+    }
+    const unsigned own = length << SG_CODE_LENGTH_SHIFT | length;
+    if (symbol < 256) {
+        return (uint16_t)(SG_LITERAL | own);
+    }
+    if (symbol == 256) {
+        return (uint16_t)(SG_END | own);
+    }
+    return symbol <= 285 ? (uint16_t)(SG_MATCH | (own + sg_length_extra[symbol - 257])) : 0;
+}
+
+/* The next code of the same length, bit-reversed as the table indexes it: adding one to the
+ * code carries from its last bit, which is the top bit of `reversed`. reversed must not be
+ * all ones. */
+static uint32_t sg_next_reversed(uint32_t reversed, uint32_t all_ones) {
+    const uint32_t bit = 1u << (31 - __builtin_clz(reversed ^ all_ones)); /* the top zero bit */
+    return (reversed & (bit - 1)) | bit;
+}
+
+/* The table of a set of code lengths, and what the slow path needs for the longer codes.
+ * Returns 0, or -1 for an over-subscribed set of lengths (incomplete sets are legal). */
+static int sg_build_table(sg_huffman *h, const unsigned char *lengths, int n, int kind, unsigned table_bits) {
+    uint16_t next_index[SG_MAX_CODE_BITS + 1];
+    memset(h->count, 0, sizeof h->count);
+    for (int s = 0; s < n; s++) {
+        h->count[lengths[s]]++;
+    }
+    h->count[0] = 0;
+    int left = 1;
+    uint32_t code = 0;
+    uint16_t index = 0;
+    for (int len = 1; len <= SG_MAX_CODE_BITS; len++) {
+        left = (left << 1) - h->count[len];
+        if (left < 0) {
+            return -1;
+        }
+        code = (code + h->count[len - 1]) << 1;
+        h->first[len] = code;
+        h->offset[len] = next_index[len] = index;
+        index = (uint16_t)(index + h->count[len]);
+    }
+    next_index[0] = index; /* unused symbols go last, out of the way */
+    for (int s = 0; s < n; s++) {
+        h->symbol[next_index[lengths[s]]++] = (uint16_t)s;
+    }
+    /* The table, shortest codes first, as libdeflate builds it: while the table is 1 << len
+     * entries long, each code of that length takes one entry, and going to the next length
+     * doubles the table with a copy, so that a shorter code fills all the entries it prefixes.
+     * Codes are canonical, so they take the entries in (bit-reversed) counting order. */
+    uint16_t *const fast = h->fast;
+    uint32_t size = 1, reversed = 0;
+    fast[0] = 0; /* what unfilled entries copy until they are filled or cleared */
+    int sorted = h->offset[1];
+    for (unsigned len = 1; len <= table_bits; len++) {
+        memcpy(fast + size, fast, size * sizeof *fast);
+        size <<= 1;
+        for (unsigned left_of_length = h->count[len]; left_of_length > 0; left_of_length--) {
+            fast[reversed] = sg_entry(kind, h->symbol[sorted++], len);
+            if (reversed == size - 1) { /* the last code: the table is full */
+                for (len++; len <= table_bits; len++) {
+                    memcpy(fast + size, fast, size * sizeof *fast);
+                    size <<= 1;
+                }
+                return 0;
+            }
+            reversed = sg_next_reversed(reversed, size - 1);
+        }
+    }
+    /* The entries left are for longer codes, or for none when the set is incomplete. */
     for (;;) {
-        if (have < SG_MAX_CODE_BITS) {
-            SG_REFILL();
+        fast[reversed] = 0;
+        if (reversed == size - 1) {
+            return 0;
         }
-        int symbol;
-        uint16_t entry = literals->fast[buffer & ((1u << SG_FAST_BITS) - 1)];
-        if (entry != 0) {
-            buffer >>= entry & 15;
-            have -= entry & 15;
-            symbol = entry >> 4;
-        } else {
-            sg_bits slow = {(const unsigned char *)&buffer, 8, 0, 64};
-            symbol = sg_decode(&slow, literals);
-            buffer >>= slow.pos;
-            have -= (unsigned)slow.pos;
+        reversed = sg_next_reversed(reversed, size - 1);
+    }
+}
+
+/* Lets a literal's entries also skip the code after it when both are within the table's bits,
+ * so a walk through a run of literals takes half the lookups, each waiting on the one before.
+ * The entries behind a literal code of `len` bits are those ending in its bits; what follows
+ * in them is what the first entries of the table say, when that code's bits are in them too. */
+static void sg_pair_literals(sg_huffman *h, unsigned table_bits) {
+    uint16_t single[1 << SG_LITLEN_BITS];
+    memcpy(single, h->fast, sizeof(uint16_t) << table_bits);
+    unsigned shortest = 1;
+    while (shortest < table_bits && h->count[shortest] == 0) {
+        shortest++;
+    }
+    for (unsigned len = shortest; len + shortest <= table_bits; len++) {
+        const uint32_t behind = 1u << (table_bits - len);
+        const uint32_t alone = SG_LITERAL | len << SG_CODE_LENGTH_SHIFT | len;
+        for (unsigned rank = 0; rank < h->count[len]; rank++) {
+            if (h->symbol[h->offset[len] + rank] >= 256) {
+                continue;
+            }
+            const uint32_t first = sg_reverse(h->first[len] + rank, len);
+            for (uint32_t j = 0; j < behind; j++) {
+                const uint32_t second = single[j];
+                const int fits = second != 0 && len + (second >> SG_CODE_LENGTH_SHIFT) <= table_bits;
+                h->fast[first | j << len] =
+                    (uint16_t)(fits ? (second & (SG_LITERAL | SG_MATCH | SG_END)) | (len + (uint8_t)second) : alone);
+            }
         }
-        if (symbol < 256) {
-            if (symbol < 0) {
+    }
+}
+
+static int sg_build(sg_huffman *h, const unsigned char *lengths, int n, int kind, unsigned table_bits) {
+    if (sg_build_table(h, lengths, n, kind, table_bits) != 0) {
+        return -1;
+    }
+    if (kind == SG_LITLEN) {
+        sg_pair_literals(h, table_bits);
+    }
+    return 0;
+}
+
+/* A code longer than the table's bits at the bottom of `buffer`: symbol << 4 | length, or -1
+ * when the bits match no code. */
+static int sg_decode_long(const sg_huffman *h, uint64_t buffer, unsigned table_bits) {
+    const uint32_t ahead = sg_reverse((uint32_t)buffer & 0x7FFF, SG_MAX_CODE_BITS); /* first bit on top */
+    for (unsigned len = table_bits + 1; len <= SG_MAX_CODE_BITS; len++) {
+        const uint32_t rank = (ahead >> (SG_MAX_CODE_BITS - len)) - h->first[len];
+        if (rank < h->count[len]) {
+            return h->symbol[h->offset[len] + rank] << 4 | (int)len;
+        }
+    }
+    return -1;
+}
+
+/* Skips the symbols of one Huffman-coded block, up to and including its end-of-block code.
+ * This is the hot loop, so it keeps the bits in a register and tops them up to 56 or more only
+ * when a step might run short: a literal/length lookup takes at most 20 bits (a code and its
+ * extra bits, or a literal and a code after it), a distance 28. Each lookup waits for the one
+ * before, so the fewer lookups, the faster: literals, most of the symbols, go by in pairs where
+ * they can, and a code's extra bits go with it. With 31 bits at the top, a second lookup after
+ * literals (11 bits at most) needs no check of its own. */
+static int sg_skip_codes(sg_bits *bits, const sg_huffman *literals, const sg_huffman *distances) {
+    const unsigned char *const data = bits->data;
+    const size_t size = bits->size;
+    size_t next = bits->next;
+    uint64_t buffer = bits->buffer;
+    unsigned have = bits->have;
+    for (;;) {
+        if (have < 31) {
+            SG_REFILL(data, size, next, buffer, have);
+        }
+        uint32_t entry = literals->fast[buffer & ((1u << SG_LITLEN_BITS) - 1)];
+        buffer >>= (uint8_t)entry;
+        have -= (uint8_t)entry;
+        if (entry & SG_LITERAL) {
+            entry = literals->fast[buffer & ((1u << SG_LITLEN_BITS) - 1)];
+            buffer >>= (uint8_t)entry;
+            have -= (uint8_t)entry;
+            if (entry & SG_LITERAL) {
+                continue;
+            }
+        }
+        if (!(entry & SG_MATCH)) {
+            if (entry & SG_END) {
+                break;
+            }
+            const int decoded = sg_decode_long(literals, buffer, SG_LITLEN_BITS);
+            const int symbol = decoded >> 4;
+            if (decoded < 0 || symbol > 285) {
                 return -1;
             }
-            continue;
+            buffer >>= decoded & 15;
+            have -= decoded & 15;
+            if (symbol < 256) {
+                continue;
+            }
+            if (symbol == 256) {
+                break;
+            }
+            buffer >>= sg_length_extra[symbol - 257];
+            have -= sg_length_extra[symbol - 257];
         }
-        if (symbol == 256) {
-            bits->pos = (size_t)(in - bits->data) * 8 - have;
-            return bits->pos <= bits->limit ? 0 : -1;
+        if (have < 28) {
+            SG_REFILL(data, size, next, buffer, have);
         }
-        if (symbol > 285) {
-            return -1;
+        entry = distances->fast[buffer & ((1u << SG_DISTANCE_BITS) - 1)];
+        if (entry == 0) {
+            const int decoded = sg_decode_long(distances, buffer, SG_DISTANCE_BITS);
+            if (decoded < 0 || (decoded >> 4) > 29) {
+                return -1;
+            }
+            entry = (uint32_t)(decoded & 15) + sg_distance_extra[decoded >> 4];
         }
-        if (have < 33) {
-            SG_REFILL();
-        }
-        const unsigned extra = sg_length_extra[symbol - 257];
-        buffer >>= extra;
-        have -= extra;
-        int distance;
-        entry = distances->fast[buffer & ((1u << SG_FAST_BITS) - 1)];
-        if (entry != 0) {
-            buffer >>= entry & 15;
-            have -= entry & 15;
-            distance = entry >> 4;
-        } else {
-            sg_bits slow = {(const unsigned char *)&buffer, 8, 0, 64};
-            distance = sg_decode(&slow, distances);
-            buffer >>= slow.pos;
-            have -= (unsigned)slow.pos;
-        }
-        if (distance < 0 || distance > 29) {
-            return -1;
-        }
-        buffer >>= sg_distance_extra[distance];
-        have -= sg_distance_extra[distance];
+        buffer >>= (uint8_t)entry;
+        have -= (uint8_t)entry;
     }
-#undef SG_REFILL
+    bits->next = next;
+    bits->buffer = buffer;
+    bits->have = have;
+    return 0;
 }
 
 static int sg_read_dynamic_codes(sg_bits *bits, sg_huffman *literals, sg_huffman *distances) {
     static const unsigned char order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
     unsigned char lengths[320];
-    const int literal_count = (int)sg_take(bits, 5) + 257;
-    const int distance_count = (int)sg_take(bits, 5) + 1;
-    const int length_count = (int)sg_take(bits, 4) + 4;
+    uint32_t header;
+    if (sg_take(bits, 14, &header) != 0) {
+        return -1;
+    }
+    const int literal_count = (int)(header & 31) + 257;
+    const int distance_count = (int)((header >> 5) & 31) + 1;
+    const int length_count = (int)(header >> 10) + 4;
     if (literal_count > 286 || distance_count > 30) {
         return -1;
     }
     memset(lengths, 0, 19);
     for (int i = 0; i < length_count; i++) {
-        lengths[order[i]] = (unsigned char)sg_take(bits, 3);
+        uint32_t length;
+        if (sg_take(bits, 3, &length) != 0) {
+            return -1;
+        }
+        lengths[order[i]] = (unsigned char)length;
     }
-    if (sg_build(literals, lengths, 19) != 0) {
+    /* The code-length code's table goes in `literals`, which is rebuilt after. */
+    if (sg_build(literals, lengths, 19, SG_PRECODE, SG_PRECODE_BITS) != 0) {
         return -1;
     }
     const int total = literal_count + distance_count;
     for (int i = 0; i < total;) {
-        const int symbol = sg_decode(bits, literals);
-        if (symbol < 0) {
+        /* 7 bits of code and 7 of extra bits at most. */
+        if (bits->have < 14) {
+            SG_REFILL(bits->data, bits->size, bits->next, bits->buffer, bits->have);
+        }
+        const uint16_t entry = literals->fast[bits->buffer & ((1u << SG_PRECODE_BITS) - 1)];
+        if (entry == 0) {
             return -1;
         }
+        bits->buffer >>= (uint8_t)entry;
+        bits->have -= (uint8_t)entry;
+        const int symbol = entry >> 8;
         if (symbol < 16) {
             lengths[i++] = (unsigned char)symbol;
             continue;
         }
-        int repeat;
+        static const unsigned char extra[3] = {2, 3, 7}, base[3] = {3, 3, 11};
+        const int repeat = base[symbol - 16] + (int)(bits->buffer & ((1u << extra[symbol - 16]) - 1));
+        bits->buffer >>= extra[symbol - 16];
+        bits->have -= extra[symbol - 16];
         unsigned char value = 0;
         if (symbol == 16) {
             if (i == 0) {
                 return -1;
             }
             value = lengths[i - 1];
-            repeat = 3 + (int)sg_take(bits, 2);
-        } else if (symbol == 17) {
-            repeat = 3 + (int)sg_take(bits, 3);
-        } else {
-            repeat = 11 + (int)sg_take(bits, 7);
         }
         if (i + repeat > total) {
             return -1;
         }
-        while (repeat-- > 0) {
-            lengths[i++] = value;
-        }
+        memset(lengths + i, value, (size_t)repeat);
+        i += repeat;
     }
     if (lengths[256] == 0) {
         return -1;
     }
-    if (sg_build(literals, lengths, literal_count) != 0 || sg_build(distances, lengths + literal_count, distance_count) != 0) {
+    if (sg_build(literals, lengths, literal_count, SG_LITLEN, SG_LITLEN_BITS) != 0 ||
+        sg_build(distances, lengths + literal_count, distance_count, SG_DISTANCE, SG_DISTANCE_BITS) != 0) {
         return -1;
     }
     return 0;
@@ -284,26 +394,33 @@ static void sg_fixed_codes(sg_huffman *literals, sg_huffman *distances) {
     memset(lengths + 144, 9, 112);
     memset(lengths + 256, 7, 24);
     memset(lengths + 280, 8, 8);
-    sg_build(literals, lengths, 288);
+    sg_build(literals, lengths, 288, SG_LITLEN, SG_LITLEN_BITS);
     memset(lengths, 5, 30);
-    sg_build(distances, lengths, 30);
+    sg_build(distances, lengths, 30, SG_DISTANCE, SG_DISTANCE_BITS);
 }
 
 int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size) {
     sg_huffman literals, distances;
-    sg_bits bits = {data, size, 0, size * 8};
+    sg_bits bits = {data, size, 0, 0, 0};
     for (;;) {
-        const size_t header = bits.pos;
-        const uint32_t final = sg_take(&bits, 1);
-        const uint32_t type = sg_take(&bits, 2);
+        const size_t header = sg_position(&bits);
+        uint32_t fields;
+        if (sg_take(&bits, 3, &fields) != 0) {
+            return -1;
+        }
+        const uint32_t final = fields & 1, type = fields >> 1;
         if (type == 0) {
-            bits.pos = (bits.pos + 7) & ~(size_t)7;
-            const uint32_t length = sg_take(&bits, 16);
-            const uint32_t complement = sg_take(&bits, 16);
-            if ((length ^ 0xFFFF) != complement) {
+            uint32_t length, complement;
+            bits.buffer >>= bits.have & 7; /* to the byte boundary */
+            bits.have -= bits.have & 7;
+            if (sg_take(&bits, 16, &length) != 0 || sg_take(&bits, 16, &complement) != 0 ||
+                (length ^ 0xFFFF) != complement) {
                 return -1;
             }
-            bits.pos += (size_t)length * 8;
+            /* Past the stored bytes, with the buffer emptied; `next` may pass the end here. */
+            bits.next = sg_position(&bits) / 8 + length;
+            bits.buffer = 0;
+            bits.have = 0;
         } else if (type == 1) {
             sg_fixed_codes(&literals, &distances);
             if (sg_skip_codes(&bits, &literals, &distances) != 0) {
@@ -317,11 +434,11 @@ int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size) {
         } else {
             return -1;
         }
-        if (bits.pos > bits.limit) {
+        if (sg_position(&bits) > size * 8) {
             return -1;
         }
         if (final) {
-            const size_t end = bits.pos;
+            const size_t end = sg_position(&bits);
             data[header >> 3] &= (unsigned char)~(1u << (header & 7));
             /* An empty stored block: three zero header bits at `end`, zeros to the byte
              * boundary, then LEN = 0 and NLEN = 0xFFFF. The caller leaves 5 bytes of room. */
