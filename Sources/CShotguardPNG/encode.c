@@ -48,6 +48,11 @@ int sg_check_encode_arguments(uint32_t width, uint32_t height, int level, char *
 static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, struct libdeflate_compressor *compressor,
                              unsigned char *input, unsigned char *raw, unsigned char *previous, unsigned char *output,
                              size_t output_capacity) {
+    /* The band's rows and the row above, mapped in one call (a fresh X segment's pages are not
+     * mapped in this process yet; elsewhere this finds them mapped and costs next to nothing). */
+    const size_t above = band->first_row > 0 ? 1 : 0;
+    sg_map_for_reading(job->pixels + (band->first_row - above) * job->bytes_per_row,
+                       (band->row_count + above) * job->bytes_per_row);
     const size_t raw_size = sg_filter_band(job, band, input, raw, previous);
     size_t size = libdeflate_deflate_compress(compressor, input, raw_size, output, output_capacity - 5);
     if (size == 0 || (!is_last && sg_deflate_unfinish(output, size, &size) != 0)) {

@@ -8,6 +8,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -22,6 +25,17 @@ void sg_prefault(void *memory, size_t size) {
     if (last > first) {
         madvise((void *)first, last - first, MADV_POPULATE_WRITE);
     }
+}
+
+void sg_map_for_reading(const void *memory, size_t size) {
+    if (memory == NULL || size == 0) {
+        return;
+    }
+    /* Every page the range touches, its partial first and last pages included. */
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t first = (uintptr_t)memory & ~(page - 1);
+    const uintptr_t last = ((uintptr_t)memory + size + page - 1) & ~(page - 1);
+    madvise((void *)first, last - first, MADV_POPULATE_READ);
 }
 
 unsigned char *sg_map(size_t size) {

@@ -9,6 +9,10 @@
  * pages fault in as they are touched, as before. */
 void sg_prefault(void *memory, size_t size);
 
+/* Maps every page the range touches for reading, in one call: pages someone else filled (an
+ * X server's copy into a shared segment) are then read without a fault per page. */
+void sg_map_for_reading(const void *memory, size_t size);
+
 /* An anonymous private mapping of size bytes, prefaulted; NULL when there is no memory. */
 unsigned char *sg_map(size_t size);
 

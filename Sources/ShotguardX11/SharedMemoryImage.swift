@@ -101,7 +101,8 @@ final class SharedMemoryImage {
     /// Grabs `rect` of the root into the segment in horizontal strips of `stripRows`, top to
     /// bottom, one request each, and calls `arrived` with the rows that are in after each strip:
     /// whoever works on the rows can start while the server is still copying (and faulting in)
-    /// the rest. All strips share one error trap. Throws when a strip is refused.
+    /// the rest. All strips share one error trap. Throws when a strip is refused. The pages are
+    /// not mapped here, between two requests: the encoder's workers map their own rows.
     func grabStrips(_ rect: (x: Int, y: Int, width: Int, height: Int), stripRows: Int,
                     arrived: (Int) -> Void) throws(X11Error) {
         let bytesPerPixel = Int(image.pointee.bits_per_pixel) / 8
@@ -123,7 +124,6 @@ final class SharedMemoryImage {
                 guard XShmGetImage(display.handle, display.root, image, Int32(rect.x), Int32(rect.y + row), ~0) != 0 else {
                     return row
                 }
-                _ = madvise(image.pointee.data, count * rowBytes, MADV_POPULATE_READ)
                 row += count
                 arrived(row)
             }
