@@ -7,6 +7,7 @@
 #include <string.h>
 
 #if defined(__x86_64__)
+#include <emmintrin.h>
 #include <tmmintrin.h>
 
 /* Four B,G,R,X pixels to twelve R,G,B bytes per shuffle (SSSE3, which every x86-64 CPU of
@@ -87,6 +88,13 @@ static inline unsigned sg_cost(unsigned char value) {
     return (unsigned)(signed_value < 0 ? -signed_value : signed_value);
 }
 
+#if defined(__x86_64__)
+/* The two 64-bit halves of a psadbw running sum, added. */
+static inline unsigned sg_total(__m128i sums) {
+    return (unsigned)(_mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+}
+#endif
+
 /* The filter of NONE, SUB and UP whose output has the smallest sum of signed magnitudes
  * (libpng's heuristic), then that output. AVERAGE and PAETH are left out: on screenshots they
  * cost more time than they save bytes (docs/performance.md). previous is never NULL here (the
@@ -100,8 +108,27 @@ static void sg_filter_adaptive(const unsigned char *raw, const unsigned char *pr
         sub += sg_cost(raw[i]);
         up += sg_cost((unsigned char)(raw[i] - previous[i]));
     }
-    /* No branch in here, so the compiler can vectorise it. */
-    for (size_t i = bpp; i < length; i++) {
+    size_t i = bpp;
+#if defined(__x86_64__)
+    /* Sixteen bytes a step (SSE2, which every x86-64 CPU has): a byte's signed magnitude is the
+     * smaller of it and its negation, and psadbw adds sixteen of them at once. The compiler's
+     * own vectorisation of the loop below widens to 32 bits and does four. */
+    __m128i none_sum = _mm_setzero_si128(), sub_sum = _mm_setzero_si128(), up_sum = _mm_setzero_si128();
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= length; i += 16) {
+        const __m128i here = _mm_loadu_si128((const __m128i *)(const void *)(raw + i));
+        const __m128i left = _mm_loadu_si128((const __m128i *)(const void *)(raw + i - bpp));
+        const __m128i above = _mm_loadu_si128((const __m128i *)(const void *)(previous + i));
+        const __m128i by_left = _mm_sub_epi8(here, left), by_above = _mm_sub_epi8(here, above);
+        none_sum = _mm_add_epi64(none_sum, _mm_sad_epu8(_mm_min_epu8(here, _mm_sub_epi8(zero, here)), zero));
+        sub_sum = _mm_add_epi64(sub_sum, _mm_sad_epu8(_mm_min_epu8(by_left, _mm_sub_epi8(zero, by_left)), zero));
+        up_sum = _mm_add_epi64(up_sum, _mm_sad_epu8(_mm_min_epu8(by_above, _mm_sub_epi8(zero, by_above)), zero));
+    }
+    none += sg_total(none_sum);
+    sub += sg_total(sub_sum);
+    up += sg_total(up_sum);
+#endif
+    for (; i < length; i++) {
         none += sg_cost(raw[i]);
         sub += sg_cost((unsigned char)(raw[i] - raw[i - bpp]));
         up += sg_cost((unsigned char)(raw[i] - previous[i]));
