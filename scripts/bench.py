@@ -52,23 +52,26 @@ def paint_root(display, width, height, folder):
     return picture
 
 
-def median_time(command, env):
-    return median_run(command, env)[0]
+def timed_run(command, env):
+    """Wall time (seconds) and peak RSS (bytes) of one run of `command`."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)} failed with exit code {os.waitstatus_to_exitcode(status)}")
+    return elapsed, usage.ru_maxrss * 1024
 
 
-def median_run(command, env, runs=None):
-    """Median wall time (seconds) and median peak RSS (bytes) of `command`."""
-    times, peaks = [], []
+def median_runs(commands, env, runs=None):
+    """Median wall time (seconds) and median peak RSS (bytes) of each of `commands`, run in
+    turn (one run of each, then the next round): on a shared machine whose speed drifts over
+    seconds, every command meets the same drift, so their ratios hold."""
+    samples = [[] for _ in commands]
     for _ in range(runs or RUNS):
-        start = time.perf_counter()
-        child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)
-        times.append(time.perf_counter() - start)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode != 0:
-            raise SystemExit(f"{' '.join(command)} failed with exit code {child.returncode}")
-        peaks.append(usage.ru_maxrss * 1024)
-    return statistics.median(times), statistics.median(peaks)
+        for index, command in enumerate(commands):
+            samples[index].append(timed_run(command, env))
+    return [(statistics.median(t for t, _ in runs), statistics.median(p for _, p in runs)) for runs in samples]
 
 
 WINDOWS_HELPER = r"""
@@ -94,7 +97,7 @@ sys.stdin.read()
 """
 
 
-def fastest_time(command, env, runs=15):
+def fastest_time(command, env, runs=31):
     """The fastest of `runs` runs: for a difference of a few milliseconds between two
     commands, the least disturbed run of each says more than the medians."""
     times = []
@@ -167,9 +170,9 @@ def bench_size(width, height, folder, speed_only):
             ("maim", ["maim", out("maim.png")], "maim.png"),
             ("import -window root (ImageMagick)", ["/usr/bin/import", "-window", "root", out("import.png")], "import.png"),
         ]
-        measured = [median_run(command, env) for _, command, _ in captures]
+        measured = median_runs([command for _, command, _ in captures], env)
         rows = [(name, seconds, os.path.getsize(out(file))) for (name, _, file), (seconds, _) in zip(captures, measured)]
-        table(f"capture, {width}x{height}, median of {RUNS}", rows)
+        table(f"capture, {width}x{height}, median of {RUNS}, the commands run in turn", rows)
         figures = {"capture": (rows[0][1], rows[1][1]), "size": (rows[0][2], rows[1][2]), "rss": measured[0][1]}
 
         redactions = [
@@ -180,8 +183,9 @@ def bench_size(width, height, folder, speed_only):
              ["/usr/bin/convert", picture, "-fill", "black", "-draw", "rectangle 100,100 699,399",
               "-draw", "rectangle 900,500 1299,699", out("im-redacted.png")], "im-redacted.png"),
         ]
-        rows = [(name, median_time(command, env), os.path.getsize(out(file))) for name, command, file in redactions]
-        table(f"redact, {width}x{height} screenshot-like PNG, median of {RUNS}", rows)
+        timings = median_runs([command for _, command, _ in redactions], env)
+        rows = [(name, seconds, os.path.getsize(out(file))) for (name, _, file), (seconds, _) in zip(redactions, timings)]
+        table(f"redact, {width}x{height} screenshot-like PNG, median of {RUNS}, run in turn", rows)
         figures["redact"] = (rows[0][1], rows[1][1])
         figures["windows"] = window_list_time(env, 50)
 
@@ -225,7 +229,7 @@ def summary(results):
     for size, _, figures in sized:
         extra, total = figures["windows"]
         row("window list, 50 windows, " + size, ms(extra), f"(windows --ids {ms(total)})", "", "<= 5 ms")
-    print("  (window list: fastest of 15 runs of `windows --ids` with 50 more windows mapped, less the same without)")
+    print("  (window list: fastest of 31 runs of `windows --ids` with 50 more windows mapped, less the same without)")
 
 
 def main():
