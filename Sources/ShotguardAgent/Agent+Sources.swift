@@ -130,8 +130,13 @@ extension Agent {
     private func takeSnapshot() -> Snapshot? {
         guard !display.isLost else { return nil }
         do throws(X11Error) {
+            let started = monotonicNow()
             let root = try grabber.captureScreen()
-            return Snapshot(root: root, context: screenContext(), wallTime: now())
+            let grabbed = monotonicNow()
+            let context = screenContext()
+            log.verbose("snapshot: screen grabbed in \(String(format1: (grabbed - started) * 1000)) ms, "
+                + "\(context.windows.count) windows read in \(String(format3: (monotonicNow() - grabbed) * 1000)) ms")
+            return Snapshot(root: root, context: context, wallTime: now())
         } catch {
             log.error("cannot capture the screen: \(error.message)")
             return nil
