@@ -99,6 +99,34 @@ struct WindowBatch {
                           outerFrame: PropertyDecoding.outerFrame(frame, extents: decorations) ?? frame)
     }
 
+    /// What finding the client inside a top-level window looks at, for all of `windows` in one
+    /// round trip: whether each has `WM_STATE`, whether its `WM_CLASS` names a class, and its
+    /// children, bottom first (nil when the window is gone).
+    func clientClues(_ windows: [Window]) -> [ClientClue] {
+        let state = UInt32(truncatingIfNeeded: display.atom("WM_STATE"))
+        let classLength = UInt32(2 * PropertyDecoding.maximumTextBytes / 4)
+        let cookies = windows.map { window in
+            let id = UInt32(truncatingIfNeeded: window)
+            return (state: xcb_get_property(connection, 0, id, state, UInt32(AnyPropertyType), 0, 1),
+                    wmClass: xcb_get_property(connection, 0, id, atoms.wmClass, UInt32(XA_STRING), 0, classLength),
+                    tree: xcb_query_tree(connection, id))
+        }
+        xcb_flush(connection)
+        return cookies.map { cookie in
+            let hasState = property(cookie.state)?.format == 32
+            let hasClass = property(cookie.wmClass).map { $0.format == 8 && !PropertyDecoding.wmClass($0.bytes).className.isEmpty }
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            let tree = xcb_query_tree_reply(connection, cookie.tree, &error)
+            free(error)
+            defer { free(tree) }
+            let children = tree.map { tree in
+                Array(UnsafeBufferPointer(start: xcb_query_tree_children(tree), count: Int(xcb_query_tree_children_length(tree))))
+                    .map { Window($0) }
+            }
+            return ClientClue(hasState: hasState, hasClass: hasClass ?? false, children: children)
+        }
+    }
+
     /// Which of `windows` are mapped override-redirect windows (menus, pop-ups), in one batch.
     func mappedOverrides(_ windows: [Window]) -> [Window] {
         let cookies = windows.map { window in
@@ -137,4 +165,11 @@ struct WindowBatch {
         defer { free(pointer) }
         return pointer.pointee
     }
+}
+
+/// What `WindowBatch.clientClues` reads of one window.
+struct ClientClue {
+    let hasState: Bool
+    let hasClass: Bool
+    let children: [Window]?
 }
