@@ -50,15 +50,10 @@ public enum FileIO {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(folder).\(base).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw failure(FileError(.io, path: path, "cannot create a file in its folder: \(errnoText())")) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard let (fd, temporary) = createTemporary(beside: folder + "." + base, mode: mode) else {
+            throw failure(FileError(.io, path: path, "cannot create a file in its folder: \(errnoText())"))
+        }
         do throws(E) {
-            // mkstemp made the file 0600; give it its mode on the descriptor, before any byte.
-            guard fchmod(fd, mode & ~currentUmask()) == 0 else {
-                throw failure(FileError(.io, path: path, "cannot set the mode of the new file: \(errnoText())"))
-            }
             try body(fd)
             // A full disk can show only here: delayed allocation reports ENOSPC at fsync.
             guard fsync(fd) == 0 else { throw failure(FileError(.io, path: path, "cannot write: \(errnoText())")) }
@@ -79,6 +74,20 @@ public enum FileIO {
         }
     }
 
+    /// A new file named `prefix` and six random letters, created exclusively with `mode`,
+    /// which the kernel masks with the umask as for any new file (mkstemp makes 0600, and
+    /// widening that needs the umask, which only /proc tells without changing it).
+    private static func createTemporary(beside prefix: String, mode: mode_t) -> (Int32, String)? {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        for _ in 0..<100 {
+            let name = prefix + "." + String(decoding: (0..<6).map { _ in letters.randomElement()! }, as: UTF8.self)
+            let fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if fd >= 0 { return (fd, name) }
+            if errno != EEXIST { return nil }
+        }
+        return nil
+    }
+
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, name: String) throws(FileError) {
         var written = 0
         while written < bytes.count {
@@ -90,24 +99,6 @@ public enum FileIO {
             written += count
         }
     }
-}
-
-/// The process's umask, read from /proc without changing it (calling `umask` to read it sets
-/// it for a moment, a race with every other thread creating files). Where /proc cannot tell,
-/// the strictest mask: the file is then private, never more open than asked.
-public func currentUmask() -> mode_t {
-    let status: [UInt8]
-    do throws(FileError) {
-        status = try FileIO.read("/proc/self/status", limit: 1 << 16)
-    } catch {
-        return 0o077  // no /proc (a container without it): the safe side, as said above
-    }
-    for line in String(decoding: status, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Umask:") {
-        if let mask = mode_t(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8) {
-            return mask & 0o777
-        }
-    }
-    return 0o077
 }
 
 /// The text of the current `errno`, e.g. "No such file or directory".
