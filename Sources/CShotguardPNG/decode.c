@@ -4,6 +4,7 @@
  * types, interlacing, a tRNS or PLTE chunk, a bad CRC, corrupt data — is declined, and the
  * caller reads the file with libpng's simplified API instead, which also words the error. */
 #include "shotguard_png.h"
+#include "cpu.h"
 #include "memory.h"
 
 #include <libdeflate.h>
@@ -144,12 +145,7 @@ __attribute__((target("ssse3"))) static uint32_t sg_rgb_to_words_ssse3(const uns
 }
 
 static uint32_t sg_rgb_to_words_fast(const unsigned char *in, uint32_t width, uint32_t *out) {
-    static int supported = -1;
-    if (supported < 0) {
-        __builtin_cpu_init();
-        supported = __builtin_cpu_supports("ssse3") ? 1 : 0;
-    }
-    return supported ? sg_rgb_to_words_ssse3(in, width, out) : 0;
+    return sg_has_ssse3() ? sg_rgb_to_words_ssse3(in, width, out) : 0;
 }
 #else
 static uint32_t sg_rgb_to_words_fast(const unsigned char *in, uint32_t width, uint32_t *out) {

@@ -1,6 +1,7 @@
 /* Rows as PNG wants them: B,G,R,X pixels converted to R,G,B(,A) and filtered, one band at a
  * time into a worker's buffer (no pass over the whole image). */
 #include "shotguard_png.h"
+#include "cpu.h"
 #include "bands.h"
 
 #include <stdlib.h>
@@ -25,12 +26,7 @@ __attribute__((target("ssse3"))) static uint32_t sg_convert_rgb_ssse3(const unsi
 }
 
 static uint32_t sg_convert_rgb_fast(const unsigned char *source, uint32_t width, unsigned char *out) {
-    static int supported = -1;
-    if (supported < 0) {
-        __builtin_cpu_init();
-        supported = __builtin_cpu_supports("ssse3") ? 1 : 0;
-    }
-    return supported ? sg_convert_rgb_ssse3(source, width, out) : 0;
+    return sg_has_ssse3() ? sg_convert_rgb_ssse3(source, width, out) : 0;
 }
 #else
 static uint32_t sg_convert_rgb_fast(const unsigned char *source, uint32_t width, unsigned char *out) {
