@@ -53,7 +53,7 @@ final class StreamedEncodingTests: XCTestCase {
         }
     }
 
-    func testFillsAreAppliedInOrderOnlyOnceTheirRowsAreIn() {
+    func testSolidFillsCoverRowsAsTheyArriveInTheirOrder() {
         var image = PixelBuffer(width: 10, height: 10)
         for index in image.pixels.indices { image.pixels[index] = 0xFF10_2030 }
         withRows(of: image) { rows in
@@ -64,15 +64,76 @@ final class StreamedEncodingTests: XCTestCase {
                 (rect: Rect(x: 8, y: 9, width: 9, height: 9), fill: .black),
             ])
             XCTAssertEqual(fills.arrived(1), 1)
-            XCTAssertEqual(fills.arrived(6), 2, "rows from the first pending cover's top are not final")
-            XCTAssertEqual(pixel(0, 4), 0xFF10_2030, "the second cover waits for the first, which it overlaps")
-            XCTAssertEqual(fills.arrived(8), 8)
+            XCTAssertEqual(fills.arrived(5), 5, "solid covers follow the rows in")
+            XCTAssertEqual(pixel(9, 3), 0xFF00_00FF)
             XCTAssertEqual(pixel(0, 4), 0xFFFF_0000, "the later cover is on top")
-            XCTAssertEqual(pixel(9, 4), 0xFF00_00FF)
-            XCTAssertEqual(fills.arrived(9), 9, "the clipped cover in the last row is not applied yet")
-            XCTAssertEqual(pixel(9, 9), 0xFF10_2030)
+            XCTAssertEqual(pixel(0, 5), 0xFF10_2030, "row 5 is not in yet")
+            XCTAssertEqual(fills.arrived(9), 9)
+            XCTAssertEqual(pixel(0, 5), 0xFFFF_0000)
+            XCTAssertEqual(pixel(9, 7), 0xFF00_00FF)
+            XCTAssertEqual(pixel(9, 9), 0xFF10_2030, "the clipped cover in the last row waits for its row")
             XCTAssertEqual(fills.arrived(10), 10)
             XCTAssertEqual(pixel(9, 9), 0xFF00_0000)
+        }
+    }
+
+    func testAMosaicWaitsForItsRowsAndHoldsBackACoverOnTopOfIt() {
+        var image = PixelBuffer(width: 8, height: 8)
+        for index in image.pixels.indices { image.pixels[index] = index % 2 == 0 ? 0xFF00_0000 : 0xFFFF_FFFF }
+        withRows(of: image) { rows in
+            let pixel = { (x: Int, y: Int) in rows.base.load(fromByteOffset: y * rows.bytesPerRow + x * 4, as: UInt32.self) }
+            var fills = StagedFills(rows, fills: [
+                (rect: Rect(x: 0, y: 2, width: 8, height: 4), fill: .pixelate(blockSize: 4)),
+                (rect: Rect(x: 0, y: 4, width: 2, height: 4), fill: .solid(0x00FF00)),
+            ])
+            XCTAssertEqual(fills.arrived(5), 2, "nothing from the mosaic's top row on is final")
+            XCTAssertEqual(pixel(0, 4), 0xFF00_0000, "the cover on top of the mosaic waits for it")
+            XCTAssertEqual(fills.arrived(6), 6)
+            XCTAssertEqual(pixel(0, 4), 0xFF00_FF00)
+            XCTAssertEqual(pixel(4, 4), pixel(5, 3), "one mosaic block")
+            XCTAssertEqual(fills.arrived(8), 8)
+            XCTAssertEqual(pixel(1, 7), 0xFF00_FF00)
+        }
+    }
+
+    /// Any fills, overlapping or not, with rows arriving in any steps, end as the same pixels
+    /// as the fills applied all at once, and no row is ever called final before its covers.
+    func testStagedFillsEndAsTheFillsAppliedAtOnce() {
+        var generator = SystemRandomNumberGenerator()
+        let image = TestData.screenshotLike(width: 64, height: 48)
+        for round in 0..<300 {
+            let covers: [(rect: Rect, fill: Fill)] = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+                let x = Int.random(in: -8...60, using: &generator), y = Int.random(in: -8...44, using: &generator)
+                let rect = Rect(x: x, y: y, width: Int.random(in: 1...40, using: &generator),
+                                height: Int.random(in: 1...40, using: &generator))
+                let fill: Fill = Bool.random(using: &generator) ? .solid(UInt32.random(in: 0...0xFFFFFF, using: &generator))
+                                                                : .pixelate(blockSize: Int.random(in: 2...9, using: &generator))
+                return (rect: rect, fill: fill)
+            }
+            var expected = image
+            for cover in covers { expected.redact(cover.rect, with: cover.fill) }
+            let staged = withRows(of: image) { rows -> [UInt32] in
+                var fills = StagedFills(rows, fills: covers)
+                var arrived = 0
+                while arrived < 48 {
+                    arrived = min(48, arrived + Int.random(in: 1...12, using: &generator))
+                    let final = fills.arrived(arrived)
+                    XCTAssertLessThanOrEqual(final, arrived)
+                    // Every cover reaching into the final rows has covered them as it will at the end.
+                    for y in 0..<final {
+                        for x in 0..<64 {
+                            let value = rows.base.load(fromByteOffset: y * rows.bytesPerRow + x * 4, as: UInt32.self)
+                            if value != expected.pixels[y * 64 + x] {
+                                XCTFail("round \(round): pixel (\(x), \(y)) released before its cover")
+                                return []
+                            }
+                        }
+                    }
+                }
+                return (0..<(48 * 64)).map { rows.base.load(fromByteOffset: $0 * 4, as: UInt32.self) }
+            }
+            XCTAssertEqual(staged, expected.pixels, "round \(round): \(covers)")
+            if staged != expected.pixels { return }
         }
     }
 
