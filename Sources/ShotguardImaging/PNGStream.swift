@@ -1,10 +1,13 @@
 // A PNG written while its rows still arrive: the encoder works on the rows that are in.
 import CShotguardPNG
 
-/// Writes `rows` as an RGB PNG (RGBA with `hasAlpha`) to a file descriptor while they are still being filled
-/// top to bottom (a capture grabbed in strips, an image being decoded): workers compress each
-/// band as soon as `rowsFinal` covers it, so the encoding overlaps whatever fills the rows.
-/// Use from one thread; end with `finish` or `cancel` (dropping it unfinished cancels).
+/// Writes `rows` as an RGB PNG (RGBA with `hasAlpha`) to a file descriptor while they are
+/// still being filled top to bottom (a capture grabbed in strips, an image being decoded):
+/// workers compress each band as soon as `rowsFinal` covers it, so the encoding overlaps
+/// whatever fills the rows. Only for a file that can be removed on failure: what was written
+/// before a failure is not a PNG.
+/// Use from one thread; end with `finish` or `cancel` (dropping it unfinished cancels). The
+/// rows must stay valid until then: the workers read them until `finish` or `cancel` returns.
 public final class PNGStreamWriter {
     private var stream: OpaquePointer?
     private let destination: String

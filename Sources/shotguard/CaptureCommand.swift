@@ -70,7 +70,9 @@ enum CaptureCommand: Subcommand {
         } else {
             area = context.bounds
         }
-        if case .png(let options) = encoding,
+        // Standard output cannot take back what a stream wrote before a failure: it gets the
+        // whole frame grabbed first.
+        if case .png(let options) = encoding, output != "-",
            try writeWhileGrabbing(area, grabber: grabber, regions: regions, context: context, options: options, to: output) {
             // Written as the strips came in.
         } else if case .png(let options) = encoding {
