@@ -30,10 +30,9 @@ typedef struct {
     /* When set, called by the worker that finished band `index` (failed or not). */
     void (*band_done)(void *context, int index);
     void *context;
-    /* Rows still arriving (a capture grabbed in strips, a PNG being decoded): when gated, a
-     * worker compresses a band only once ready_rows covers it, and skips every band left
-     * (failed) once cancelled. Ungated jobs have all their rows from the start. */
-    int gated;
+    /* The rows that may be read: a worker compresses a band only once ready_rows covers it
+     * (rows still arriving: a capture grabbed in strips, a PNG being decoded), and skips every
+     * band left (failed) once cancelled. */
     uint32_t ready_rows;
     int cancelled;
     pthread_mutex_t gate_lock;
@@ -58,7 +57,7 @@ size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *inp
  * bands; NULL when there is no memory. */
 sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t *band_rows, int *count);
 
-/* Compresses every band of job on this thread and one worker per further core. */
+/* Compresses every band of job, all its rows in, on this thread and one worker per further core. */
 void sg_run_bands(sg_job *job);
 
 /* Starts one worker per core but one (the caller's thread is the last, in sg_work_and_join). */
@@ -67,9 +66,12 @@ void sg_start_workers(sg_job *job, sg_workers *workers);
 /* Works on the job's bands on this thread too, then waits for the workers to end. */
 void sg_work_and_join(sg_job *job, sg_workers *workers);
 
-/* Gated jobs: rows 0..<rows are final and may be read (never moves back); cancel makes the
- * workers skip every band they have not begun. */
-void sg_gate_open(sg_job *job);
+/* Waits for the workers to end (after a cancel: they skip what is left). */
+void sg_join_workers(sg_workers *workers);
+
+/* The gate: open with the rows already in; sg_gate_rows says rows 0..<rows are final (never
+ * moves back); cancel makes the workers skip every band they have not begun. */
+void sg_gate_open(sg_job *job, uint32_t rows);
 void sg_gate_rows(sg_job *job, uint32_t rows);
 void sg_gate_cancel(sg_job *job);
 void sg_gate_close(sg_job *job);

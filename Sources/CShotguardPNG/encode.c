@@ -71,9 +71,6 @@ static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, stru
 
 /* Waits until the band's rows are all in; 0 when the job was cancelled instead. */
 static int sg_wait_for_rows(sg_job *job, const sg_band *band) {
-    if (!job->gated) {
-        return 1;
-    }
     const uint32_t needed = band->first_row + band->row_count;
     pthread_mutex_lock(&job->gate_lock);
     while (!job->cancelled && job->ready_rows < needed) {
@@ -84,9 +81,8 @@ static int sg_wait_for_rows(sg_job *job, const sg_band *band) {
     return go;
 }
 
-void sg_gate_open(sg_job *job) {
-    job->gated = 1;
-    job->ready_rows = 0;
+void sg_gate_open(sg_job *job, uint32_t rows) {
+    job->ready_rows = rows;
     job->cancelled = 0;
     pthread_mutex_init(&job->gate_lock, NULL);
     pthread_cond_init(&job->gate_moved, NULL);
@@ -223,18 +219,24 @@ void sg_start_workers(sg_job *job, sg_workers *workers) {
     }
 }
 
-void sg_work_and_join(sg_job *job, sg_workers *workers) {
-    sg_worker(job);
+void sg_join_workers(sg_workers *workers) {
     for (int i = 0; i < workers->count; i++) {
         pthread_join(workers->threads[i], NULL);
     }
     workers->count = 0;
 }
 
+void sg_work_and_join(sg_job *job, sg_workers *workers) {
+    sg_worker(job);
+    sg_join_workers(workers);
+}
+
 void sg_run_bands(sg_job *job) {
     sg_workers workers;
+    sg_gate_open(job, UINT32_MAX);
     sg_start_workers(job, &workers);
     sg_work_and_join(job, &workers);
+    sg_gate_close(job);
 }
 
 /* What sg_png_compress_bgrx leaves for sg_png_write: the compressed bands and the header. */

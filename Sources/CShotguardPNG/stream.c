@@ -157,7 +157,7 @@ sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, 
     stream->job = (sg_job){.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .has_alpha = has_alpha,
                            .level = level, .filter = filter, .band_rows = band_rows, .bands = bands, .count = count,
                            .band_done = sg_band_finished, .context = &stream->sink};
-    sg_gate_open(&stream->job);
+    sg_gate_open(&stream->job, 0);
     sg_start_workers(&stream->job, &stream->workers);
     return stream;
 }
@@ -172,12 +172,12 @@ int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t er
     }
     if (cancel) {
         sg_gate_cancel(&stream->job);
+        sg_join_workers(&stream->workers);
     } else {
         sg_gate_rows(&stream->job, UINT32_MAX);
+        sg_work_and_join(&stream->job, &stream->workers);
     }
-    sg_work_and_join(&stream->job, &stream->workers);
     const sg_sink sink = stream->sink;
-    const int fd = sink.fd;
     sg_stream_free(stream);
     if (cancel) {
         sg_set_error(err, err_size, "cancelled");
@@ -193,9 +193,9 @@ int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t er
     /* The Adler-32 of all bands ends the zlib stream, in an IDAT of its own. */
     unsigned char trailer[4];
     sg_put32(trailer, sink.adler);
-    int error = sg_write_chunk(fd, "IDAT", NULL, 0, trailer, 4);
+    int error = sg_write_chunk(sink.fd, "IDAT", NULL, 0, trailer, 4);
     if (error == 0) {
-        error = sg_write_chunk(fd, "IEND", NULL, 0, NULL, 0);
+        error = sg_write_chunk(sink.fd, "IEND", NULL, 0, NULL, 0);
     }
     return error == 0 ? 0 : sg_fail_write(error, err, err_size);
 }

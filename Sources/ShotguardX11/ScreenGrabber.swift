@@ -28,12 +28,7 @@ public final class ScreenGrabber {
     /// X image holds them (the shared segment, or XGetImage's buffer) with the rectangle they
     /// show: no copy of the frame. The rows are valid only inside `body`, which may change them.
     public func withCapture<T>(_ rect: Rect, _ body: (PixelRows, Rect) -> T) throws(X11Error) -> T {
-        let size = display.size
-        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        let area = rect.intersection(screen)
-        guard !area.isEmpty else {
-            throw X11Error(.capture, "the rectangle \(rect) is entirely off the \(screen.width)x\(screen.height) screen")
-        }
+        let (area, size) = try onScreen(rect)
         let box = (x: area.x, y: area.y, width: area.width, height: area.height)
         if let current = shared, !current.fits(width: box.width, height: box.height) {
             // The screen grew (a monitor was added): a segment of the new size replaces the old.
@@ -42,7 +37,7 @@ public final class ScreenGrabber {
             method = shared == nil ? .getImage : .sharedMemory
         }
         if let shared {
-            if let rows = try? shared.grab(box, { (image) throws(X11Error) in try Self.rows(of: image) }) {
+            if let rows = try? shared.grab(box) {
                 // The segment keeps the pixels until the next grab, which only this object makes.
                 return body(rows, area)
             }
@@ -74,12 +69,7 @@ public final class ScreenGrabber {
     /// (then use `withCapture`). The rows are valid only inside `body`.
     public func withStripCapture<T>(_ rect: Rect, stripRows: Int = 0,
                                     _ body: (PixelRows, Rect, StripGrab) -> T) throws(X11Error) -> T? {
-        let size = display.size
-        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        let area = rect.intersection(screen)
-        guard !area.isEmpty else {
-            throw X11Error(.capture, "the rectangle \(rect) is entirely off the \(screen.width)x\(screen.height) screen")
-        }
+        let area = try onScreen(rect).area
         guard let shared, shared.fits(width: area.width, height: area.height) else { return nil }
         let box = (x: area.x, y: area.y, width: area.width, height: area.height)
         let rows = try shared.rows(width: area.width, height: area.height)
@@ -98,6 +88,16 @@ public final class ScreenGrabber {
                 return error
             }
         }
+    }
+
+    /// The part of `rect` on the screen, and the screen's size now; throws when none of it is.
+    private func onScreen(_ rect: Rect) throws(X11Error) -> (area: Rect, size: (width: Int, height: Int)) {
+        let size = display.size
+        let area = rect.intersection(Rect(x: 0, y: 0, width: size.width, height: size.height))
+        guard !area.isEmpty else {
+            throw X11Error(.capture, "the rectangle \(rect) is entirely off the \(size.width)x\(size.height) screen")
+        }
+        return (area, size)
     }
 
     /// The whole screen.

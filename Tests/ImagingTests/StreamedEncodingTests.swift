@@ -40,9 +40,9 @@ final class StreamedEncodingTests: XCTestCase {
         }
     }
 
-    func testACancelledStreamEndsWithoutWaitingForRows() throws {
+    func testACancelledStreamEndsWithoutWaitingForRowsAndWritesNoPNG() throws {
         let image = TestData.screenshotLike(width: 64, height: 64)
-        _ = try written { fd in
+        let bytes = try written { fd in
             try withRows(of: image) { rows in
                 let writer = try PNGStreamWriter(rows, options: EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: 4),
                                                  to: fd, destination: "cancelled")
@@ -51,6 +51,8 @@ final class StreamedEncodingTests: XCTestCase {
                 XCTAssertNoThrow(try writer.finish(), "finishing after a cancel does nothing")
             }
         }
+        XCTAssertEqual(Array(bytes.prefix(8)), PNGChunks.signature, "the header went out before the cancel")
+        XCTAssertThrowsError(try PNGDecoder.decode(bytes, source: "cancelled"), "no trailer, no IEND: not a PNG")
     }
 
     func testSolidFillsCoverRowsAsTheyArriveInTheirOrder() {
