@@ -70,9 +70,7 @@ enum CaptureCommand: Subcommand {
         } else {
             area = context.bounds
         }
-        // Standard output cannot take back what a stream wrote before a failure: it gets the
-        // whole frame grabbed first.
-        if case .png(let options) = encoding, output != "-",
+        if case .png(let options) = encoding, ImageOutput.canStream(to: output),
            try writeWhileGrabbing(area, grabber: grabber, regions: regions, context: context, options: options, to: output) {
             // Written as the strips came in.
         } else if case .png(let options) = encoding {

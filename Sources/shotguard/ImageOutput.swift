@@ -8,6 +8,11 @@ enum ImageOutput {
         try write(image, to: path, as: .png(EncodeOptions(compressionLevel: compressionLevel, filter: EncodeOptions.fast.filter)))
     }
 
+    /// Whether a PNG may be written to `path` while its pixels still arrive (a capture in strips,
+    /// a decode): a file, whose temporary copy is removed on a failure, yes; standard output,
+    /// which cannot take back what a stream wrote before one, no.
+    static func canStream(to path: String) -> Bool { path != "-" }
+
     static func write(_ image: PixelBuffer, to path: String, as encoding: ImageEncoding) throws(CLIError) {
         do throws(ImagingError) {
             if case .png(let options) = encoding {

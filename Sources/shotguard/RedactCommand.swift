@@ -59,9 +59,7 @@ enum RedactCommand: Subcommand {
             let bounds = Rect(x: 0, y: 0, width: width, height: height)
             return fills + rects.map { (rect: $0.resolve(in: bounds), fill: fill) }
         }
-        // Standard output cannot take back what a stream wrote before a corrupt row showed:
-        // it gets the image decoded whole first.
-        if case .png(let options) = encoding, output != "-", let rewrite = PNGRewrite(bytes),
+        if case .png(let options) = encoding, ImageOutput.canStream(to: output), let rewrite = PNGRewrite(bytes),
            try rewriteWhileDecoding(bytes, rewrite, fills: try fills(rewrite.width, rewrite.height), options: options,
                                     to: output) {
             return
