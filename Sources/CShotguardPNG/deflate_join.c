@@ -1,10 +1,14 @@
 /* Joining raw deflate streams into one: libdeflate compresses whole buffers only (no sync
  * flush), so every band it compresses ends in a block marked final. To let the next band follow
- * in the same zlib stream, this walks the band's blocks — decoding block headers and Huffman
- * symbols without producing any output, which is cheap because a match stands for many bytes —
- * to find the final block's header bit and the bit where its end-of-block code ends. It clears
- * the final bit there and appends an empty non-final stored block, which ends on a byte
- * boundary, so the next band's bytes can simply follow. */
+ * in the same zlib stream, this finds the final block's header bit and the bit where its
+ * end-of-block code ends, clears the final bit and appends an empty non-final stored block,
+ * which ends on a byte boundary, so the next band's bytes can simply follow.
+ *
+ * A band of one block (libdeflate's fastest level ends blocks at 64 KiB, and the encoder's
+ * bands are smaller) has its header at bit 0 and its end found from the back, from the code
+ * lengths in its header alone. Any other stream is walked: block headers and Huffman symbols
+ * decoded without producing output, which is cheap because a match stands for many bytes, but
+ * still took a tenth of a capture's compression time when every band was walked. */
 #include "shotguard_png.h"
 
 #include <string.h>
@@ -319,17 +323,19 @@ static int sg_skip_codes(sg_bits *bits, const sg_huffman *literals, const sg_huf
     return 0;
 }
 
-static int sg_read_dynamic_codes(sg_bits *bits, sg_huffman *literals, sg_huffman *distances) {
+/* Reads a dynamic block's code lengths (after its 3 header bits) into lengths: the
+ * literal/length code's, then the distance code's. `scratch` holds the code-length code. */
+static int sg_read_code_lengths(sg_bits *bits, sg_huffman *scratch, unsigned char lengths[320], int *literal_count,
+                                int *distance_count) {
     static const unsigned char order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
-    unsigned char lengths[320];
     uint32_t header;
     if (sg_take(bits, 14, &header) != 0) {
         return -1;
     }
-    const int literal_count = (int)(header & 31) + 257;
-    const int distance_count = (int)((header >> 5) & 31) + 1;
+    *literal_count = (int)(header & 31) + 257;
+    *distance_count = (int)((header >> 5) & 31) + 1;
     const int length_count = (int)(header >> 10) + 4;
-    if (literal_count > 286 || distance_count > 30) {
+    if (*literal_count > 286 || *distance_count > 30) {
         return -1;
     }
     memset(lengths, 0, 19);
@@ -340,17 +346,16 @@ static int sg_read_dynamic_codes(sg_bits *bits, sg_huffman *literals, sg_huffman
         }
         lengths[order[i]] = (unsigned char)length;
     }
-    /* The code-length code's table goes in `literals`, which is rebuilt after. */
-    if (sg_build(literals, lengths, 19, SG_PRECODE, SG_PRECODE_BITS) != 0) {
+    if (sg_build(scratch, lengths, 19, SG_PRECODE, SG_PRECODE_BITS) != 0) {
         return -1;
     }
-    const int total = literal_count + distance_count;
+    const int total = *literal_count + *distance_count;
     for (int i = 0; i < total;) {
         /* 7 bits of code and 7 of extra bits at most. */
         if (bits->have < 14) {
             SG_REFILL(bits->data, bits->size, bits->next, bits->buffer, bits->have);
         }
-        const uint16_t entry = literals->fast[bits->buffer & ((1u << SG_PRECODE_BITS) - 1)];
+        const uint16_t entry = scratch->fast[bits->buffer & ((1u << SG_PRECODE_BITS) - 1)];
         if (entry == 0) {
             return -1;
         }
@@ -378,10 +383,15 @@ static int sg_read_dynamic_codes(sg_bits *bits, sg_huffman *literals, sg_huffman
         memset(lengths + i, value, (size_t)repeat);
         i += repeat;
     }
-    if (lengths[256] == 0) {
-        return -1;
-    }
-    if (sg_build(literals, lengths, literal_count, SG_LITLEN, SG_LITLEN_BITS) != 0 ||
+    return lengths[256] == 0 ? -1 : 0;
+}
+
+static int sg_read_dynamic_codes(sg_bits *bits, sg_huffman *literals, sg_huffman *distances) {
+    unsigned char lengths[320];
+    int literal_count, distance_count;
+    /* The code-length code's table goes in `literals`, which is rebuilt after. */
+    if (sg_read_code_lengths(bits, literals, lengths, &literal_count, &distance_count) != 0 ||
+        sg_build(literals, lengths, literal_count, SG_LITLEN, SG_LITLEN_BITS) != 0 ||
         sg_build(distances, lengths + literal_count, distance_count, SG_DISTANCE, SG_DISTANCE_BITS) != 0) {
         return -1;
     }
@@ -399,11 +409,86 @@ static void sg_fixed_codes(sg_huffman *literals, sg_huffman *distances) {
     sg_build(distances, lengths, 30, SG_DISTANCE, SG_DISTANCE_BITS);
 }
 
-int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size) {
+/* Makes the block whose header is at bit `header` not final, and ends the data with an empty
+ * stored block at bit `end`: three zero header bits, zeros to the byte boundary, then LEN = 0
+ * and NLEN = 0xFFFF. The caller leaves 5 bytes of room. */
+static void sg_end_with_empty_block(unsigned char *data, size_t header, size_t end, size_t *new_size) {
+    data[header >> 3] &= (unsigned char)~(1u << (header & 7));
+    const size_t bytes = (end + 3 + 7) >> 3;
+    data[end >> 3] &= (unsigned char)((1u << (end & 7)) - 1);
+    if (bytes - 1 > (end >> 3)) {
+        data[bytes - 1] = 0;
+    }
+    data[bytes + 0] = 0x00;
+    data[bytes + 1] = 0x00;
+    data[bytes + 2] = 0xFF;
+    data[bytes + 3] = 0xFF;
+    *new_size = bytes + 4;
+}
+
+/* `count` (at most 16) bits from bit `at` on, least significant first. */
+static uint32_t sg_bits_at(const unsigned char *data, size_t size, size_t at, unsigned count) {
+    uint32_t word = 0;
+    for (size_t byte = at >> 3, shift = 0; byte < size && shift < 24; byte++, shift += 8) {
+        word |= (uint32_t)data[byte] << shift;
+    }
+    return (word >> (at & 7)) & ((1u << count) - 1);
+}
+
+/* The end of a stream that is one dynamic Huffman block, found from the back without walking
+ * its symbols: the block ends in its end-of-block code, then zeros to the byte boundary (as
+ * libdeflate pads), so the end is one of the 8 bits from the last byte's boundaries where the
+ * bits after it are zeros and the bits before it spell that code. When exactly one of them
+ * does, it is the end; returns -1 when there is not one block, or more than one place fits. */
+int sg_deflate_end_from_back(const unsigned char *data, size_t size, size_t *end) {
+    if (size < 2 || (data[0] & 7) != (1 | 2 << 1)) { /* final, dynamic */
+        return -1;
+    }
+    sg_bits bits = {data, size, 0, 0, 0};
+    sg_huffman scratch;
+    unsigned char lengths[320];
+    int literal_count, distance_count;
+    uint32_t fields;
+    if (sg_take(&bits, 3, &fields) != 0 ||
+        sg_read_code_lengths(&bits, &scratch, lengths, &literal_count, &distance_count) != 0) {
+        return -1;
+    }
+    /* The end-of-block code, canonical (RFC 1951 3.2.2): the first code of its length plus
+     * the symbols of that length before it. */
+    const unsigned length = lengths[256];
+    uint16_t count[SG_MAX_CODE_BITS + 1] = {0};
+    for (int s = 0; s < literal_count; s++) {
+        count[lengths[s]]++;
+    }
+    count[0] = 0;
+    uint32_t code = 0;
+    for (unsigned len = 1; len <= length; len++) {
+        code = (code + count[len - 1]) << 1;
+    }
+    for (int s = 0; s < 256; s++) {
+        code += lengths[s] == length;
+    }
+    const uint32_t reversed = sg_reverse(code, length); /* as the stream's bits read */
+    const size_t total = size * 8, codes_start = sg_position(&bits);
+    int found = 0;
+    for (unsigned padding = 0; padding < 8; padding++) {
+        const size_t candidate = total - padding;
+        if (candidate < codes_start + length || (padding > 0 && data[size - 1] >> (8 - padding) != 0)) {
+            continue;
+        }
+        if (sg_bits_at(data, size, candidate - length, length) == reversed) {
+            *end = candidate;
+            found++;
+        }
+    }
+    return found == 1 ? 0 : -1;
+}
+
+int sg_deflate_end_by_walking(const unsigned char *data, size_t size, size_t *header, size_t *end) {
     sg_huffman literals, distances;
     sg_bits bits = {data, size, 0, 0, 0};
     for (;;) {
-        const size_t header = sg_position(&bits);
+        const size_t start = sg_position(&bits);
         uint32_t fields;
         if (sg_take(&bits, 3, &fields) != 0) {
             return -1;
@@ -438,21 +523,18 @@ int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size) {
             return -1;
         }
         if (final) {
-            const size_t end = sg_position(&bits);
-            data[header >> 3] &= (unsigned char)~(1u << (header & 7));
-            /* An empty stored block: three zero header bits at `end`, zeros to the byte
-             * boundary, then LEN = 0 and NLEN = 0xFFFF. The caller leaves 5 bytes of room. */
-            const size_t bytes = (end + 3 + 7) >> 3;
-            data[end >> 3] &= (unsigned char)((1u << (end & 7)) - 1);
-            if (bytes - 1 > (end >> 3)) {
-                data[bytes - 1] = 0;
-            }
-            data[bytes + 0] = 0x00;
-            data[bytes + 1] = 0x00;
-            data[bytes + 2] = 0xFF;
-            data[bytes + 3] = 0xFF;
-            *new_size = bytes + 4;
+            *header = start;
+            *end = sg_position(&bits);
             return 0;
         }
     }
+}
+
+int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size) {
+    size_t header = 0, end;
+    if (sg_deflate_end_from_back(data, size, &end) != 0 && sg_deflate_end_by_walking(data, size, &header, &end) != 0) {
+        return -1;
+    }
+    sg_end_with_empty_block(data, header, end, new_size);
+    return 0;
 }

@@ -97,4 +97,79 @@ final class BandJoinTests: XCTestCase {
         var size = 0
         XCTAssertEqual(sg_deflate_unfinish(&bytes, 4, &size), -1)
     }
+
+    /// At level 1, mostly-flat bands are compressed by zlib and busy ones by libdeflate, in one
+    /// stream: bands of flat colour and of noise in turn, ending in either, decode to the pixels.
+    func testFlatAndBusyBandsInTurnRoundTrip() throws {
+        var seed: UInt32 = 99
+        for lastIsFlat in [true, false] {
+            let bands = 7, bandRows = 9, width = 700
+            var image = PixelBuffer(width: width, height: bands * bandRows)
+            for y in 0..<image.height {
+                let flat = (y / bandRows) % 2 == (lastIsFlat ? 0 : 1)
+                for x in 0..<width {
+                    seed = seed &* 1_103_515_245 &+ 12345
+                    image[x, y] = flat ? 0xFFE0_E4E8 : 0xFF00_0000 | (seed >> 8)
+                }
+            }
+            let png = try PNGEncoder.encode(image, options: EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: bandRows),
+                                            destination: "m")
+            XCTAssertEqual(try PNGDecoder.decode(png, source: "m").pixels, image.pixels, "last band flat: \(lastIsFlat)")
+        }
+    }
+
+    /// Finding a band's end from the back must agree with walking its codes wherever it gives
+    /// an answer, and give one for nearly every band of one Huffman block (what libdeflate's
+    /// fastest level makes of a band): on noise, screenshot-like rows, gradients and flat colour,
+    /// of many sizes, from libdeflate (busy bands) and zlib (flat ones) at level 1, and at others.
+    func testTheEndFoundFromTheBackIsTheEndTheWalkFinds() throws {
+        var answered = 0, oneDynamicBlock = 0
+        var seed: UInt32 = 7
+        for (width, height) in [(1, 1), (16, 3), (97, 13), (640, 33), (1920, 11), (1280, 16), (333, 45)] {
+            var noise = PixelBuffer(width: width, height: height)
+            for i in noise.pixels.indices {
+                seed = seed &* 1_103_515_245 &+ 12345
+                noise.pixels[i] = 0xFF00_0000 | (seed >> 8)
+            }
+            var gradient = PixelBuffer(width: width, height: height)
+            for y in 0..<height { for x in 0..<width { gradient[x, y] = 0xFF00_0000 | UInt32((x * 3 + y) & 0xFF) << 8 } }
+            let images = [noise, gradient, TestData.screenshotLike(width: width, height: height),
+                          PixelBuffer(width: width, height: height, fill: 0xFF33_66AA)]
+            for (kind, image) in images.enumerated() {
+                for level in [1, 2, 6] {
+                    let options = EncodeOptions(compressionLevel: level, filter: .adaptive, bandRows: height)
+                    var stream = try Self.rawDeflate(of: PNGEncoder.encode(image, options: options, destination: "m"))
+                    let what = "\(width)x\(height), image \(kind), level \(level)"
+                    var header = 0, walked = 0, fromBack = 0
+                    XCTAssertEqual(sg_deflate_end_by_walking(&stream, stream.count, &header, &walked), 0, what)
+                    XCTAssertEqual((walked + 7) / 8, stream.count, "the final block ends in the last byte: \(what)")
+                    if sg_deflate_end_from_back(&stream, stream.count, &fromBack) == 0 {
+                        XCTAssertEqual(fromBack, walked, what)
+                        XCTAssertEqual(header, 0, "found from the back only for one block: \(what)")
+                        answered += level == 1 ? 1 : 0
+                    }
+                    // Final and dynamic at bit 0: one Huffman block (noise gets a stored one).
+                    oneDynamicBlock += level == 1 && stream[0] & 7 == 5 ? 1 : 0
+                }
+            }
+        }
+        // Ambiguous ends (the end-of-block code ending in zero bits that padding could also
+        // be) are left to the walk; they are rare.
+        XCTAssertGreaterThan(oneDynamicBlock, 10)
+        XCTAssertGreaterThanOrEqual(answered * 10, oneDynamicBlock * 9, "\(answered) of \(oneDynamicBlock) one-block bands")
+    }
+
+    /// The raw deflate of a PNG encoded as one band: its IDAT data less the zlib header and the
+    /// Adler-32 (the encoder ends the stream with the trailer in an IDAT of its own).
+    private static func rawDeflate(of png: [UInt8]) throws -> [UInt8] {
+        var data: [UInt8] = []
+        var offset = 8
+        while offset + 12 <= png.count {
+            let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if png[offset + 4..<offset + 8].elementsEqual("IDAT".utf8) { data += png[offset + 8..<offset + 8 + length] }
+            offset += 12 + length
+        }
+        XCTAssertGreaterThan(data.count, 6)
+        return Array(data[2..<data.count - 4])
+    }
 }

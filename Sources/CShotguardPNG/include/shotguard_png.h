@@ -80,6 +80,13 @@ int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t er
  * bytes of room past size. Returns 0 and the new size, or -1 when the stream is malformed. */
 int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size);
 
+/* The two ways sg_deflate_unfinish finds the final block's end (the bit after its end-of-block
+ * code), apart, for tests: from the back, for a stream of one dynamic block (as libdeflate's
+ * fastest level makes of 64 KiB or less), returning -1 when that cannot tell; and by walking
+ * every block's codes, which also gives the final block's header bit. 0 when found. */
+int sg_deflate_end_from_back(const unsigned char *data, size_t size, size_t *end);
+int sg_deflate_end_by_walking(const unsigned char *data, size_t size, size_t *header, size_t *end);
+
 /* The fast read path (decode.c). Probe returns 1 when png is an 8-bit RGB or RGBA,
  * non-interlaced PNG without tRNS or PLTE whose critical chunks have good CRCs, with its size
  * and the total of its IDAT data; 0 otherwise. Nothing is allocated. */
