@@ -1,11 +1,15 @@
 /* PNG encoding without libpng: the container (signature, IHDR, IDAT, IEND) is a handful of
  * bytes and CRCs, so it is written here directly and no libpng longjmp can happen. The image
  * data is compressed in horizontal bands of 64 KiB on one thread per core with libdeflate
- * (about twice as fast as zlib at level 1, and smaller). libdeflate ends every band with a
- * final block; deflate_join.c turns that into a non-final one followed by an empty stored
- * block, so the bands follow each other in ONE zlib stream whose Adler-32 is combined from the
- * bands'. Each worker filters its rows (filter.c) straight from the caller's pixels (an X
- * image, say) into a band buffer it reuses: no pass over the whole image, no copy of it. */
+ * (about twice as fast as zlib at level 1 on busy rows, and smaller). libdeflate ends every
+ * band with a final block; deflate_join.c turns that into a non-final one followed by an empty
+ * stored block, so the bands follow each other in ONE zlib stream whose Adler-32 is combined
+ * from the bands'. At level 1, a band whose filtered bytes are mostly zeros (flat areas, the
+ * rows between lines of text) goes to zlib instead: libdeflate's fastest level still hashes
+ * every byte inside a long match, 2.5 ns a byte, and zlib's does not, which makes such a band
+ * two to three times faster at the same size; zlib's sync flush ends it the same way.
+ * Each worker filters its rows (filter.c) straight from the caller's pixels (an X image, say)
+ * into a band buffer it reuses: no pass over the whole image, no copy of it. */
 #include "shotguard_png.h"
 #include "bands.h"
 #include "memory.h"
@@ -16,11 +20,19 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Bands of under 64 KiB: libdeflate's fastest level makes one block of them (it ends blocks at
  * 64 KiB), which deflate_join.c ends without walking its codes. On screenshots the PNG is 0.3%
  * larger than with 256 KiB bands (back-references cannot cross a band, but few reach far). */
 enum { SG_BAND_BYTES = 65000 };
+
+/* A band at level 1 whose filtered bytes are at least this many tenths zeros goes to zlib. On
+ * a screenshot's bands, 7 made the encoder 26% faster than libdeflate alone and the PNG 0.1%
+ * larger; 5 made it slower (busy bands), 9 left most of the gain. */
+enum { SG_ZLIB_ZERO_TENTHS = 7 };
 
 
 void sg_set_error(char *err, size_t err_size, const char *message) {
@@ -45,8 +57,57 @@ int sg_check_encode_arguments(uint32_t width, uint32_t height, int level, char *
     return 0;
 }
 
+/* The compressors of one worker. zlib's is made on the first flat band. */
+typedef struct {
+    struct libdeflate_compressor *libdeflate;
+    z_stream zlib;
+    int zlib_ready;
+} sg_compressors;
+
+/* 16 bytes a step: compared with zero to 0xFF or 0, and summed as 0 or 1 by psadbw. */
+static size_t sg_count_zeros(const unsigned char *data, size_t size) {
+    size_t zeros = 0, i = 0;
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    __m128i sums = _mm_setzero_si128();
+    for (; i + 16 <= size; i += 16) {
+        const __m128i bytes = _mm_loadu_si128((const __m128i *)(data + i));
+        sums = _mm_add_epi64(sums, _mm_sad_epu8(_mm_and_si128(_mm_cmpeq_epi8(bytes, zero), one), zero));
+    }
+    zeros = (size_t)_mm_cvtsi128_si64(sums) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
+#endif
+    for (; i < size; i++) {
+        zeros += data[i] == 0;
+    }
+    return zeros;
+}
+
+/* Compresses input with zlib at level 1 as raw deflate that ends as the joined bands must: a
+ * sync flush (non-final blocks, then an empty stored block on a byte boundary), or a final
+ * block for the last band. Returns the size, or 0 when zlib could not (then libdeflate does). */
+static size_t sg_zlib_band(sg_compressors *compressors, const unsigned char *input, size_t size,
+                           unsigned char *output, size_t capacity, int is_last) {
+    z_stream *z = &compressors->zlib;
+    if (!compressors->zlib_ready) {
+        memset(z, 0, sizeof *z);
+        if (deflateInit2(z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+            return 0;
+        }
+        compressors->zlib_ready = 1;
+    } else if (deflateReset(z) != Z_OK) {
+        return 0;
+    }
+    z->next_in = (unsigned char *)input;
+    z->avail_in = (uInt)size;
+    z->next_out = output;
+    z->avail_out = (uInt)capacity;
+    const int result = deflate(z, is_last ? Z_FINISH : Z_SYNC_FLUSH);
+    const int whole = is_last ? result == Z_STREAM_END : result == Z_OK && z->avail_in == 0 && z->avail_out > 0;
+    return whole ? (size_t)z->total_out : 0;
+}
+
 /* Filters and compresses one band; it stays failed when something goes wrong. */
-static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, struct libdeflate_compressor *compressor,
+static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, sg_compressors *compressors,
                              unsigned char *input, unsigned char *raw, unsigned char *previous, unsigned char *output,
                              size_t output_capacity) {
     /* The band's rows and the row above, mapped in one call (a fresh X segment's pages are not
@@ -55,9 +116,15 @@ static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, stru
     sg_map_for_reading(job->pixels + (band->first_row - above) * job->bytes_per_row,
                        (band->row_count + above) * job->bytes_per_row);
     const size_t raw_size = sg_filter_band(job, band, input, raw, previous);
-    size_t size = libdeflate_deflate_compress(compressor, input, raw_size, output, output_capacity - 5);
-    if (size == 0 || (!is_last && sg_deflate_unfinish(output, size, &size) != 0)) {
-        return;
+    size_t size = 0;
+    if (job->level == 1 && sg_count_zeros(input, raw_size) * 10 >= raw_size * SG_ZLIB_ZERO_TENTHS) {
+        size = sg_zlib_band(compressors, input, raw_size, output, output_capacity, is_last);
+    }
+    if (size == 0) {
+        size = libdeflate_deflate_compress(compressors->libdeflate, input, raw_size, output, output_capacity - 5);
+        if (size == 0 || (!is_last && sg_deflate_unfinish(output, size, &size) != 0)) {
+            return;
+        }
     }
     band->data = malloc(size);
     if (band->data == NULL) {
@@ -114,11 +181,13 @@ static void *sg_worker(void *argument) {
     sg_job *job = (sg_job *)argument;
     const size_t length = (size_t)job->width * (job->has_alpha ? 4 : 3);
     const size_t input_capacity = (length + 1) * job->band_rows;
-    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->level);
+    sg_compressors compressors = {.libdeflate = libdeflate_alloc_compressor(job->level), .zlib_ready = 0};
+    struct libdeflate_compressor *compressor = compressors.libdeflate;
     unsigned char *input = sg_map(input_capacity);
     unsigned char *raw = malloc(length);
     unsigned char *previous = malloc(length);
-    /* 5 more bytes than libdeflate may use: room for the empty stored block after a band. */
+    /* 5 more bytes than libdeflate may use: room for the empty stored block after a band (zlib
+     * says when it runs out of room, and libdeflate then takes the band). */
     const size_t output_capacity = compressor ? libdeflate_deflate_compress_bound(compressor, input_capacity) + 5 : 0;
     unsigned char *output = compressor ? sg_map(output_capacity) : NULL;
     const int ready = compressor != NULL && input != NULL && raw != NULL && previous != NULL && output != NULL;
@@ -129,7 +198,7 @@ static void *sg_worker(void *argument) {
         }
         sg_band *band = &job->bands[index];
         if (ready && sg_wait_for_rows(job, band)) {
-            sg_compress_band(job, band, index + 1 == job->count, compressor, input, raw, previous, output,
+            sg_compress_band(job, band, index + 1 == job->count, &compressors, input, raw, previous, output,
                              output_capacity);
         }
         if (job->band_done != NULL) {
@@ -137,6 +206,9 @@ static void *sg_worker(void *argument) {
         }
     }
     libdeflate_free_compressor(compressor);
+    if (compressors.zlib_ready) {
+        deflateEnd(&compressors.zlib);
+    }
     sg_unmap(input, input_capacity);
     free(raw);
     free(previous);
