@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -43,7 +44,33 @@ static int sg_write_all(int fd, const unsigned char *data, size_t size) {
     return 0;
 }
 
-/* One chunk whose data is prefix (may be empty) then body. Returns 0 or an errno. */
+/* Writes all of the parts in order, in as few calls as the kernel takes them (one, for a file),
+ * retrying interrupted and partial writes. Returns 0 or an errno. */
+static int sg_write_parts(int fd, struct iovec *parts, int count) {
+    while (count > 0) {
+        const ssize_t written = writev(fd, parts, count);
+        if (written < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        size_t left = (size_t)written;
+        while (count > 0 && left >= parts->iov_len) {
+            left -= parts->iov_len;
+            parts++;
+            count--;
+        }
+        if (count > 0) {
+            parts->iov_base = (unsigned char *)parts->iov_base + left;
+            parts->iov_len -= left;
+        }
+    }
+    return 0;
+}
+
+/* One chunk whose data is prefix (may be empty) then body, in one write: a capture writes
+ * one chunk per band, about a hundred. Returns 0 or an errno. */
 static int sg_write_chunk(int fd, const char *type, const unsigned char *prefix, size_t prefix_size,
                           const unsigned char *body, size_t body_size) {
     unsigned char head[8], tail[4];
@@ -58,14 +85,8 @@ static int sg_write_chunk(int fd, const char *type, const unsigned char *prefix,
         crc = (uint32_t)libdeflate_crc32(crc, body, body_size);
     }
     sg_put32(tail, crc);
-    int error = sg_write_all(fd, head, 8);
-    if (error == 0 && prefix_size > 0) {
-        error = sg_write_all(fd, prefix, prefix_size);
-    }
-    if (error == 0 && body_size > 0) {
-        error = sg_write_all(fd, body, body_size);
-    }
-    return error == 0 ? sg_write_all(fd, tail, 4) : error;
+    struct iovec parts[4] = {{head, 8}, {(void *)prefix, prefix_size}, {(void *)body, body_size}, {tail, 4}};
+    return sg_write_parts(fd, parts, 4);
 }
 
 /* Called by the worker that finished band `index`: writes every finished band in order. */
