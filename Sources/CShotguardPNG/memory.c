@@ -1,7 +1,8 @@
 /* Fresh memory for whole frames: a 4K frame is 8,100 pages, and faulting them in one at a
  * time cost as much as compressing them (docs/performance.md). MADV_POPULATE_WRITE (Linux
- * 5.14) maps a buffer's pages in one call. Transparent huge pages were tried too: they made a
- * 4K capture's peak memory 35 MB larger for no measurable time, so they are not asked for. */
+ * 5.14) maps a buffer's pages in one call. Transparent huge pages were tried for these buffers
+ * too: they made a 4K capture's peak memory 35 MB larger for no measurable time, so they are not
+ * asked for here (the one frame a capture copies its strips into is, in FrameMemory.swift). */
 #include "memory.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 // Captures what the user sees: a rectangle of the root window, by MIT-SHM or XGetImage.
 import CX11
+import Glibc
 import ShotguardImaging
 
 /// Grabs rectangles of the screen. Uses one MIT-SHM segment for all grabs where the server
@@ -11,10 +12,15 @@ public final class ScreenGrabber {
     private var shared: SharedMemoryImage?
     public private(set) var method: Method
 
-    public init(display: Display, allowSharedMemory: Bool = true) {
+    /// `stripSegment`: a segment of one strip's rows (`stripRows(forHeight:)`) rather than the
+    /// whole screen's, for a process that makes one strip capture (`withStripCapture`): the
+    /// server faults in a fresh segment's pages as it copies into them, which costs more than
+    /// the copy, and a strip-sized segment is faulted in once and reused by every strip.
+    public init(display: Display, allowSharedMemory: Bool = true, stripSegment: Bool = false) {
         self.display = display
         let size = display.size
-        shared = allowSharedMemory ? SharedMemoryImage(display: display, width: size.width, height: size.height) : nil
+        let rows = stripSegment ? Self.stripRows(forHeight: size.height) : size.height
+        shared = allowSharedMemory ? SharedMemoryImage(display: display, width: size.width, height: rows) : nil
         method = shared == nil ? .getImage : .sharedMemory
     }
 
@@ -31,7 +37,8 @@ public final class ScreenGrabber {
         let (area, size) = try onScreen(rect)
         let box = (x: area.x, y: area.y, width: area.width, height: area.height)
         if let current = shared, !current.fits(width: box.width, height: box.height) {
-            // The screen grew (a monitor was added): a segment of the new size replaces the old.
+            // The screen grew (a monitor was added), or the segment holds one strip: a segment
+            // of the screen's size replaces it.
             shared = nil
             shared = SharedMemoryImage(display: display, width: size.width, height: size.height)
             method = shared == nil ? .getImage : .sharedMemory
@@ -70,24 +77,34 @@ public final class ScreenGrabber {
     public func withStripCapture<T>(_ rect: Rect, stripRows: Int = 0,
                                     _ body: (PixelRows, Rect, StripGrab) -> T) throws(X11Error) -> T? {
         let area = try onScreen(rect).area
-        guard let shared, shared.fits(width: area.width, height: area.height) else { return nil }
+        let strip = stripRows > 0 ? stripRows : Self.stripRows(forHeight: area.height)
+        guard let shared, shared.fits(width: area.width, height: min(strip, area.height)) else { return nil }
         let box = (x: area.x, y: area.y, width: area.width, height: area.height)
-        let rows = try shared.rows(width: area.width, height: area.height)
-        // About 16 strips: each request costs a round trip, and the encoder's first band waits
-        // for the first strip.
-        let strip = stripRows > 0 ? stripRows : max(16, (area.height + 15) / 16)
-        return body(rows, area) { arrived in
-            do throws(X11Error) {
-                try shared.grabStrips(box, stripRows: strip, arrived: arrived)
-                return nil
-            } catch {
-                if display.isLost { return lost() }
-                // The server refused the segment: later captures use XGetImage.
-                self.shared = nil
-                method = .getImage
-                return error
+        // The format is checked on the segment; the strips are copied out to rows of our own.
+        let rowBytes = try shared.rows(width: area.width, height: min(strip, area.height)).bytesPerRow
+        let frame = try FrameMemory.with(size: rowBytes * area.height) { (memory) throws(X11Error) in
+            let rows = PixelRows(base: memory, width: area.width, height: area.height, bytesPerRow: rowBytes)
+            return body(rows, area) { arrived in
+                do throws(X11Error) {
+                    try shared.grabStrips(box, stripRows: strip, into: memory, arrived: arrived)
+                    return nil
+                } catch {
+                    if display.isLost { return lost() }
+                    // The server refused the segment: later captures use XGetImage.
+                    self.shared = nil
+                    method = .getImage
+                    return error
+                }
             }
         }
+        guard let frame else { throw X11Error(.capture, "no memory for a \(area.width)x\(area.height) capture") }
+        return frame
+    }
+
+    /// Rows of a strip for a grab of `height` rows: about 16 strips, as each request costs a
+    /// round trip and the encoder's first band waits for the first strip.
+    public static func stripRows(forHeight height: Int) -> Int {
+        max(16, (height + 15) / 16)
     }
 
     /// The part of `rect` on the screen, and the screen's size now; throws when none of it is.

@@ -61,6 +61,8 @@ final class SharedMemoryImage {
         info.deallocate()
     }
 
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
     /// Whether a grab of this size fits in the segment.
     func fits(width: Int, height: Int) -> Bool {
         width * height * (Int(image.pointee.bits_per_pixel) / 8) <= capacity
@@ -85,16 +87,21 @@ final class SharedMemoryImage {
         return try ScreenGrabber.rows(of: image)
     }
 
-    /// Grabs `rect` of the root into the segment in horizontal strips of `stripRows` (packed
-    /// from the segment's start), top to bottom, one request each, and calls `arrived` with the rows that are in after each strip:
-    /// whoever works on the rows can start while the server is still copying (and faulting in)
-    /// the rest. All strips share one error trap. Throws when a strip is refused. The pages are
-    /// not mapped here, between two requests: the encoder's workers map their own rows.
+    /// Grabs `rect` of the root in horizontal strips of `stripRows`, top to bottom, one request
+    /// each, and calls `arrived` with the rows that are in after each strip: whoever works on
+    /// the rows can start while the server is still copying the rest. All strips share one
+    /// error trap; throws when a strip is refused.
+    ///
+    /// Without `destination` the strips land packed from the segment's start, and their pages
+    /// are not mapped here, between two requests: the encoder's workers map their own rows.
+    /// With it, every strip lands at the segment's start and is copied to its place in
+    /// `destination` (packed rows): a segment of one strip's rows is then enough, and the
+    /// server faults its pages in once instead of a whole frame's.
     func grabStrips(_ rect: (x: Int, y: Int, width: Int, height: Int), stripRows: Int,
-                    arrived: (Int) -> Void) throws(X11Error) {
+                    into destination: UnsafeMutableRawPointer? = nil, arrived: (Int) -> Void) throws(X11Error) {
         let bytesPerPixel = Int(image.pointee.bits_per_pixel) / 8
         let rowBytes = rect.width * bytesPerPixel
-        guard fits(width: rect.width, height: rect.height) else {
+        guard fits(width: rect.width, height: destination == nil ? rect.height : min(stripRows, rect.height)) else {
             throw X11Error(.capture, "capture rectangle is larger than the screen")
         }
         image.pointee.width = Int32(rect.width)
@@ -106,10 +113,19 @@ final class SharedMemoryImage {
             var row = 0
             while row < rect.height {
                 let count = min(stripRows, rect.height - row)
-                image.pointee.data = info.pointee.shmaddr + row * rowBytes
+                image.pointee.data = info.pointee.shmaddr + (destination == nil ? row * rowBytes : 0)
                 image.pointee.height = Int32(count)
                 guard XShmGetImage(display.handle, display.root, image, Int32(rect.x), Int32(rect.y + row), ~0) != 0 else {
                     return row
+                }
+                if let destination {
+                    let target = destination + row * rowBytes
+                    // Its pages mapped in one call rather than faulted in one by one by the copy
+                    // (from the page the strip starts in: madvise takes whole pages).
+                    let page = Int(bitPattern: target) & ~(Self.pageSize - 1)
+                    let end = Int(bitPattern: target) + count * rowBytes
+                    _ = madvise(UnsafeMutableRawPointer(bitPattern: page), end - page, MADV_POPULATE_WRITE)
+                    target.copyMemory(from: info.pointee.shmaddr, byteCount: count * rowBytes)
                 }
                 row += count
                 arrived(row)

@@ -44,7 +44,7 @@ enum CaptureCommand: Subcommand {
         let regions = arguments.has("no-redact") ? nil : try RegionsLoader.load(explicitPath: arguments.value("regions"))
 
         let display = try LiveDisplay.open()
-        let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"))
+        let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"), stripSegment: true)
         var context: ScreenContext
         if let regions {
             context = display.screenContext()

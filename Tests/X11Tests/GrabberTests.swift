@@ -57,6 +57,25 @@ final class X11GrabberTests: XCTestCase {
                      "without MIT-SHM there are no strips")
     }
 
+    func testAStripSizedSegmentGrabsEveryStripAndMakesWayForAWholeFrame() throws {
+        let grabber = ScreenGrabber(display: display, stripSegment: true)
+        XCTAssertEqual(grabber.method, .sharedMemory)
+        for rect in [Rect(x: 0, y: 0, width: 320, height: 240), Rect(x: 31, y: 17, width: 199, height: 203)] {
+            var reports = 0
+            let (image, error) = try XCTUnwrap(try grabber.withStripCapture(rect) { rows, _, grab in
+                let error = grab { _ in reports += 1 }
+                return (PixelBuffer(copying: rows), error)
+            }, "the default strip fits the strip-sized segment")
+            XCTAssertNil(error)
+            XCTAssertEqual(reports, (rect.height + 15) / 16, "\(rect): 16 strips, each copied out of one segment")
+            assertSameRGB(image, screen.cropped(to: rect), "\(rect)")
+        }
+        XCTAssertNil(try grabber.withStripCapture(Self.screen.bounds, stripRows: 100) { _, _, _ in 0 },
+                     "a strip taller than the segment is not grabbed in strips")
+        assertSameRGB(try grabber.captureScreen(), screen, "a whole-frame segment replaced the strip-sized one")
+        XCTAssertEqual(grabber.method, .sharedMemory)
+    }
+
     func testWholeScreenByGetImageWhenSharedMemoryIsNotAllowed() throws {
         let grabber = ScreenGrabber(display: display, allowSharedMemory: false)
         XCTAssertEqual(grabber.method, .getImage)
