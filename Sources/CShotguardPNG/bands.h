@@ -53,7 +53,7 @@ typedef struct {
 size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *input, unsigned char *raw,
                       unsigned char *previous);
 
-/* Splits the image into bands (band_rows each, 0 for about 256 KiB) in a new array of *count
+/* Splits the image into bands (band_rows each, 0 for just under 64 KiB) in a new array of *count
  * bands; NULL when there is no memory. */
 sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t *band_rows, int *count);
 

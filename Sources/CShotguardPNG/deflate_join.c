@@ -4,8 +4,8 @@
  * end-of-block code ends, clears the final bit and appends an empty non-final stored block,
  * which ends on a byte boundary, so the next band's bytes can simply follow.
  *
- * A band of one block (libdeflate's fastest level ends blocks at 64 KiB, and the encoder's
- * bands are smaller) has its header at bit 0 and its end found from the back, from the code
+ * A band of one block (libdeflate's fastest level ends blocks at 64 KiB of input or 8,192
+ * matches, and the encoder's bands are smaller) has its header at bit 0 and its end found from the back, from the code
  * lengths in its header alone. Any other stream is walked: block headers and Huffman symbols
  * decoded without producing output, which is cheap because a match stands for many bytes, but
  * still took a tenth of a capture's compression time when every band was walked. */
@@ -439,7 +439,10 @@ static uint32_t sg_bits_at(const unsigned char *data, size_t size, size_t at, un
  * its symbols: the block ends in its end-of-block code, then zeros to the byte boundary (as
  * libdeflate pads), so the end is one of the 8 bits from the last byte's boundaries where the
  * bits after it are zeros and the bits before it spell that code. When exactly one of them
- * does, it is the end; returns -1 when there is not one block, or more than one place fits. */
+ * does, it is the end; returns -1 when there is not one block, or more than one place fits.
+ * Two places fit only if the code is all zero bits (a code that also fits k bits later or
+ * earlier repeats itself every k bits and ends in k zeros), which a code given to one symbol
+ * of a block rarely is. */
 int sg_deflate_end_from_back(const unsigned char *data, size_t size, size_t *end) {
     if (size < 2 || (data[0] & 7) != (1 | 2 << 1)) { /* final, dynamic */
         return -1;

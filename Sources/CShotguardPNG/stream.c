@@ -28,22 +28,6 @@ typedef struct {
     unsigned char zlib_header[2];
 } sg_sink;
 
-/* Writes all of data, retrying interrupted and partial writes. Returns 0 or an errno. */
-static int sg_write_all(int fd, const unsigned char *data, size_t size) {
-    while (size > 0) {
-        const ssize_t written = write(fd, data, size);
-        if (written < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return errno;
-        }
-        data += written;
-        size -= (size_t)written;
-    }
-    return 0;
-}
-
 /* Writes all of the parts in order, in as few calls as the kernel takes them (one, for a file),
  * retrying interrupted and partial writes. Returns 0 or an errno. */
 static int sg_write_parts(int fd, struct iovec *parts, int count) {
@@ -54,6 +38,9 @@ static int sg_write_parts(int fd, struct iovec *parts, int count) {
                 continue;
             }
             return errno;
+        }
+        if (written == 0 && parts->iov_len > 0) {
+            return EIO; /* no progress: do not spin */
         }
         size_t left = (size_t)written;
         while (count > 0 && left >= parts->iov_len) {
@@ -154,7 +141,8 @@ sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, 
     header[8] = 8;
     header[9] = has_alpha ? 6 : 2;
     header[10] = header[11] = header[12] = 0;
-    int error = sg_write_all(fd, signature, sizeof signature);
+    struct iovec start = {(void *)signature, sizeof signature};
+    int error = sg_write_parts(fd, &start, 1);
     if (error == 0) {
         error = sg_write_chunk(fd, "IHDR", NULL, 0, header, sizeof header);
     }

@@ -13,7 +13,7 @@ public struct EncodeOptions: Sendable {
     /// Compression level 0-9 (libdeflate's scale, which follows zlib's).
     public var compressionLevel: Int
     public var filter: Filter
-    /// Rows per compressed band; 0 picks bands of about a megabyte. Tests set it to join many.
+    /// Rows per compressed band; 0 picks bands of just under 64 KiB. Tests set it to join many.
     public var bandRows: Int
 
     /// Level 1 with a filter chosen per row: on 1080p screenshot-like content (docs/performance.md)

@@ -6,6 +6,9 @@ import Glibc
 /// 4 KiB: in 2 MiB huge pages it is 4, which halves the time to map it (docs/performance.md).
 /// The mapping is aligned to 2 MiB so that every huge page can be used; where the kernel gives
 /// none (transparent huge pages off, or no free 2 MiB block), the pages are 4 KiB as usual.
+/// 2 MiB is the huge page of x86-64 with 4 KiB pages; where it is larger (arm64 with 64 KiB
+/// pages) the advice finds no whole huge page and changes nothing. With the kernel's default
+/// `defrag` setting, a fault here may wait for memory to be compacted into a free 2 MiB block.
 enum FrameMemory {
     private static let hugePage = 2 << 20
 

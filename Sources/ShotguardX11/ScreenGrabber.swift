@@ -69,20 +69,22 @@ public final class ScreenGrabber {
     /// far); returns nil when every strip is in, or the error that stopped the grab.
     public typealias StripGrab = (_ arrived: (Int) -> Void) -> X11Error?
 
-    /// Grabs `rect` (clipped to the screen) in horizontal strips into the shared segment, so the
-    /// rows can be worked on while the server still copies the rest: `body` gets the rows before
-    /// any pixel is in, the rectangle they show, and the `StripGrab` that fills them, which it
-    /// must call once. Nil, without calling `body`, when no shared segment serves this display
-    /// (then use `withCapture`). The rows are valid only inside `body`.
+    /// Grabs `rect` (clipped to the screen) in horizontal strips, each through the shared
+    /// segment into memory of its own, so the rows can be worked on while the server still
+    /// copies the rest: `body` gets the rows before any pixel is in, the rectangle they show,
+    /// and the `StripGrab` that fills them, which it must call once. Nil, without calling
+    /// `body`, when no shared segment serves this display, a strip does not fit in it (the
+    /// screen grew since, or `stripRows` is taller than its strip) or there is no memory for
+    /// the frame: then use `withCapture`. The rows are valid only inside `body`.
     public func withStripCapture<T>(_ rect: Rect, stripRows: Int = 0,
                                     _ body: (PixelRows, Rect, StripGrab) -> T) throws(X11Error) -> T? {
         let area = try onScreen(rect).area
-        let strip = stripRows > 0 ? stripRows : Self.stripRows(forHeight: area.height)
-        guard let shared, shared.fits(width: area.width, height: min(strip, area.height)) else { return nil }
+        let strip = min(stripRows > 0 ? stripRows : Self.stripRows(forHeight: area.height), area.height)
+        guard let shared, shared.fits(width: area.width, height: strip) else { return nil }
         let box = (x: area.x, y: area.y, width: area.width, height: area.height)
         // The format is checked on the segment; the strips are copied out to rows of our own.
-        let rowBytes = try shared.rows(width: area.width, height: min(strip, area.height)).bytesPerRow
-        let frame = try FrameMemory.with(size: rowBytes * area.height) { (memory) throws(X11Error) in
+        let rowBytes = try shared.rows(width: area.width, height: strip).bytesPerRow
+        return try FrameMemory.with(size: rowBytes * area.height) { (memory) throws(X11Error) in
             let rows = PixelRows(base: memory, width: area.width, height: area.height, bytesPerRow: rowBytes)
             return body(rows, area) { arrived in
                 do throws(X11Error) {
@@ -97,8 +99,6 @@ public final class ScreenGrabber {
                 }
             }
         }
-        guard let frame else { throw X11Error(.capture, "no memory for a \(area.width)x\(area.height) capture") }
-        return frame
     }
 
     /// Rows of a strip for a grab of `height` rows: about 16 strips, as each request costs a

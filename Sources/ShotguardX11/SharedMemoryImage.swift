@@ -3,8 +3,9 @@ import CX11
 import Glibc
 import ShotguardImaging
 
-/// A root-sized XImage in a shared-memory segment. The segment is mode 0600 (only this user)
-/// and marked for removal right after attaching, so a crash never leaks it.
+/// An XImage of the root's width in a shared-memory segment, as tall as the screen or as one
+/// strip of a capture. The segment is mode 0600 (only this user) and marked for removal right
+/// after attaching, so a crash never leaks it.
 final class SharedMemoryImage {
     private let display: Display
     private let image: UnsafeMutablePointer<XImage>
@@ -69,7 +70,7 @@ final class SharedMemoryImage {
     }
 
     /// Grabs `rect` of the root into the segment in one request: its rows, packed from the
-    /// segment's start (the root-sized segment always has room for them).
+    /// segment's start (the caller checks that they fit).
     func grab(_ rect: (x: Int, y: Int, width: Int, height: Int)) throws(X11Error) -> PixelRows {
         try grabStrips(rect, stripRows: rect.height) { _ in }
         // Maps the grabbed pages into this process in one call (Linux 5.14+; older kernels say
@@ -102,7 +103,7 @@ final class SharedMemoryImage {
         let bytesPerPixel = Int(image.pointee.bits_per_pixel) / 8
         let rowBytes = rect.width * bytesPerPixel
         guard fits(width: rect.width, height: destination == nil ? rect.height : min(stripRows, rect.height)) else {
-            throw X11Error(.capture, "capture rectangle is larger than the screen")
+            throw X11Error(.capture, "the capture rectangle does not fit in the shared segment")
         }
         image.pointee.width = Int32(rect.width)
         image.pointee.bytes_per_line = Int32(rowBytes)

@@ -43,8 +43,11 @@ enum CaptureCommand: Subcommand {
         let windowID = try arguments.value("window").map { text throws(CLIError) in try LiveDisplay.windowID(text) }
         let regions = arguments.has("no-redact") ? nil : try RegionsLoader.load(explicitPath: arguments.value("regions"))
 
+        // A PNG to a file is grabbed in strips, through a segment of one strip's rows.
+        let inStrips: Bool
+        if case .png = encoding, ImageOutput.canStream(to: output) { inStrips = true } else { inStrips = false }
         let display = try LiveDisplay.open()
-        let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"), stripSegment: true)
+        let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"), stripSegment: inStrips)
         var context: ScreenContext
         if let regions {
             context = display.screenContext()
@@ -70,7 +73,7 @@ enum CaptureCommand: Subcommand {
         } else {
             area = context.bounds
         }
-        if case .png(let options) = encoding, ImageOutput.canStream(to: output),
+        if case .png(let options) = encoding, inStrips,
            try writeWhileGrabbing(area, grabber: grabber, regions: regions, context: context, options: options, to: output) {
             // Written as the strips came in.
         } else if case .png(let options) = encoding {
@@ -97,14 +100,15 @@ enum CaptureCommand: Subcommand {
         }
         // The process ends next, and the kernel detaches the segment and the server frees its
         // side when the connection closes: an orderly detach would wait a round trip while the
-        // server unmaps a whole frame (3 ms of a 1080p capture, 9 ms at 4K).
+        // server unmaps it (a whole frame's: 3 ms of a 1080p capture, 9 ms at 4K).
         _ = Unmanaged.passRetained(grabber)
     }
 
-    /// Grabs `area` in strips into the shared segment and writes the PNG while they arrive:
-    /// each strip is redacted as soon as the rectangles over it are whole, and the encoder
-    /// compresses the rows that are final while the server copies the rest. False, having done
-    /// nothing, when there is no shared segment (then the whole frame is grabbed first).
+    /// Grabs `area` in strips (each copied out of the shared segment) and writes the PNG while
+    /// they arrive: each strip is redacted as soon as the rectangles over it are whole, and the
+    /// encoder compresses the rows that are final while the server copies the rest. False,
+    /// having done nothing, when there is no shared segment or no memory for the frame (then
+    /// the whole frame is grabbed first).
     private static func writeWhileGrabbing(_ area: Rect, grabber: ScreenGrabber, regions: RegionsFile?,
                                            context: ScreenContext, options: EncodeOptions,
                                            to output: String) throws(CLIError) -> Bool {

@@ -112,8 +112,10 @@ final class BandJoinTests: XCTestCase {
                     image[x, y] = flat ? 0xFFE0_E4E8 : 0xFF00_0000 | (seed >> 8)
                 }
             }
+            let before = sg_png_bands_by_zlib()
             let png = try PNGEncoder.encode(image, options: EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: bandRows),
                                             destination: "m")
+            XCTAssertGreaterThanOrEqual(sg_png_bands_by_zlib() - before, lastIsFlat ? 4 : 3, "the flat bands went to zlib")
             XCTAssertEqual(try PNGDecoder.decode(png, source: "m").pixels, image.pixels, "last band flat: \(lastIsFlat)")
         }
     }
@@ -159,6 +161,40 @@ final class BandJoinTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(answered * 10, oneDynamicBlock * 9, "\(answered) of \(oneDynamicBlock) one-block bands")
     }
 
+    /// A block whose end-of-block code is all zero bits fits at every place in its last byte's
+    /// padding: the end is not taken from the back, and the walk finds it.
+    func testAnEndOfBlockCodeOfZeroBitsIsLeftToTheWalk() {
+        // Final dynamic block: 'A' and 'B' have 2-bit codes (10, 11), the end-of-block code
+        // "0". Code lengths through a code-length code of four 2-bit codes: 0, 1, 2 and 18
+        // (a run of 11-138 zeros).
+        var bits = BitWriter()
+        bits.put(1, 1); bits.put(2, 2) // final, dynamic
+        bits.put(0, 5); bits.put(0, 5); bits.put(14, 4) // 257 literal/length codes, 1 distance code, 18 lengths
+        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1]
+        for symbol in order { bits.put([0, 1, 2, 18].contains(symbol) ? 2 : 0, 3) }
+        let precode: [Int: UInt32] = [0: 0b00, 1: 0b01, 2: 0b10, 18: 0b11]
+        func zeros(_ count: Int) { bits.code(precode[18]!, 2); bits.put(UInt32(count - 11), 7) }
+        zeros(65) // literals 0-64
+        bits.code(precode[2]!, 2); bits.code(precode[2]!, 2) // 'A', 'B': 2 bits
+        zeros(138); zeros(51) // literals 67-255
+        bits.code(precode[1]!, 2) // end of block: 1 bit
+        bits.code(precode[0]!, 2) // the distance code: unused
+        bits.code(0b10, 2); bits.code(0b10, 2); bits.code(0b11, 2) // "AAB"
+        let endOfData = bits.count + 1
+        bits.code(0b0, 1) // end of block
+        var stream = bits.bytes
+        XCTAssertGreaterThan(stream.count * 8 - endOfData, 0, "padding follows")
+        var header = 0, walked = 0, fromBack = 0
+        XCTAssertEqual(sg_deflate_end_by_walking(&stream, stream.count, &header, &walked), 0)
+        XCTAssertEqual(walked, endOfData)
+        XCTAssertEqual(sg_deflate_end_from_back(&stream, stream.count, &fromBack), -1, "several places fit")
+        stream += [0, 0, 0, 0, 0]
+        var size = 0
+        XCTAssertEqual(sg_deflate_unfinish(&stream, stream.count - 5, &size), 0)
+        XCTAssertEqual(stream[0] & 1, 0, "the block is no longer final")
+        XCTAssertEqual(Array(stream[size - 4..<size]), [0, 0, 0xFF, 0xFF], "an empty stored block ends it")
+    }
+
     /// The raw deflate of a PNG encoded as one band: its IDAT data less the zlib header and the
     /// Adler-32 (the encoder ends the stream with the trailer in an IDAT of its own).
     private static func rawDeflate(of png: [UInt8]) throws -> [UInt8] {
@@ -171,5 +207,25 @@ final class BandJoinTests: XCTestCase {
         }
         XCTAssertGreaterThan(data.count, 6)
         return Array(data[2..<data.count - 4])
+    }
+}
+
+/// Deflate's bit order: values least significant bit first, Huffman codes most significant first.
+private struct BitWriter {
+    private(set) var bytes: [UInt8] = []
+    private(set) var count = 0
+
+    mutating func put(_ value: UInt32, _ width: Int) {
+        for bit in 0..<width { append(value >> UInt32(bit) & 1) }
+    }
+
+    mutating func code(_ code: UInt32, _ length: Int) {
+        for bit in stride(from: length - 1, through: 0, by: -1) { append(code >> UInt32(bit) & 1) }
+    }
+
+    private mutating func append(_ bit: UInt32) {
+        if count % 8 == 0 { bytes.append(0) }
+        bytes[bytes.count - 1] |= UInt8(bit) << UInt8(count % 8)
+        count += 1
     }
 }

@@ -67,7 +67,8 @@ final class X11GrabberTests: XCTestCase {
                 return (PixelBuffer(copying: rows), error)
             }, "the default strip fits the strip-sized segment")
             XCTAssertNil(error)
-            XCTAssertEqual(reports, (rect.height + 15) / 16, "\(rect): 16 strips, each copied out of one segment")
+            let strip = ScreenGrabber.stripRows(forHeight: rect.height)
+            XCTAssertEqual(reports, (rect.height + strip - 1) / strip, "\(rect): every strip copied out of one segment")
             assertSameRGB(image, screen.cropped(to: rect), "\(rect)")
         }
         XCTAssertNil(try grabber.withStripCapture(Self.screen.bounds, stripRows: 100) { _, _, _ in 0 },

@@ -32,7 +32,7 @@ typedef struct sg_png_job sg_png_job;
  * bytes_per_row apart (an X image's rows can be used as they are).
  * has_alpha = 0 writes RGB and drops the fourth byte; 1 writes RGBA.
  * level is the libdeflate level 0-12 (0-9 as in zlib); filter one SG_PNG_FILTER_* for every row.
- * band_rows is the rows per compressed band, 0 for about a megabyte each.
+ * band_rows is the rows per compressed band, 0 for just under 64 KiB each.
  * Compresses on up to one thread per core. Returns 0 with the job in *job (its PNG's size from
  * sg_png_size); otherwise -1 with a message in err (NUL-terminated). */
 int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
@@ -76,13 +76,20 @@ void sg_png_stream_rows(sg_png_stream *stream, uint32_t rows);
 int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t err_size);
 
 /* Makes the raw deflate stream in data[0..size) continuable: its final block becomes
- * non-final and an empty stored block follows, ending on a byte boundary. data must have 5
- * bytes of room past size. Returns 0 and the new size, or -1 when the stream is malformed. */
+ * non-final and an empty stored block follows, ending on a byte boundary. The stream must end
+ * with its final block, padded with zero bits to the byte (as libdeflate and zlib write it).
+ * data must have 5 bytes of room past size. Returns 0 and the new size, or -1 when the stream
+ * is malformed. */
 int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size);
+
+/* How many bands this process has had compressed by zlib (flat bands at level 1, encode.c):
+ * for tests. */
+uint64_t sg_png_bands_by_zlib(void);
 
 /* The two ways sg_deflate_unfinish finds the final block's end (the bit after its end-of-block
  * code), apart, for tests: from the back, for a stream of one dynamic block (as libdeflate's
- * fastest level makes of 64 KiB or less), returning -1 when that cannot tell; and by walking
+ * fastest level makes of 64 KiB or less, unless it holds over 8,192 matches), returning -1 when
+ * that cannot tell (only when the end-of-block code is all zero bits); and by walking
  * every block's codes, which also gives the final block's header bit. 0 when found. */
 int sg_deflate_end_from_back(const unsigned char *data, size_t size, size_t *end);
 int sg_deflate_end_by_walking(const unsigned char *data, size_t size, size_t *header, size_t *end);
