@@ -2,7 +2,7 @@
  * time cost as much as compressing them (docs/performance.md). MADV_POPULATE_WRITE (Linux
  * 5.14) maps a buffer's pages in one call. Transparent huge pages were tried for these buffers
  * too: they made a 4K capture's peak memory 35 MB larger for no measurable time, so they are not
- * asked for here (the one frame a capture copies its strips into is, in FrameMemory.swift). */
+ * asked for (nor for a capture's frame: FrameMemory.swift says why). */
 #include "memory.h"
 
 #include <stdint.h>
