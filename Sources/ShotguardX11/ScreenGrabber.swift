@@ -69,35 +69,43 @@ public final class ScreenGrabber {
     /// far); returns nil when every strip is in, or the error that stopped the grab.
     public typealias StripGrab = (_ arrived: (Int) -> Void) -> X11Error?
 
+    /// Frees the rows of a strip capture before `body` returns, on a thread of its own, for a
+    /// caller that reads them no more but has more to do (a capture syncing its file to disk).
+    /// Nothing may read the rows after.
+    public typealias ReleaseRows = () -> Void
+
     /// Grabs `rect` (clipped to the screen) in horizontal strips, each through the shared
     /// segment into memory of its own, so the rows can be worked on while the server still
     /// copies the rest: `body` gets the rows before any pixel is in, the rectangle they show,
-    /// and the `StripGrab` that fills them, which it must call once. Nil, without calling
+    /// the `StripGrab` that fills them, which it must call once, and the `ReleaseRows` that frees
+    /// them early, which it may call once it reads them no more. Nil, without calling
     /// `body`, when no shared segment serves this display, a strip does not fit in it (the
     /// screen grew since, or `stripRows` is taller than its strip) or there is no memory for
     /// the frame: then use `withCapture`. The rows are valid only inside `body`.
     public func withStripCapture<T>(_ rect: Rect, stripRows: Int = 0,
-                                    _ body: (PixelRows, Rect, StripGrab) -> T) throws(X11Error) -> T? {
+                                    _ body: (PixelRows, Rect, StripGrab, ReleaseRows) -> T) throws(X11Error) -> T? {
         let area = try onScreen(rect).area
         let strip = min(stripRows > 0 ? stripRows : Self.stripRows(forHeight: area.height), area.height)
         guard let shared, shared.fits(width: area.width, height: strip) else { return nil }
         let box = (x: area.x, y: area.y, width: area.width, height: area.height)
         // The format is checked on the segment; the strips are copied out to rows of our own.
         let rowBytes = try shared.rows(width: area.width, height: strip).bytesPerRow
-        return try FrameMemory.with(size: rowBytes * area.height) { (memory) throws(X11Error) in
+        return try FrameMemory.with(size: rowBytes * area.height) { (memory, release) throws(X11Error) in
             let rows = PixelRows(base: memory, width: area.width, height: area.height, bytesPerRow: rowBytes)
-            return body(rows, area) { arrived in
+            let grab: StripGrab = { arrived in
                 do throws(X11Error) {
                     try shared.grabStrips(box, stripRows: strip, into: memory, arrived: arrived)
                     return nil
                 } catch {
-                    if display.isLost { return lost() }
+                    if self.display.isLost { return self.lost() }
                     // The server refused the segment: later captures use XGetImage.
                     self.shared = nil
-                    method = .getImage
+                    self.method = .getImage
                     return error
                 }
             }
+            // Both closures are only called inside `body`.
+            return withoutActuallyEscaping(release) { release in body(rows, area, grab, release) }
         }
     }
 

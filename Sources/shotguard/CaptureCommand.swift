@@ -114,7 +114,7 @@ enum CaptureCommand: Subcommand {
                                            to output: String) throws(CLIError) -> Bool {
         var grabError: X11Error?
         let written = try LiveDisplay.run { () throws(X11Error) in
-            try grabber.withStripCapture(area) { rows, captured, grab in
+            try grabber.withStripCapture(area) { rows, captured, grab, release in
                 let hits = regions.map { $0.hits(against: context).translated(toImageAt: captured) } ?? []
                 var fills = StagedFills(rows, fills: hits.map { (rect: $0.rect, fill: $0.fill) })
                 return Result { () throws(ImagingError) in
@@ -126,6 +126,9 @@ enum CaptureCommand: Subcommand {
                             throw ImagingError(.io, source: output, "the capture was not completed")
                         }
                         try writer.finish()
+                        // Every row is compressed: the frame's pages are freed while the file
+                        // is synced and renamed.
+                        release()
                     }
                 }
             }

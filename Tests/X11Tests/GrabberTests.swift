@@ -45,7 +45,7 @@ final class X11GrabberTests: XCTestCase {
         let grabber = ScreenGrabber(display: display)
         let rect = Rect(x: 7, y: 3, width: 250, height: 201)
         var reports: [Int] = []
-        let (image, captured, error) = try XCTUnwrap(try grabber.withStripCapture(rect, stripRows: 16) { rows, captured, grab in
+        let (image, captured, error) = try XCTUnwrap(try grabber.withStripCapture(rect, stripRows: 16) { rows, captured, grab, _ in
             let error = grab { arrived in reports.append(arrived) }
             return (PixelBuffer(copying: rows), captured, error)
         }, "a local Xvfb offers MIT-SHM")
@@ -53,7 +53,7 @@ final class X11GrabberTests: XCTestCase {
         XCTAssertEqual(captured, rect)
         XCTAssertEqual(reports, Array(stride(from: 16, to: 201, by: 16)) + [201], "one report per strip, the last one short")
         assertSameRGB(image, screen.cropped(to: rect))
-        XCTAssertNil(try ScreenGrabber(display: display, allowSharedMemory: false).withStripCapture(rect) { _, _, _ in 0 },
+        XCTAssertNil(try ScreenGrabber(display: display, allowSharedMemory: false).withStripCapture(rect) { _, _, _, _ in 0 },
                      "without MIT-SHM there are no strips")
     }
 
@@ -62,16 +62,19 @@ final class X11GrabberTests: XCTestCase {
         XCTAssertEqual(grabber.method, .sharedMemory)
         for rect in [Rect(x: 0, y: 0, width: 320, height: 240), Rect(x: 31, y: 17, width: 199, height: 203)] {
             var reports = 0
-            let (image, error) = try XCTUnwrap(try grabber.withStripCapture(rect) { rows, _, grab in
+            let (image, error) = try XCTUnwrap(try grabber.withStripCapture(rect) { rows, _, grab, release in
                 let error = grab { _ in reports += 1 }
-                return (PixelBuffer(copying: rows), error)
+                let image = PixelBuffer(copying: rows)
+                release()
+                release() // a second call does nothing
+                return (image, error)
             }, "the default strip fits the strip-sized segment")
             XCTAssertNil(error)
             let strip = ScreenGrabber.stripRows(forHeight: rect.height)
             XCTAssertEqual(reports, (rect.height + strip - 1) / strip, "\(rect): every strip copied out of one segment")
             assertSameRGB(image, screen.cropped(to: rect), "\(rect)")
         }
-        XCTAssertNil(try grabber.withStripCapture(Self.screen.bounds, stripRows: 100) { _, _, _ in 0 },
+        XCTAssertNil(try grabber.withStripCapture(Self.screen.bounds, stripRows: 100) { _, _, _, _ in 0 },
                      "a strip taller than the segment is not grabbed in strips")
         assertSameRGB(try grabber.captureScreen(), screen, "a whole-frame segment replaced the strip-sized one")
         XCTAssertEqual(grabber.method, .sharedMemory)
