@@ -14,6 +14,7 @@ and the window-list read for 50 windows. Nothing here is a pass/fail threshold.
 """
 import os
 import re
+import select
 import shutil
 import statistics
 import subprocess
@@ -72,7 +73,33 @@ def median_runs(commands, env, runs=None):
     for _ in range(runs or RUNS):
         for index, command in enumerate(commands):
             samples[index].append(timed_run(command, env))
-    return [(statistics.median(t for t, _ in runs), statistics.median(p for _, p in runs)) for runs in samples]
+    return [(statistics.median(t for t, _ in timed), statistics.median(p for _, p in timed)) for timed in samples]
+
+
+class Lines:
+    """Lines from a pipe, each waited for until a deadline: a bench never hangs on an agent
+    that stopped talking, and never sleeps in place of waiting for what it needs."""
+
+    def __init__(self, pipe):
+        self.fd = pipe.fileno()
+        self.buffer = b""
+
+    def until(self, pattern, seconds=15):
+        """The first match of `pattern` in the lines to come."""
+        deadline = time.monotonic() + seconds
+        while True:
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                found = re.search(pattern, line.decode(errors="replace"))
+                if found:
+                    return found
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.fd], [], [], remaining)[0]:
+                raise SystemExit(f"the agent logged no line matching {pattern!r} within {seconds} s")
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                raise SystemExit(f"the agent ended before logging a line matching {pattern!r}")
+            self.buffer += chunk
 
 
 WINDOWS_HELPER = r"""
@@ -98,7 +125,7 @@ sys.stdin.read()
 """
 
 
-def window_list_time(display, folder, env, count, runs):
+def window_list_time(folder, env, count, runs):
     """What the agent's event-time read of the window list costs with `count` more top-level
     windows mapped: `shotguard watch --verbose` logs, for every snapshot it takes, the time of
     its screen-context read (in the process, so process start-up is no part of it); scrot is
@@ -114,20 +141,16 @@ def window_list_time(display, folder, env, count, runs):
             raise SystemExit("could not map the bench windows")
         agent = subprocess.Popen([SHOTGUARD, "watch", "--verbose", "--dir", shots, "--spool", os.path.join(folder, "wl-spool"),
                                   "--no-clipboard", "--no-tools"],
-                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        time.sleep(1)
+                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        log = Lines(agent.stderr)
+        log.until(r"screenshot folders: ")
         reads, listed = [], 0
         for index in range(runs):
             subprocess.run(["scrot", "-o", os.path.join(shots, f"scrot-{index}.png")], env=env, check=True)
-            while True:
-                line = agent.stderr.readline()
-                if not line:
-                    raise SystemExit("the agent ended before logging its snapshot")
-                found = re.search(r"snapshot: .* (\d+) windows read in ([0-9.]+) ms", line)
-                if found:
-                    listed = int(found.group(1))
-                    reads.append(float(found.group(2)) / 1000)
-                    break
+            found = log.until(r"snapshot: .* (\d+) windows read in ([0-9.]+) ms")
+            listed = int(found.group(1))
+            reads.append(float(found.group(2)) / 1000)
+            # The agent takes signals within a second of each other for one screenshot.
             time.sleep(1.2)
         return statistics.median(reads), listed
     finally:
@@ -147,22 +170,24 @@ def table(title, rows):
         print(f"  {name:<44} {seconds * 1000:>7.1f}ms {seconds / base:>12.2f}x {size:>11,} {size / base_size:>9.2f}x")
 
 
-def watch_latency(display, folder, env, runs):
+def watch_latency(folder, env, runs):
     """Seconds from scrot's exit (its file closed) to the report line of `shotguard watch`
     (written after the report folder is in place), for `runs` screenshots."""
     shots = os.path.join(folder, "shots")
     os.makedirs(shots, exist_ok=True)
     agent = subprocess.Popen([SHOTGUARD, "watch", "--dir", shots, "--spool", os.path.join(folder, "spool"),
                               "--json", "--no-clipboard", "--no-tools"],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        time.sleep(1)
+        Lines(agent.stderr).until(r"watching display ")
+        reports = Lines(agent.stdout)
         latencies = []
         for index in range(runs):
             subprocess.run(["scrot", "-o", os.path.join(shots, f"scrot-{index}.png")], env=env, check=True)
             closed = time.perf_counter()
-            agent.stdout.readline()
+            reports.until(r".")
             latencies.append(time.perf_counter() - closed)
+            # The agent takes signals within a second of each other for one screenshot.
             time.sleep(1.2)
         return latencies
     finally:
@@ -200,10 +225,10 @@ def bench_size(width, height, folder, speed_only):
         rows = [(name, seconds, os.path.getsize(out(file))) for (name, _, file), (seconds, _) in zip(redactions, timings)]
         table(f"redact, {width}x{height} screenshot-like PNG, median of {RUNS}, run in turn", rows)
         figures["redact"] = (rows[0][1], rows[1][1])
-        figures["windows"] = window_list_time(display, folder, env, 50, max(5, RUNS // 2))
+        figures["windows"] = window_list_time(folder, env, 50, max(5, RUNS // 2))
 
         if not speed_only:
-            latencies = watch_latency(display, folder, env, max(3, RUNS // 2))
+            latencies = watch_latency(folder, env, max(3, RUNS // 2))
             print(f"\nwatch, {width}x{height}: file closed by scrot -> report written, median of {len(latencies)}: "
                   f"{statistics.median(latencies) * 1000:.0f} ms (min {min(latencies) * 1000:.0f}, max {max(latencies) * 1000:.0f}); "
                   "the agent waits 1 s after the last signal for more signals of the same screenshot")

@@ -53,6 +53,9 @@ typedef struct {
 size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *input, unsigned char *raw,
                       unsigned char *previous);
 
+/* How many of the bytes are zero (filter.c, beside the filters' own SIMD sums). */
+size_t sg_count_zeros(const unsigned char *data, size_t size);
+
 /* Splits the image into bands (band_rows each, 0 for just under 64 KiB) in a new array of *count
  * bands; NULL when there is no memory. */
 sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t *band_rows, int *count);

@@ -21,9 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#if defined(__SSE2__) && defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 /* Bands of under 64 KiB: libdeflate's fastest level makes one block of them (it ends blocks at
  * 64 KiB of input, or 8,192 matches), which deflate_join.c ends without walking its codes. On
@@ -72,24 +69,6 @@ typedef struct {
     z_stream zlib;
     int zlib_ready;
 } sg_compressors;
-
-/* 16 bytes a step: compared with zero to 0xFF or 0, and summed as 0 or 1 by psadbw. */
-static size_t sg_count_zeros(const unsigned char *data, size_t size) {
-    size_t zeros = 0, i = 0;
-#if defined(__SSE2__) && defined(__x86_64__)
-    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
-    __m128i sums = _mm_setzero_si128();
-    for (; i + 16 <= size; i += 16) {
-        const __m128i bytes = _mm_loadu_si128((const __m128i *)(data + i));
-        sums = _mm_add_epi64(sums, _mm_sad_epu8(_mm_and_si128(_mm_cmpeq_epi8(bytes, zero), one), zero));
-    }
-    zeros = (size_t)_mm_cvtsi128_si64(sums) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
-#endif
-    for (; i < size; i++) {
-        zeros += data[i] == 0;
-    }
-    return zeros;
-}
 
 /* Compresses input with zlib at level 1 as raw deflate that ends as the joined bands must: a
  * sync flush (non-final blocks, then an empty stored block on a byte boundary), or a final
@@ -197,15 +176,15 @@ static void *sg_worker(void *argument) {
     const size_t length = (size_t)job->width * (job->has_alpha ? 4 : 3);
     const size_t input_capacity = (length + 1) * job->band_rows;
     sg_compressors compressors = {.libdeflate = libdeflate_alloc_compressor(job->level), .zlib_ready = 0};
-    struct libdeflate_compressor *compressor = compressors.libdeflate;
     unsigned char *input = sg_map(input_capacity);
     unsigned char *raw = malloc(length);
     unsigned char *previous = malloc(length);
     /* 5 more bytes than libdeflate may use: room for the empty stored block after a band (zlib
      * says when it runs out of room, and libdeflate then takes the band). */
-    const size_t output_capacity = compressor ? libdeflate_deflate_compress_bound(compressor, input_capacity) + 5 : 0;
-    unsigned char *output = compressor ? sg_map(output_capacity) : NULL;
-    const int ready = compressor != NULL && input != NULL && raw != NULL && previous != NULL && output != NULL;
+    const size_t output_capacity =
+        compressors.libdeflate ? libdeflate_deflate_compress_bound(compressors.libdeflate, input_capacity) + 5 : 0;
+    unsigned char *output = compressors.libdeflate ? sg_map(output_capacity) : NULL;
+    const int ready = compressors.libdeflate != NULL && input != NULL && raw != NULL && previous != NULL && output != NULL;
     for (;;) {
         const int index = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (index >= job->count) {
@@ -220,7 +199,7 @@ static void *sg_worker(void *argument) {
             job->band_done(job->context, index);
         }
     }
-    libdeflate_free_compressor(compressor);
+    libdeflate_free_compressor(compressors.libdeflate);
     if (compressors.zlib_ready) {
         deflateEnd(&compressors.zlib);
     }

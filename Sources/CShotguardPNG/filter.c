@@ -182,3 +182,21 @@ size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *inp
     }
     return band->row_count * (length + 1);
 }
+
+size_t sg_count_zeros(const unsigned char *data, size_t size) {
+    size_t zeros = 0, i = 0;
+#if defined(__x86_64__)
+    /* 16 bytes a step: compared with zero to 0xFF or 0, masked to 1 or 0, summed by psadbw. */
+    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    __m128i sums = _mm_setzero_si128();
+    for (; i + 16 <= size; i += 16) {
+        const __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)(data + i));
+        sums = _mm_add_epi64(sums, _mm_sad_epu8(_mm_and_si128(_mm_cmpeq_epi8(bytes, zero), one), zero));
+    }
+    zeros = sg_total(sums);
+#endif
+    for (; i < size; i++) {
+        zeros += data[i] == 0;
+    }
+    return zeros;
+}

@@ -134,11 +134,9 @@ extension Agent {
             let root = try grabber.captureScreen()
             let grabbed = monotonicNow()
             let context = screenContext()
-            // The line is built only when it is written: this runs at event time.
-            if log.isVerbose {
-                log.verbose("snapshot: screen grabbed in \(String(format1: (grabbed - started) * 1000)) ms, "
-                    + "\(context.windows.count) windows read in \(String(format3: (monotonicNow() - grabbed) * 1000)) ms")
-            }
+            let read = monotonicNow()
+            log.verbose("snapshot: screen grabbed in \(String(format1: (grabbed - started) * 1000)) ms, "
+                + "\(context.windows.count) windows read in \(String(format3: (read - grabbed) * 1000)) ms")
             return Snapshot(root: root, context: context, wallTime: now())
         } catch {
             log.error("cannot capture the screen: \(error.message)")

@@ -11,7 +11,8 @@ public struct Log: Sendable {
     public func info(_ message: String) { write("", message) }
     public func warning(_ message: String) { write("warning: ", message) }
     public func error(_ message: String) { write("error: ", message) }
-    public func verbose(_ message: String) { if isVerbose { write("", message) } }
+    /// The message is built only when it is written: verbose lines are logged at event time.
+    public func verbose(_ message: @autoclosure () -> String) { if isVerbose { write("", message()) } }
 
     /// One line per message: titles and file names in it come from other programs, so its
     /// control characters (a newline, ESC, BEL) are escaped before it reaches a terminal.

@@ -50,8 +50,11 @@ public enum FileIO {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard let (fd, temporary) = createTemporary(beside: folder + "." + base, mode: mode) else {
-            throw failure(FileError(.io, path: path, "cannot create a file in its folder: \(errnoText())"))
+        let fd: Int32, temporary: String
+        do throws(FileError) {
+            (fd, temporary) = try createTemporary(beside: folder + "." + base, mode: mode, for: path)
+        } catch {
+            throw failure(error)
         }
         do throws(E) {
             try body(fd)
@@ -77,15 +80,17 @@ public enum FileIO {
     /// A new file named `prefix` and six random letters, created exclusively with `mode`,
     /// which the kernel masks with the umask as for any new file (mkstemp makes 0600, and
     /// widening that needs the umask, which only /proc tells without changing it).
-    private static func createTemporary(beside prefix: String, mode: mode_t) -> (Int32, String)? {
+    private static func createTemporary(beside prefix: String, mode: mode_t,
+                                        for path: String) throws(FileError) -> (Int32, String) {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
         for _ in 0..<100 {
             let name = prefix + "." + String(decoding: (0..<6).map { _ in letters.randomElement()! }, as: UTF8.self)
             let fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             if fd >= 0 { return (fd, name) }
-            if errno != EEXIST { return nil }
+            // The reason read at once, before anything else can set errno.
+            if errno != EEXIST { throw FileError(.io, path: path, "cannot create a file in its folder: \(errnoText())") }
         }
-        return nil
+        throw FileError(.io, path: path, "cannot create a file in its folder: 100 names taken")
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, name: String) throws(FileError) {

@@ -63,25 +63,22 @@ public enum PNGDecoder {
     private static func fastDecode(
         _ data: [UInt8], source: String, limits: DecodeLimits
     ) throws(ImagingError) -> PixelBuffer? {
-        let result = data.withUnsafeBufferPointer { bytes -> Result<PixelBuffer?, ImagingError> in
-            var width: UInt32 = 0, height: UInt32 = 0, alpha: Int32 = 0, idatSize = 0
-            guard sg_png_fast_probe(bytes.baseAddress, bytes.count, &width, &height, &alpha, &idatSize) == 1 else {
-                return .success(nil)
-            }
-            // The limits hold before any pixel memory is allocated.
-            if let exceeded = limits.exceeded(width: Int(width), height: Int(height)) {
-                return .failure(ImagingError(.tooLarge, source: source, exceeded))
-            }
-            let count = Int(width) * Int(height)
-            var failed = false
-            let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-                failed = sg_png_fast_decode(bytes.baseAddress, bytes.count, width, height, alpha, idatSize, buffer.baseAddress) != 0
+        guard let header = FastPNGHeader(data) else { return nil }
+        // The limits hold before any pixel memory is allocated.
+        if let exceeded = limits.exceeded(width: header.width, height: header.height) {
+            throw ImagingError(.tooLarge, source: source, exceeded)
+        }
+        let count = header.width * header.height
+        var failed = false
+        let pixels = data.withUnsafeBufferPointer { bytes in
+            [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                failed = sg_png_fast_decode(bytes.baseAddress, bytes.count, UInt32(header.width), UInt32(header.height),
+                                            header.hasAlpha ? 1 : 0, header.idatSize, buffer.baseAddress) != 0
                 if failed { buffer.initialize(repeating: 0) }
                 initialized = count
             }
-            return .success(failed ? nil : PixelBuffer(width: Int(width), height: Int(height), pixels: pixels, hasAlpha: alpha != 0))
         }
-        return try result.get()
+        return failed ? nil : PixelBuffer(width: header.width, height: header.height, pixels: pixels, hasAlpha: header.hasAlpha)
     }
 
     private static func decodePrepared(
@@ -159,5 +156,27 @@ public enum PNGDecoder {
         withUnsafeBytes(of: &image.message) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
+    }
+}
+
+/// What the fast path's probe (decode.c) reads of a PNG it takes: 8-bit RGB or RGBA, not
+/// interlaced, no tRNS or PLTE, good CRCs on its critical chunks. Nil for any other PNG.
+struct FastPNGHeader {
+    let width: Int
+    let height: Int
+    let hasAlpha: Bool
+    /// The total of its IDAT chunks' data.
+    let idatSize: Int
+
+    init?(_ data: [UInt8]) {
+        var width: UInt32 = 0, height: UInt32 = 0, alpha: Int32 = 0, idatSize = 0
+        let taken = data.withUnsafeBufferPointer { bytes in
+            sg_png_fast_probe(bytes.baseAddress, bytes.count, &width, &height, &alpha, &idatSize) == 1
+        }
+        guard taken else { return nil }
+        self.width = Int(width)
+        self.height = Int(height)
+        hasAlpha = alpha != 0
+        self.idatSize = idatSize
     }
 }

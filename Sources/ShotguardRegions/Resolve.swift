@@ -106,4 +106,7 @@ extension Array where Element == RegionHit {
             return moved.rect.isEmpty ? nil : moved
         }
     }
+
+    /// What to cover, in order, for `StagedFills` and the streamed encoders.
+    public var covers: [Cover] { map { (rect: $0.rect, fill: $0.fill) } }
 }

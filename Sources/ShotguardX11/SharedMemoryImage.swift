@@ -133,7 +133,6 @@ final class SharedMemoryImage {
             }
             return nil
         }
-        image.pointee.height = Int32(rect.height)
         if let refused {
             throw X11Error(.capture, "XShmGetImage failed at row \(refused): "
                 + (error.map { ErrorTrap.name(of: $0.code) } ?? "no image"))

@@ -172,4 +172,8 @@ struct ClientClue {
     let hasState: Bool
     let hasClass: Bool
     let children: [Window]?
+
+    /// Where to look for the client inside: nowhere when this window is one (`WM_STATE` or
+    /// `WM_CLASS`) or is gone, else its children.
+    var childrenToSearch: [Window]? { hasState || hasClass ? nil : children }
 }

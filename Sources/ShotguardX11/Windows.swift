@@ -70,14 +70,12 @@ extension Display {
             var next: [Window] = []
             for (window, clue) in zip(level, found) {
                 clues[window] = clue
-                if depth < 3, !clue.hasState, !clue.hasClass, let children = clue.children { next += children }
+                if depth < 3, let children = clue.childrenToSearch { next += children }
             }
             level = next
         }
         func client(in window: Window, depth: Int) -> Window {
-            guard let clue = clues[window], depth < 3, !clue.hasState, !clue.hasClass, let children = clue.children else {
-                return window
-            }
+            guard depth < 3, let children = clues[window]?.childrenToSearch else { return window }
             for child in children {
                 let found = client(in: child, depth: depth + 1)
                 if found != child || clues[found]?.hasState == true { return found }

@@ -115,12 +115,11 @@ enum CaptureCommand: Subcommand {
         var grabError: X11Error?
         let written = try LiveDisplay.run { () throws(X11Error) in
             try grabber.withStripCapture(area) { rows, captured, grab, release in
-                let hits = regions.map { $0.hits(against: context).translated(toImageAt: captured) } ?? []
-                var fills = StagedFills(rows, fills: hits.map { (rect: $0.rect, fill: $0.fill) })
+                let covers = regions.map { $0.hits(against: context).translated(toImageAt: captured).covers } ?? []
                 return Result { () throws(ImagingError) in
                     try FileIO.writeAtomically(to: output, failure: ImagingError.init) { (fd) throws(ImagingError) in
-                        let writer = try PNGStreamWriter(rows, options: options, to: fd, destination: output)
-                        grabError = grab { arrived in writer.rowsFinal(fills.arrived(arrived)) }
+                        let writer = try PNGStreamWriter(rows, covers: covers, options: options, to: fd, destination: output)
+                        grabError = grab { arrived in writer.rowsArrived(arrived) }
                         guard grabError == nil else {
                             writer.cancel()
                             throw ImagingError(.io, source: output, "the capture was not completed")

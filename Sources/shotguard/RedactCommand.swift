@@ -43,8 +43,8 @@ enum RedactCommand: Subcommand {
         let live = try regions.flatMap { regions throws(CLIError) in try liveContext(for: regions) }
         let bytes = try read(input)
         // The covers, in image coordinates and in order (rules, then --rect), for an image of this size.
-        let fills = { (width: Int, height: Int) throws(CLIError) -> [(rect: Rect, fill: Fill)] in
-            var fills: [(rect: Rect, fill: Fill)] = []
+        let fills = { (width: Int, height: Int) throws(CLIError) -> [Cover] in
+            var fills: [Cover] = []
             if let regions {
                 let screen: ScreenContext
                 if let live {
@@ -52,15 +52,14 @@ enum RedactCommand: Subcommand {
                 } else {
                     screen = try imageAsScreen(width: width, height: height, origin: arguments.value("origin"), regions: regions)
                 }
-                let hits = regions.hits(against: screen)
-                    .translated(toImageAt: Rect(x: origin.x, y: origin.y, width: width, height: height))
-                fills += hits.map { (rect: $0.rect, fill: $0.fill) }
+                fills += regions.hits(against: screen)
+                    .translated(toImageAt: Rect(x: origin.x, y: origin.y, width: width, height: height)).covers
             }
             let bounds = Rect(x: 0, y: 0, width: width, height: height)
             return fills + rects.map { (rect: $0.resolve(in: bounds), fill: fill) }
         }
         if case .png(let options) = encoding, ImageOutput.canStream(to: output), let rewrite = PNGRewrite(bytes),
-           try rewriteWhileDecoding(bytes, rewrite, fills: try fills(rewrite.width, rewrite.height), options: options,
+           try rewriteWhileDecoding(rewrite, covers: try fills(rewrite.width, rewrite.height), options: options,
                                     to: output) {
             return
         }
@@ -71,17 +70,15 @@ enum RedactCommand: Subcommand {
 
     /// PNG to PNG, the usual case: decoded, redacted and encoded at once (PNGRewrite). False,
     /// with nothing written, when the decoder finds the data corrupt: the full decoder then says why.
-    private static func rewriteWhileDecoding(_ bytes: [UInt8], _ rewrite: PNGRewrite, fills: [(rect: Rect, fill: Fill)],
-                                             options: EncodeOptions, to output: String) throws(CLIError) -> Bool {
-        var corrupt = false
+    private static func rewriteWhileDecoding(_ rewrite: PNGRewrite, covers: [Cover], options: EncodeOptions,
+                                             to output: String) throws(CLIError) -> Bool {
         do throws(ImagingError) {
+            // Throwing removes the partial file.
             try FileIO.writeAtomically(to: output, failure: ImagingError.init) { (fd) throws(ImagingError) in
-                corrupt = try !rewrite.write(bytes, fills: fills, options: options, to: fd, destination: output)
-                // Throwing removes the partial file.
-                if corrupt { throw ImagingError(.corrupt, source: output, "corrupt PNG data") }
+                try rewrite.write(covers: covers, options: options, to: fd, destination: output)
             }
         } catch {
-            if corrupt { return false }
+            if error.kind == .corrupt { return false }
             throw .failure(error.description)
         }
         return true

@@ -24,20 +24,46 @@ final class StreamedEncodingTests: XCTestCase {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    func testRowsReleasedInStripsGiveTheSamePNGAsWholeRows() throws {
-        let image = TestData.screenshotLike(width: 301, height: 203)
+    /// The rows start as poison and each strip is copied in just before it is reported, so a
+    /// worker that read a row before it arrived would put poison in the PNG.
+    func testRowsArrivingInStripsGiveTheSamePNGAsWholeRows() throws {
+        let image = TestData.screenshotLike(width: 1920, height: 1080)
         let options = EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: 7)
         let whole = try written { fd in try PNGEncoder.write(image, options: options, to: fd, destination: "whole") }
-        for strip in [1, 5, 64, 203] {
+        for strip in [1, 5, 68, 1080] {
             let streamed = try written { fd in
-                try withRows(of: image) { rows in
+                try withRows(of: PixelBuffer(width: 1920, height: 1080, fill: 0xFFDE_ADBE)) { rows in
                     let writer = try PNGStreamWriter(rows, options: options, to: fd, destination: "streamed")
-                    for end in stride(from: strip, through: 203 + strip - 1, by: strip) { writer.rowsFinal(min(end, 203)) }
+                    for start in stride(from: 0, to: 1080, by: strip) {
+                        let end = min(start + strip, 1080)
+                        image.pixels.withUnsafeBytes { pixels in
+                            (rows.base + start * rows.bytesPerRow).copyMemory(
+                                from: pixels.baseAddress! + start * 1920 * 4, byteCount: (end - start) * 1920 * 4)
+                        }
+                        writer.rowsArrived(end)
+                    }
                     try writer.finish()
                 }
             }
             XCTAssertEqual(streamed, whole, "strips of \(strip) rows")
         }
+    }
+
+    /// However few rows the caller reported, `finish` puts every cover on before any row is read.
+    func testFinishAppliesTheCoversOfRowsNeverReported() throws {
+        let image = TestData.screenshotLike(width: 90, height: 70)
+        let covers: [Cover] = [(rect: Rect(x: 5, y: 10, width: 50, height: 55), fill: .pixelate(blockSize: 6)),
+                               (rect: Rect(x: 30, y: 0, width: 60, height: 70), fill: .black)]
+        var expected = image
+        for cover in covers { expected.redact(cover.rect, with: cover.fill) }
+        let png = try written { fd in
+            try withRows(of: image) { rows in
+                let writer = try PNGStreamWriter(rows, covers: covers, options: .fast, to: fd, destination: "covered")
+                writer.rowsArrived(20)
+                try writer.finish()
+            }
+        }
+        XCTAssertEqual(try PNGDecoder.decode(png, source: "covered"), expected)
     }
 
     func testACancelledStreamEndsWithoutWaitingForRowsAndWritesNoPNG() throws {
@@ -46,7 +72,7 @@ final class StreamedEncodingTests: XCTestCase {
             try withRows(of: image) { rows in
                 let writer = try PNGStreamWriter(rows, options: EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: 4),
                                                  to: fd, destination: "cancelled")
-                writer.rowsFinal(8)
+                writer.rowsArrived(8)
                 writer.cancel()
                 XCTAssertNoThrow(try writer.finish(), "finishing after a cancel does nothing")
             }
@@ -101,10 +127,10 @@ final class StreamedEncodingTests: XCTestCase {
     /// Any fills, overlapping or not, with rows arriving in any steps, end as the same pixels
     /// as the fills applied all at once, and no row is ever called final before its covers.
     func testStagedFillsEndAsTheFillsAppliedAtOnce() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 2026)
         let image = TestData.screenshotLike(width: 64, height: 48)
         for round in 0..<300 {
-            let covers: [(rect: Rect, fill: Fill)] = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+            let covers: [Cover] = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
                 let x = Int.random(in: -8...60, using: &generator), y = Int.random(in: -8...44, using: &generator)
                 let rect = Rect(x: x, y: y, width: Int.random(in: 1...40, using: &generator),
                                 height: Int.random(in: 1...40, using: &generator))
@@ -145,7 +171,7 @@ final class StreamedEncodingTests: XCTestCase {
             image.hasAlpha = alpha
             if alpha { for index in image.pixels.indices where index % 5 == 0 { image.pixels[index] &= 0x80FF_FFFF } }
             let png = try PNGEncoder.encode(image, options: EncodeOptions(compressionLevel: 6, filter: .adaptive), destination: "in")
-            let covers: [(rect: Rect, fill: Fill)] = [
+            let covers: [Cover] = [
                 (rect: Rect(x: 10, y: 10, width: 100, height: 150), fill: .pixelate(blockSize: 7)),
                 (rect: Rect(x: 50, y: 40, width: 300, height: 20), fill: .black),
                 (rect: Rect(x: 0, y: 185, width: 40, height: 40), fill: .solid(0x123456)),
@@ -154,9 +180,7 @@ final class StreamedEncodingTests: XCTestCase {
             for cover in covers { expected.redact(cover.rect, with: cover.fill) }
             let rewrite = try XCTUnwrap(PNGRewrite(png))
             XCTAssertEqual(rewrite.hasAlpha, alpha)
-            let output = try written { fd in
-                XCTAssertTrue(try rewrite.write(png, fills: covers, options: .fast, to: fd, destination: "out"))
-            }
+            let output = try written { fd in try rewrite.write(covers: covers, options: .fast, to: fd, destination: "out") }
             XCTAssertEqual(try PNGDecoder.decode(output, source: "out"), expected, alpha ? "RGBA" : "RGB")
         }
     }
@@ -168,7 +192,9 @@ final class StreamedEncodingTests: XCTestCase {
         let png = Self.storedPNG(width: 40, height: 300, rows: rows)
         let rewrite = try XCTUnwrap(PNGRewrite(png), "the header, CRCs and checksum are right")
         _ = try written { fd in
-            XCTAssertFalse(try rewrite.write(png, fills: [], options: .fast, to: fd, destination: "out"))
+            XCTAssertThrowsError(try rewrite.write(covers: [], options: .fast, to: fd, destination: "out")) { error in
+                XCTAssertEqual((error as? ImagingError)?.kind, .corrupt)
+            }
         }
         XCTAssertThrowsError(try PNGDecoder.decode(png, source: "in"), "the full decoder words the error")
     }
@@ -206,5 +232,20 @@ final class StreamedEncodingTests: XCTestCase {
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return bigEndian(UInt32(data.count)) + typed + bigEndian(~crc)
+    }
+}
+
+/// A seeded generator (SplitMix64), so that a failing round can be run again.
+private struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
