@@ -2,12 +2,17 @@
 // shotguard: notices screenshots on an X11 desktop and redacts them before they leave.
 import PackageDescription
 
+/// Every Swift target: a member is used only where its module is imported (SE-0444), so the
+/// imports say what each file really depends on.
+let strict: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "shotguard",
     products: [
         // Libraries for packages that build on shotguard's layers (the fuzz targets in Fuzz/).
         .library(name: "ShotguardBase", targets: ["ShotguardBase"]),
         .library(name: "ShotguardImaging", targets: ["ShotguardImaging"]),
+        .library(name: "ShotguardScreen", targets: ["ShotguardScreen"]),
         .library(name: "ShotguardRegions", targets: ["ShotguardRegions"]),
         .library(name: "ShotguardX11", targets: ["ShotguardX11"]),
         .library(name: "ShotguardAgent", targets: ["ShotguardAgent"]),
@@ -34,46 +39,55 @@ let package = Package(
 
         // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
         // the errno path of system calls.
-        .target(name: "ShotguardBase", dependencies: ["CShotguardSys"]),
+        .target(name: "ShotguardBase", dependencies: ["CShotguardSys"], swiftSettings: strict),
 
         // Pure Swift, no X: pixels, PNG, JPEG, WebP, geometry, fills; the regions file.
         .target(name: "ShotguardImaging", dependencies: ["ShotguardBase", "CShotguardPNG", "CTurboJPEG", "CWebP"],
-                linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "ShotguardRegions", dependencies: ["ShotguardBase", "ShotguardImaging", "CPCRE2"]),
+                swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // The screen model: windows, monitors and fields at one moment, as the X11 and
+        // accessibility layers read them and the rules consume them.
+        .target(name: "ShotguardScreen", dependencies: ["ShotguardImaging"], swiftSettings: strict),
+        .target(name: "ShotguardRegions", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardScreen", "CPCRE2"],
+                swiftSettings: strict),
 
         // The X11 layer: display, windows, capture.
         .target(name: "ShotguardX11", dependencies: ["CX11", "CXCB", "CShotguardSys", "ShotguardBase", "ShotguardImaging",
-                                                     "ShotguardRegions"]),
+                                                     "ShotguardScreen"], swiftSettings: strict),
 
         // Windows painted with known pixels on a private X server: the demo's scene, the tests' desktops.
-        .target(name: "ShotguardScene", dependencies: ["CX11", "ShotguardBase", "ShotguardImaging", "ShotguardX11"]),
+        .target(name: "ShotguardScene", dependencies: ["CX11", "ShotguardBase", "ShotguardImaging", "ShotguardX11"],
+                swiftSettings: strict),
 
         // The accessibility layer: AT-SPI2 queries for `field` rules, over D-Bus, no X.
-        .target(name: "ShotguardAccessibility", dependencies: ["CAtspiLoader", "ShotguardBase", "ShotguardRegions",
-                                                               "ShotguardImaging"]),
+        .target(name: "ShotguardAccessibility", dependencies: ["CAtspiLoader", "ShotguardBase", "ShotguardScreen",
+                                                               "ShotguardImaging"], swiftSettings: strict),
 
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
-                                                       "CShotguardSys", "ShotguardAccessibility"]),
+                                                       "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility"],
+                swiftSettings: strict),
 
         // The command-line tool.
         .executableTarget(
             name: "shotguard",
             dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardScene",
-                           "ShotguardAgent", "ShotguardAccessibility"]
+                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen"],
+            swiftSettings: strict
         ),
 
-        .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"]),
-        .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"]),
-        .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions"]),
+        .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"], swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"],
+                    swiftSettings: strict),
+        .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions", "ShotguardScreen", "ShotguardImaging"],
+                    swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene",
-                                                     "CAtspiLoader"]),
+                                                     "CAtspiLoader", "ShotguardScreen"], swiftSettings: strict),
         .testTarget(name: "X11Tests", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardScene", "ShotguardImaging",
-                                                     "ShotguardRegions"]),
+                                                     "ShotguardRegions", "ShotguardScreen"], swiftSettings: strict),
         .testTarget(name: "AgentTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
-                                                       "ShotguardX11", "ShotguardScene"]),
-        .testTarget(name: "DocsTests"),
+                                                       "ShotguardX11", "ShotguardScene", "ShotguardScreen"], swiftSettings: strict),
+        .testTarget(name: "DocsTests", swiftSettings: strict),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
-        .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging"]),
+        .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen"], swiftSettings: strict),
     ]
 )

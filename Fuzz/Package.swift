@@ -27,6 +27,7 @@ let package = Package(
         ]),
         .executableTarget(name: "fuzz-regions", dependencies: [
             "FuzzSupport", .product(name: "ShotguardRegions", package: "shotguard"),
+            .product(name: "ShotguardScreen", package: "shotguard"),
             .product(name: "ShotguardImaging", package: "shotguard"),
         ]),
         .executableTarget(name: "fuzz-clipboard", dependencies: [
@@ -36,6 +37,7 @@ let package = Package(
             "FuzzSupport", .product(name: "ShotguardAgent", package: "shotguard"),
             .product(name: "ShotguardBase", package: "shotguard"),
             .product(name: "ShotguardRegions", package: "shotguard"),
+            .product(name: "ShotguardScreen", package: "shotguard"),
             .product(name: "ShotguardImaging", package: "shotguard"),
         ]),
     ]

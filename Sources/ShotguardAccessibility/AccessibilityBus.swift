@@ -1,7 +1,7 @@
 // A connection to the AT-SPI2 accessibility bus, and the one query `field` rules need.
 import CAtspiLoader
 import ShotguardImaging
-import ShotguardRegions
+import ShotguardScreen
 
 /// The accessibility bus of this session, through libatspi.
 ///

@@ -1,5 +1,5 @@
 // One-shot field lookup for commands that resolve rules once (capture, regions check, show).
-import ShotguardRegions
+import ShotguardScreen
 
 public enum FieldQuery {
     /// The showing fields of `roles` right now: `.notQueried` when no rule asks for any (the

@@ -2,7 +2,7 @@
 import CAtspiLoader
 import Glibc
 import ShotguardBase
-import ShotguardRegions
+import ShotguardScreen
 import Synchronization
 
 /// The agent's view of the accessible fields: a thread owns the accessibility bus, asks every

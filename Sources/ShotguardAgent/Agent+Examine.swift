@@ -3,6 +3,7 @@ import Glibc
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardX11
 
 extension Agent {
     /// Largest screenshot file read.

@@ -3,6 +3,7 @@ import ShotguardBase
 import ShotguardAccessibility
 import ShotguardRegions
 import ShotguardX11
+import ShotguardScreen
 
 extension Agent {
     /// How long start-up waits for the first list of fields, so that the first screenshot is

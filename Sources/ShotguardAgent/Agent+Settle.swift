@@ -3,6 +3,7 @@ import Glibc
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 extension Agent {
     /// Called when the event's quiet period is over and its candidates were examined (or at

@@ -3,6 +3,8 @@ import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
+import ShotguardAccessibility
+import ShotguardScreen
 
 extension Agent {
     /// The covers come down at most this long after the key, whatever happens.

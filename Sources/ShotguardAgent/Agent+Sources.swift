@@ -3,6 +3,8 @@ import Glibc
 import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardRegions
+import ShotguardScreen
 
 extension Agent {
     /// A fresher screen is taken for a later signal only when the last one is older than this.

@@ -5,6 +5,7 @@ import ShotguardAccessibility
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
+import ShotguardScreen
 
 /// Why the agent could not start; `isUsage` errors (a bad regions file) exit 2, others 1.
 public struct AgentError: Error, CustomStringConvertible {

@@ -1,6 +1,7 @@
 // Finds where on the screen an image's pixels came from: the whole screen, a window, a region.
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 /// How an image was placed on the screen.
 struct Alignment {

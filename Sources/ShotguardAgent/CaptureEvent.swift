@@ -1,6 +1,7 @@
 // One capture event: the signals of one screenshot, the screens seen meanwhile, and its images.
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 /// The screen at one moment: its pixels (opaque, for alignment) and its windows.
 struct Snapshot {

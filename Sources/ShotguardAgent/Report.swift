@@ -2,6 +2,7 @@
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 /// One signal that joined a capture event.
 struct SignalRecord {

@@ -1,5 +1,6 @@
 // Applies resolved rules to an image that shows a known rectangle of the screen.
 import ShotguardImaging
+import ShotguardScreen
 
 extension PixelBuffer {
     /// Redacts `hits` (in screen coordinates) on an image whose pixels show `origin` on

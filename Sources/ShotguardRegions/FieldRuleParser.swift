@@ -1,4 +1,6 @@
 // The words only a `field` rule takes: `role=` and `name~`.
+import ShotguardScreen
+import ShotguardImaging
 
 /// Handles `role=` and `name~` on a `field` rule; returns false for any other word, which the
 /// caller then treats as a window match (`class=`, `instance=`, `title`) or an error.

@@ -1,4 +1,5 @@
 // The conditions a `window` rule puts on a window: class, instance, exact title or title pattern.
+import ShotguardScreen
 
 /// One condition of a `window` rule. A window matches a rule when it meets all of them.
 ///

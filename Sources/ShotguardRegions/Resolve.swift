@@ -1,6 +1,7 @@
 // Turns rules into screen rectangles for one moment's windows, and screen rectangles into image ones.
 
 import ShotguardImaging
+import ShotguardScreen
 
 /// One rectangle to redact, and the rule that asked for it.
 public struct RegionHit: Hashable, Sendable {

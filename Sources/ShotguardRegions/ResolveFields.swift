@@ -1,6 +1,7 @@
 // Resolves `field` rules: the accessible fields they select, at the fields' screen extents.
 
 import ShotguardImaging
+import ShotguardScreen
 
 extension Rule {
     /// The fields this rule selects on `context`. Without accessibility information
@@ -27,18 +28,6 @@ extension Rule {
             }
         }
         return resolution
-    }
-}
-
-extension ScreenContext {
-    /// The topmost viewable window whose client area holds the centre of `rect`: the window
-    /// that shows a field there (AT-SPI2 does not name X windows).
-    public func window(showing rect: Rect) -> WindowInfo? {
-        let x = rect.x + rect.width / 2, y = rect.y + rect.height / 2
-        return windows.last { window in
-            window.isViewable && x >= window.frame.x && x < window.frame.x + window.frame.width
-                && y >= window.frame.y && y < window.frame.y + window.frame.height
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 // One line of a regions file: what to cover, and with what.
 
 import ShotguardImaging
+import ShotguardScreen
 
 /// What a rule's geometry is relative to.
 public enum Target: String, Sendable {

@@ -1,4 +1,5 @@
 // The words only a `monitor` rule takes: `name=NAME` and `primary`, which pick its monitors.
+import ShotguardImaging
 
 /// Reads `token` as a monitor selector into `rule` when it is one (`name=NAME` or `primary`),
 /// and returns whether it was; `first` is the selector seen before on this line, if any.

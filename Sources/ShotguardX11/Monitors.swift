@@ -1,7 +1,7 @@
 // RandR 1.5 monitors: the named parts of the root window that the screens show.
 import CX11
 import ShotguardImaging
-import ShotguardRegions
+import ShotguardScreen
 
 extension Display {
     /// The active RandR monitors now, in the server's order (`XRRGetMonitors`); empty when the

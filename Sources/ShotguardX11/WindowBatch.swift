@@ -3,7 +3,7 @@ import CX11
 import CXCB
 import Glibc
 import ShotguardImaging
-import ShotguardRegions
+import ShotguardScreen
 
 /// The window list at event time, read in a fixed number of round trips whatever the number
 /// of windows: all requests go out first, then every reply is collected. An error comes back

@@ -1,7 +1,7 @@
 // Window queries in EWMH terms: the stacking list, the active window, geometry on screen.
 import CX11
 import ShotguardImaging
-import ShotguardRegions
+import ShotguardScreen
 
 extension Display {
     /// Where a window's client area is on the root, and whether it is viewable.

@@ -3,6 +3,7 @@ import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
+import ShotguardScreen
 
 enum CaptureCommand: Subcommand {
     static let spec = CommandSpec(

@@ -5,6 +5,7 @@ import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
 @preconcurrency import Glibc
+import ShotguardScreen
 
 enum DemoCommand: Subcommand {
     static let spec = CommandSpec(

@@ -1,6 +1,7 @@
 // Adds the accessible fields that the regions file's `field` rules need to a screen context.
 import ShotguardAccessibility
 import ShotguardRegions
+import ShotguardScreen
 
 enum LiveFields {
     /// `context` with the fields of the roles `regions` asks for. Without an accessibility bus

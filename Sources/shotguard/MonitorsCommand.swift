@@ -4,6 +4,7 @@ import ShotguardImaging
 import ShotguardRegions
 import ShotguardAgent
 import ShotguardX11
+import ShotguardScreen
 
 enum MonitorsCommand: Subcommand {
     static let spec = CommandSpec(

@@ -4,6 +4,7 @@ import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
 @preconcurrency import Glibc
+import ShotguardScreen
 
 enum RedactCommand: Subcommand {
     static let spec = CommandSpec(

@@ -1,6 +1,7 @@
 // `shotguard watch`: the background agent that notices screenshots and reports them redacted.
 import ShotguardAgent
 import ShotguardX11
+import ShotguardImaging
 
 enum WatchCommand: Subcommand {
     static let spec = CommandSpec(

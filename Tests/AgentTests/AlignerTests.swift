@@ -3,6 +3,7 @@ import Testing
 @testable import ShotguardAgent
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 @Suite struct ScreenAlignmentTests {
     let root = SyntheticScreen.desktop()

@@ -3,6 +3,7 @@
 import ShotguardImaging
 import ShotguardRegions
 import XCTest
+import ShotguardScreen
 
 final class CaptureEventTests: XCTestCase {
     private func snapshot(at time: Double, windows: [WindowInfo] = [], active: UInt? = nil) -> Snapshot {

@@ -3,6 +3,7 @@ import Testing
 @testable import ShotguardAgent
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 @Suite struct MonitorPlacementTests {
     let root = SyntheticScreen.desktop(width: 640, height: 400)

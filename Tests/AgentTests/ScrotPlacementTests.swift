@@ -7,6 +7,7 @@ import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
 import ShotguardScene
+import ShotguardScreen
 
 /// One 1920×1080 Xvfb for the suite, with the synthetic desktop as its root background.
 final class ScrotDesktop: @unchecked Sendable {

@@ -4,6 +4,7 @@ import ShotguardBase
 @testable import ShotguardAgent
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 @Suite struct SearchTests {
     let root = SyntheticScreen.desktop()

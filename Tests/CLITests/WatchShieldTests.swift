@@ -3,6 +3,8 @@ import Foundation
 import ShotguardImaging
 import ShotguardX11
 import XCTest
+import ShotguardScene
+import ShotguardScreen
 
 final class WatchShieldTests: XCTestCase {
     nonisolated(unsafe) private static var desktop: WatchDesktop?

@@ -3,6 +3,7 @@
 import XCTest
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 final class FieldRuleParseTests: XCTestCase {
     func testRolesNamesAndWindowMatches() throws {

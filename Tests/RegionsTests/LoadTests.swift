@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 import ShotguardRegions
+import ShotguardImaging
 
 final class LoadTests: XCTestCase {
     private var directory: URL!

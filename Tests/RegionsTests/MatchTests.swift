@@ -3,6 +3,7 @@
 import XCTest
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 final class MatchTests: XCTestCase {
     private let window = WindowInfo(id: 1, className: "Google-chrome", instance: "google-chrome",

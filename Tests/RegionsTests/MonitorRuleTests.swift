@@ -3,6 +3,7 @@
 import XCTest
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 final class MonitorRuleTests: XCTestCase {
     /// Two monitors side by side on a 3200x1080 root: a 1920x1080 primary and a 1280x1024.

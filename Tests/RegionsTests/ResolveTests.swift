@@ -3,6 +3,7 @@
 import XCTest
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 final class ResolveTests: XCTestCase {
     private func window(_ id: UInt, _ className: String, instance: String = "inst", title: String = "",

@@ -2,6 +2,7 @@
 import ShotguardImaging
 import ShotguardRegions
 import XCTest
+import ShotguardScreen
 
 final class TitleBudgetTests: XCTestCase {
     private func window(_ id: UInt, title: String) -> WindowInfo {

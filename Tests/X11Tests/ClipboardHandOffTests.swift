@@ -2,6 +2,7 @@
 import Foundation
 import ShotguardX11
 import XCTest
+import ShotguardBase
 
 final class ClipboardHandOffTests: XCTestCase {
     nonisolated(unsafe) static let fixture = XvfbFixture()

@@ -7,6 +7,7 @@ import ShotguardRegions
 import ShotguardX11
 import ShotguardScene
 import XCTest
+import ShotguardScreen
 
 final class WindowListCostTests: XCTestCase {
     nonisolated(unsafe) static let fixture = XvfbFixture()

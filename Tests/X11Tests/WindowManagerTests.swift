@@ -4,6 +4,7 @@ import ShotguardImaging
 import ShotguardX11
 import ShotguardScene
 import XCTest
+import ShotguardScreen
 
 final class X11WindowManagerTests: XCTestCase {
     nonisolated(unsafe) static let fixture = XvfbFixture()

@@ -2,6 +2,7 @@
 import FuzzSupport
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 
 /// Input: the regions file's text, then optionally a NUL byte and bytes that lay out the
 /// screen and its windows. Seeds are plain regions files and get `standardScreen`.

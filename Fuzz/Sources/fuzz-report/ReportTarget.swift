@@ -4,6 +4,7 @@ import FuzzSupport
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 // Report and its parts are internal to the agent; `make fuzz` builds with testable imports.
 @testable import ShotguardAgent
 

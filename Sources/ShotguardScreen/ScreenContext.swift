@@ -1,4 +1,4 @@
-// What the resolver needs to know about the screen and its windows, gathered by the X11 layer.
+// The screen at one moment, as the X11 layer reads it and the rules are resolved against.
 
 import ShotguardImaging
 
@@ -59,4 +59,16 @@ public struct ScreenContext: Hashable, Sendable {
 
     /// The whole root window: `width`x`height`+0+0.
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+}
+
+extension ScreenContext {
+    /// The topmost viewable window whose client area holds the centre of `rect`: the window
+    /// that shows a field there (AT-SPI2 does not name X windows).
+    public func window(showing rect: Rect) -> WindowInfo? {
+        let x = rect.x + rect.width / 2, y = rect.y + rect.height / 2
+        return windows.last { window in
+            window.isViewable && x >= window.frame.x && x < window.frame.x + window.frame.width
+                && y >= window.frame.y && y < window.frame.y + window.frame.height
+        }
+    }
 }
