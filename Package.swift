@@ -87,6 +87,9 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
                                                        "ShotguardX11", "ShotguardScene", "ShotguardScreen"], swiftSettings: strict),
         .testTarget(name: "DocsTests", swiftSettings: strict),
+        // The agent's decisions (tracker, policy, queue, recent keys, reports), with no X server.
+        .testTarget(name: "AgentDecisionTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
+                                                               "ShotguardScreen", "ShotguardX11"], swiftSettings: strict),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
         .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen"], swiftSettings: strict),
     ]

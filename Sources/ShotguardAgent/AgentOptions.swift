@@ -10,6 +10,14 @@ public struct AgentOptions: Sendable {
     public var spoolFolder: String?
     /// `--keep N`: how many reports the spool keeps (the oldest are removed first).
     public var keepReports = 500
+    /// `--keep-for DURATION`: how long reports are kept, in seconds (a day by default); nil keeps
+    /// them whatever their age (`--keep-for 0`... is refused by the CLI; `forever` gives nil).
+    public var keepFor: Double? = 86_400
+    /// `--keep-unredacted`: keep the image of a screenshot that no rule touched (by default only
+    /// its report is kept; with `--exec` the image is kept for the command).
+    public var keepUnredacted = false
+    /// `--no-notify`: no desktop notifications.
+    public var notify = true
     public var execCommand: String?
     public var printJSON = false
     public var once = false

@@ -55,16 +55,11 @@ extension ClipboardServer {
         }
         guard let offer = offers.first(where: { $0.target == target }) else { return nil }
         if offer.bytes.count > chunkSize {
-            guard allowIncremental else { return nil }
-            return startIncremental(offer.bytes, target: target, requestor: requestor, property: property, now: now)
+            // INCR carries bytes (format 8); larger data of another format is refused.
+            guard allowIncremental, offer.format == 8 else { return nil }
+            return startIncremental(offer.bytes, target: offer.type, requestor: requestor, property: property, now: now)
         }
-        let (_, error) = display.trap {
-            offer.bytes.withUnsafeBufferPointer { bytes in
-                XChangeProperty(display.handle, requestor, property, target, 8, PropModeReplace,
-                                bytes.baseAddress, Int32(bytes.count))
-            }
-        }
-        guard error == nil else { return nil }
+        guard writeData(offer, to: requestor, property: property) else { return nil }
         events.append(.served(target: name(of: target), requestor: UInt(requestor), bytes: offer.bytes.count, incremental: false))
         return property
     }
@@ -87,6 +82,32 @@ extension ClipboardServer {
         }
         let written = write(pairs.map { UInt($0) }, type: chunk.type, to: request.requestor, property: request.property)
         notify(request, property: written ?? 0)
+    }
+
+    /// Writes an offer's data with its type and format (format 32 goes as C longs, as Xlib
+    /// wants them); false when the requestor vanished.
+    private func writeData(_ offer: Offer, to requestor: Window, property: Atom) -> Bool {
+        switch offer.format {
+        case 32:
+            let values = PropertyDecoding.cardinals(fromBytes: offer.bytes).map { UInt($0) }
+            return write(values, type: offer.type, to: requestor, property: property) != nil
+        case 16:
+            let (_, error) = display.trap {
+                offer.bytes.withUnsafeBufferPointer { bytes in
+                    XChangeProperty(display.handle, requestor, property, offer.type, 16, PropModeReplace,
+                                    bytes.baseAddress, Int32(bytes.count / 2))
+                }
+            }
+            return error == nil
+        default:
+            let (_, error) = display.trap {
+                offer.bytes.withUnsafeBufferPointer { bytes in
+                    XChangeProperty(display.handle, requestor, property, offer.type, 8, PropModeReplace,
+                                    bytes.baseAddress, Int32(bytes.count))
+                }
+            }
+            return error == nil
+        }
     }
 
     /// Writes a format-32 list (C longs, as Xlib wants them); nil when the requestor vanished.

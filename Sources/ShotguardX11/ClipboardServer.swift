@@ -15,6 +15,22 @@ public enum ClipboardServerEvent: Equatable, Sendable {
     case handedOff(manager: UInt, saved: Bool)
 }
 
+/// One target served on CLIPBOARD: its name, the property type and format it is answered
+/// with, and its data as the X server carries it (format 32: 32-bit little-endian values).
+public struct ServedTarget: Equatable, Sendable {
+    public var name: String
+    public var type: String
+    public var format: Int32
+    public var bytes: [UInt8]
+
+    public init(name: String, type: String? = nil, format: Int32 = 8, bytes: [UInt8]) {
+        self.name = name
+        self.type = type ?? name
+        self.format = format
+        self.bytes = bytes
+    }
+}
+
 /// Owns CLIPBOARD and answers requests for an image, on the window of `DesktopEvents` (so the
 /// XFixes notification of its own ownership is ignored there). Never blocks on another client:
 /// `DesktopEvents.process` hands it the X events that concern it, and `expire` runs its timers.
@@ -32,8 +48,16 @@ public final class ClipboardServer {
     public private(set) var state = State.idle
     /// The server time at which ownership was taken; requests from before it are refused.
     public private(set) var ownedSince: Time = 0
-    /// The image bytes by target atom, in the order TARGETS lists them, once provided.
-    var offers: [(target: Atom, bytes: [UInt8])] = []
+    /// What is served by target atom, in the order TARGETS lists them, once provided.
+    var offers: [Offer] = []
+
+    /// One provided target, its atoms interned.
+    struct Offer {
+        let target: Atom
+        let type: Atom
+        let format: Int32
+        let bytes: [UInt8]
+    }
     var queued: [XSelectionRequestEvent] = []
     var pendingDeadline: Double?
     var transfers: [Window: IncrementalTransfer] = [:]
@@ -70,12 +94,19 @@ public final class ClipboardServer {
     }
 
     /// Takes CLIPBOARD now, before the image is ready: requests are queued until `provide`.
-    /// Uses a real server timestamp (from a zero-length property append on the server's own
-    /// window), never CurrentTime, and confirms with XGetSelectionOwner.
-    public func takeOwnership(now: Double) throws(X11Error) {
-        let time = try serverTime()
+    /// With `at`, the ownership is requested with that server time — the time at which the
+    /// owner whose image is being replaced took the clipboard — so that the server refuses it
+    /// when a newer owner has taken CLIPBOARD since (a copy made a moment later is never
+    /// replaced). Without it, a real server timestamp (from a zero-length property append on
+    /// the server's own window), never CurrentTime. Confirmed with XGetSelectionOwner.
+    public func takeOwnership(at ownerTime: UInt? = nil, now: Double) throws(X11Error) {
+        let time: Time
+        if let ownerTime { time = Time(ownerTime) } else { time = try serverTime() }
         XSetSelectionOwner(display.handle, clipboard, window, time)
         guard XGetSelectionOwner(display.handle, clipboard) == window else {
+            if ownerTime != nil {
+                throw X11Error(.clipboard, "did not take the clipboard: another client took it after the image was copied (a newer copy is never replaced)")
+            }
             throw X11Error(.clipboard, "could not take the clipboard: another client took it at the same time (expected to own CLIPBOARD from server time \(time))")
         }
         ownedSince = time
@@ -96,7 +127,14 @@ public final class ClipboardServer {
     /// Sets the image to serve under each target (MIME name → bytes, the preferred first);
     /// answers the requests queued while ownership was pending.
     public func provide(_ images: [(target: String, bytes: [UInt8])], now: Double) {
-        offers = images.map { (display.atom($0.target), $0.bytes) }
+        provide(targets: images.map { ServedTarget(name: $0.target, bytes: $0.bytes) }, now: now)
+    }
+
+    /// Sets what to serve, target by target, each with its own type and format (what another
+    /// owner offered, served back byte for byte); answers the requests queued while ownership
+    /// was pending.
+    public func provide(targets: [ServedTarget], now: Double) {
+        offers = targets.map { Offer(target: display.atom($0.name), type: display.atom($0.type), format: $0.format, bytes: $0.bytes) }
         pendingDeadline = nil
         guard state != .idle else { return }
         state = .serving

@@ -24,11 +24,15 @@ extension DesktopEvents {
                 self.fetch = nil
                 return []
             }
-            let asked = imageTargets.first { $0.atom == fetch.target }?.name ?? "the image"
-            return failed("the clipboard owner refused \(asked)", now: now)
+            guard !fetch.readingImage else {
+                let asked = imageTargets.first { $0.atom == fetch.target }?.name ?? "the image"
+                return failed("the clipboard owner refused \(asked)", now: now)
+            }
+            return ask(fetch.skip(now: now), of: fetch)
         }
         guard let property = display.takeProperty(event.property, of: window) else {
-            return failed("the clipboard data could not be read", now: now)
+            guard !fetch.readingImage else { return failed("the clipboard data could not be read", now: now) }
+            return ask(fetch.skip(now: now), of: fetch)
         }
         switch fetch.step {
         case .targets:
@@ -41,20 +45,24 @@ extension DesktopEvents {
                 self.fetch = nil
                 return []
             }
-            fetch.chose(best.atom, offered: images.map(\.name), now: now)
+            let others = Array(offered.prefix(4 * ClipboardFetch.maximumTargets)).map { Atom($0) }
+            let names = display.atomNames(others)
+            let named = zip(others, names).compactMap { atom, name in name.map { (atom: atom, name: $0) } }
+            fetch.chose(best, offered: images.map(\.name), others: named, now: now)
             XConvertSelection(display.handle, clipboard, best.atom, dataProperty, window, fetch.timestamp)
             display.flush()
             return []
         case .data where property.type == incr:
-            // INCR: the owner sends the image in chunks, each after we delete the last one;
+            // INCR: the owner sends the data in chunks, each after we delete the last one;
             // takeProperty has deleted the INCR property, which starts the transfer.
             fetch.progressed(now: now, to: .incremental)
             return []
         case .data:
-            guard property.bytes.count <= ClipboardFetch.maximumSize else {
+            guard !fetch.readingImage || property.bytes.count <= ClipboardFetch.maximumSize else {
                 return failed("the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB", now: now)
             }
-            return delivered(property.bytes, from: fetch, incremental: false)
+            let type = display.atomNames([property.type]).first.flatMap { $0 } ?? "STRING"
+            return ask(fetch.finished(property.bytes, type: type, format: property.format, now: now), of: fetch)
         case .incremental:
             return []
         }
@@ -65,22 +73,36 @@ extension DesktopEvents {
         guard let chunk = display.takeProperty(dataProperty, of: window) else { return [] }
         switch fetch.add(chunk.bytes) {
         case .complete:
-            return delivered(fetch.data, from: fetch, incremental: true)
+            let type = display.atomNames([chunk.type]).first.flatMap { $0 } ?? "STRING"
+            return ask(fetch.finished(fetch.incrementalData, type: type, format: chunk.format, now: now), of: fetch)
         case .tooLarge:
-            return failed("the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB", now: now)
+            guard !fetch.readingImage else {
+                return failed("the clipboard image is larger than \(ClipboardFetch.maximumSize / 1024 / 1024) MiB", now: now)
+            }
+            return ask(fetch.skip(now: now), of: fetch)
         case .needsMore:
             fetch.progressed(now: now)
             return []
         }
     }
 
+    /// Asks the owner for the next target, or ends the read when there is none.
+    private func ask(_ next: (atom: Atom, name: String)?, of fetch: ClipboardFetch) -> [DesktopSignal] {
+        guard let next else { return delivered(from: fetch) }
+        XConvertSelection(display.handle, clipboard, next.atom, dataProperty, window, fetch.timestamp)
+        display.flush()
+        return []
+    }
+
     /// A read ended with an image. One this process serves (a clipboard manager that copied
     /// the guard's image and took CLIPBOARD) is no new screenshot.
-    private func delivered(_ bytes: [UInt8], from fetch: ClipboardFetch, incremental: Bool) -> [DesktopSignal] {
+    func delivered(from fetch: ClipboardFetch) -> [DesktopSignal] {
         self.fetch = nil
         retry = nil
-        guard !clipboardServer.isServing(bytes) else { return [] }
-        return [.clipboardImage(bytes: bytes, offered: fetch.offered, owner: describe(fetch.owner), incremental: incremental)]
+        guard let read = fetch.result(ownerDescription: describe(fetch.owner)), !clipboardServer.isServing(read.image) else {
+            return []
+        }
+        return [.clipboardImage(read)]
     }
 
     /// A read failed: reported at once, or held while a new owner may still bring the image.
@@ -98,34 +120,43 @@ extension DesktopEvents {
         return [.clipboardFailed(reason: reason)]
     }
 
-    /// Starts following a new top-level window: its class may be set only after creation.
-    func track(_ id: Window) -> [DesktopSignal] {
-        guard id != window else { return [] }
-        let (_, error) = display.trap { XSelectInput(display.handle, id, PropertyChangeMask | StructureNotifyMask) }
-        guard error == nil, watchesTools else { return [] }
-        return check(id)
+    /// A new top-level window, or one whose class changed: checked with the others of this
+    /// turn in one batch (`checkNewWindows`), never with a round trip of its own.
+    func noteNewWindow(_ id: Window) {
+        guard id != window, toolWindows[id] == nil else { return }
+        if newWindows.count < Self.maximumNewWindows { newWindows.insert(id) }
     }
 
-    func check(_ id: Window) -> [DesktopSignal] {
-        guard toolWindows[id] == nil else { return [] }
-        let hint = display.classHint(of: id)
-        let names = [hint.instance.lowercased(), hint.className.lowercased()]
-        guard let tool = names.first(where: { isTool($0) }) else {
-            // Named and not a tool: stop hearing about this window's property changes (unless
-            // the shield follows its title and class).
-            if shield == nil, !hint.className.isEmpty || !hint.instance.isEmpty {
-                _ = display.trap { XSelectInput(display.handle, id, NoEventMask) }
+    /// Checks up to `newWindowsPerTurn` of the windows noted since the last call, in one batch:
+    /// follows their property and structure changes, and signals the screenshot tools among
+    /// them. The rest wait for the next turn (`hasNewWindows`), so a storm of windows is worked
+    /// through in bounded steps while other events are answered.
+    func checkNewWindows() -> [DesktopSignal] {
+        guard !newWindows.isEmpty else { return [] }
+        let batch = Array(newWindows.prefix(Self.newWindowsPerTurn))
+        newWindows.subtract(batch)
+        let facts = NewWindowBatch(display).check(batch, selecting: PropertyChangeMask | StructureNotifyMask)
+        var signals: [DesktopSignal] = []
+        var quiet: [Window] = []
+        for fact in facts {
+            let names = [fact.instance.lowercased(), fact.className.lowercased()]
+            guard watchesTools, let tool = names.first(where: { isTool($0) }) else {
+                // Named and not a tool: stop hearing about this window's property changes (unless
+                // the shield follows its title and class).
+                if shield == nil, !fact.className.isEmpty || !fact.instance.isEmpty { quiet.append(fact.window) }
+                continue
             }
-            return []
+            toolWindows[fact.window] = tool
+            signals.append(.toolWindowOpened(id: UInt(fact.window), toolClass: tool))
+            // Already shown (its class was set after mapping): its MapNotify has passed.
+            if fact.isViewable { signals.append(.toolWindowMapped(id: UInt(fact.window), toolClass: tool)) }
         }
-        toolWindows[id] = tool
-        var signals: [DesktopSignal] = [.toolWindowOpened(id: UInt(id), toolClass: tool)]
-        // Already shown (its class was set after mapping): its MapNotify has passed.
-        if (try? display.geometry(of: id))?.isViewable == true {
-            signals.append(.toolWindowMapped(id: UInt(id), toolClass: tool))
-        }
+        if !quiet.isEmpty { NewWindowBatch(display).deselect(quiet) }
         return signals
     }
+
+    /// Whether new windows wait for their check (the loop then turns again at once).
+    public var hasNewWindows: Bool { !newWindows.isEmpty }
 
     /// The clipboard owner for reports: its WM_CLASS where it has one, else its id.
     private func describe(_ owner: Window) -> String {

@@ -4,11 +4,9 @@ import ShotguardImaging
 
 /// Something on the desktop that may mean a screenshot.
 public enum DesktopSignal {
-    /// A new clipboard owner offered an image: `bytes` of the first of `image/png`,
-    /// `image/jpeg`, `image/webp` it offered; `offered` lists every one of those it offered
-    /// (guard serves the redacted image under the same targets); `owner` describes it (class,
-    /// or window id); `incremental` when it came in INCR chunks.
-    case clipboardImage(bytes: [UInt8], offered: [String], owner: String, incremental: Bool)
+    /// A new clipboard owner offered an image: the first of `image/png`, `image/jpeg`,
+    /// `image/webp` it offered, and every other target it offered, as read.
+    case clipboardImage(ClipboardRead)
     /// A clipboard transfer failed (stalled owner, too large, refused).
     case clipboardFailed(reason: String)
     /// A window of a known screenshot tool was created (before it paints, where possible).
@@ -49,6 +47,10 @@ public final class DesktopEvents {
     public internal(set) var shield: Shield?
     /// Whether a window change was seen in this `process` call (the shield resolves again).
     var windowsChanged = false
+    /// New windows (or ones whose class changed) waiting for their batched check.
+    var newWindows: Set<Window> = []
+    static let newWindowsPerTurn = 512
+    static let maximumNewWindows = 65_536
 
     /// The clipboard image targets the agent reads and guard serves, best first.
     public static let readableImageTargets = ["image/png", "image/jpeg", "image/webp"]
@@ -104,6 +106,8 @@ public final class DesktopEvents {
     public func expire(now: Double) -> [DesktopSignal] {
         clipboardServer.expire(now: now)
         if let fetch, now >= fetch.deadline {
+            // A stall after the image is in ends the read with what was read.
+            guard fetch.readingImage else { return delivered(from: fetch) }
             return failed("the clipboard owner \(hexID(UInt(fetch.owner))) stalled for \(Int(ClipboardFetch.timeout)) s", now: now)
         }
         if fetch == nil, let retry, now >= retry.deadline {
@@ -121,6 +125,7 @@ public final class DesktopEvents {
             XNextEvent(display.handle, &event)
             signals += handle(&event, now: now)
         }
+        signals += checkNewWindows()
         if windowsChanged {
             windowsChanged = false
             signals.append(.windowsChanged)
@@ -144,9 +149,11 @@ public final class DesktopEvents {
         case PropertyNotify where event.xproperty.window == window:
             return chunkArrived(event.xproperty, now: now)
         case CreateNotify where watchesTools || shield != nil:
-            return track(event.xcreatewindow.window)
+            noteNewWindow(event.xcreatewindow.window)
+            return []
         case PropertyNotify where watchesTools && event.xproperty.atom == XA_WM_CLASS:
-            return check(event.xproperty.window)
+            noteNewWindow(event.xproperty.window)
+            return []
         case MapNotify:
             guard let tool = toolWindows[event.xmap.window] else { return [] }
             return [.toolWindowMapped(id: UInt(event.xmap.window), toolClass: tool)]
@@ -154,6 +161,7 @@ public final class DesktopEvents {
             guard toolWindows[event.xunmap.window] != nil else { return [] }
             return [.toolWindowClosed(id: UInt(event.xunmap.window))]
         case DestroyNotify:
+            newWindows.remove(event.xdestroywindow.window)
             guard toolWindows.removeValue(forKey: event.xdestroywindow.window) != nil else { return [] }
             return [.toolWindowClosed(id: UInt(event.xdestroywindow.window))]
         default:

@@ -59,6 +59,10 @@ public final class ShieldOverlays {
         XFlush(display.handle)
     }
 
+    /// One round trip: once it returns, the server has executed every request any client sent
+    /// before the ones this process just received word of (a recorded screen read).
+    public func sync() { XSync(display.handle, 0) }
+
     /// Unmaps every overlay.
     public func lower() {
         for window in windows { XUnmapWindow(display.handle, window) }

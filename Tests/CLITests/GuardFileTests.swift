@@ -48,7 +48,8 @@ final class GuardFileTests: WatchDesktopTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: unrelated), "other thumbnails stay")
 
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
-        XCTAssertEqual(report.json["schema"] as? Int, 3)
+        XCTAssertEqual(report.json["schema"] as? Int, 4)
+        XCTAssertEqual(report.json["type"] as? String, "screenshot")
         XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten")
         // The rename of the rewrite is not a second screenshot.
         XCTAssertNil(watch.nextReport(seconds: 2.5), "one screenshot, one report")
@@ -97,12 +98,16 @@ final class GuardFileTests: WatchDesktopTestCase {
         XCTAssertEqual(guardObject["file"] as? String, "quarantined")
         let id = try XCTUnwrap(guardObject["quarantine"] as? String)
 
-        // Its path holds the redacted fallback: the active window as it was, with the rules applied.
-        let geometry = try XCTUnwrap((report.json["alignment"] as? [String: Any])?["geometry"] as? String)
-        let origin = try XCTUnwrap(rect(fromGeometry: geometry))
-        let fallback = try PNGDecoder.decode(try fileBytes(shot.path), source: shot.path)
-        assertRedacted(fallback, origin: origin, screen: screen,
-                       expected: try desk.expectedRedactions().filter { !$0.rect.intersection(origin).isEmpty })
+        // Its path holds a placeholder of its size and format that shows nothing of the screen:
+        // guard never writes screen pixels where something else was.
+        let placeholder = try PNGDecoder.decode(try fileBytes(shot.path), source: shot.path)
+        XCTAssertEqual(placeholder.width, 320)
+        XCTAssertEqual(placeholder.height, 200)
+        var colours = Set<UInt32>()
+        for y in 0..<placeholder.height { for x in 0..<placeholder.width { colours.insert(placeholder[x, y] & 0xFF_FFFF) } }
+        XCTAssertEqual(colours, [0x3C3F41, 0xF0F0F0], "only the placeholder's background and its words")
+        XCTAssertNil(report.image, "no rule touched the fallback (the active window): its unredacted image is not kept")
+        _ = screen
 
         let list = try sandbox.run(["quarantine", "list", "--json"])
         XCTAssertEqual(list.status, 0, list.stderr)

@@ -15,6 +15,8 @@ struct FileIdentity: Equatable, Sendable {
     let mode: UInt32
     let owner: UInt32
     let group: UInt32
+    /// How many names the file has (hard links).
+    let links: Int
 
     init(_ status: stat) {
         device = UInt64(status.st_dev)
@@ -25,6 +27,7 @@ struct FileIdentity: Equatable, Sendable {
         mode = status.st_mode
         owner = status.st_uid
         group = status.st_gid
+        links = Int(status.st_nlink)
     }
 
     /// The identity of what `path` names now (the link itself, never its target).
@@ -147,6 +150,31 @@ struct FileRewrite {
         }
         self.temporary = nil
         syncFolder()
+    }
+
+    /// Writes `bytes` over the file's own inode, for a file with other names (hard links) that a
+    /// rename would leave holding the original. Checked to be the file that was read, opened
+    /// without following links; the caller keeps a copy of the original first.
+    func overwriteInPlace(_ bytes: [UInt8]) throws(RewriteError) {
+        let fd = path.withCString { open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { throw RewriteError(kind: .io, description: "cannot open \(path): \(errnoText())") }
+        defer { close(fd) }
+        guard let current = FileIdentity.of(fd: fd), current.isSameFile(as: original) else {
+            throw RewriteError(kind: .changed, description: "\(path) changed after it was read")
+        }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, $0.count - written, off_t(written)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw RewriteError(kind: .io, description: "cannot write \(path): \(errnoText())") }
+            written += count
+        }
+        guard ftruncate(fd, off_t(bytes.count)) == 0 else {
+            throw RewriteError(kind: .io, description: "cannot truncate \(path): \(errnoText())")
+        }
+        var times = [original.accessed, original.modified]
+        _ = futimens(fd, &times)
+        guard fsync(fd) == 0 else { throw RewriteError(kind: .io, description: "cannot write \(path): \(errnoText())") }
     }
 
     /// Deletes the temporary file, if one was made.

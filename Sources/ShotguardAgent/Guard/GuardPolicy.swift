@@ -1,28 +1,45 @@
-// Guard's decisions as pure functions: what happens to a screenshot file or clipboard image.
+// Guard's decisions as pure functions: whether an image is a screenshot of this screen, and what guard does with it.
 
-/// How a candidate image relates to the event's screens.
-enum Placement: Equatable {
-    /// Found on a screen; `verified` when its pixels matched that screen (a cursor aside).
-    case placed(verified: Bool)
-    /// Not found on any screen the agent saw, with why.
-    case unplaced(reason: String)
+/// Whether an image is a screenshot of this screen, and why.
+enum Judgment: Equatable, Sendable {
+    case screenshot(because: String)
+    case notScreenshot(because: String)
+
+    var isScreenshot: Bool { if case .screenshot = self { true } else { false } }
+
+    var reason: String {
+        switch self {
+        case .screenshot(let because), .notScreenshot(let because): return because
+        }
+    }
 }
 
-/// What guard does with one screenshot.
-enum GuardAction: Equatable {
-    /// No rule touches it: leave it byte-identical.
+/// How an image relates to the event's screens.
+enum PlacementFact: Equatable, Sendable {
+    /// Its pixels are the screen's (a cursor, a caret, or small moving areas far from every
+    /// rule aside).
+    case matched
+    /// It differs from the screen, but only where rules cover it.
+    case differsUnderRules
+    /// It could not be placed on any screen the agent saw.
+    case unplaced
+}
+
+/// What guard does with one image.
+enum GuardAction: Equatable, Sendable {
+    /// Leave it exactly as it was: the file keeps its bytes, the clipboard every target its
+    /// owner offered (served back byte for byte if guard had to take it over).
     case leave
-    /// Rules hit it: replace it with the redacted image, in its own format.
-    case rewrite
-    /// It cannot be placed while a rule hit a window at the event: set the original aside and
-    /// put the redacted fallback in its place.
-    case quarantine
-    /// Not a screenshot (a weak candidate not found on screen, or part of a bulk copy).
-    case ignore
+    /// Replace it with the redacted image (the file in its own format; the clipboard's image
+    /// targets).
+    case redact
+    /// A screenshot that cannot be redacted: set the original aside (quarantine) behind a
+    /// placeholder that shows no screen content; on the clipboard, the placeholder is served.
+    case setAside
 }
 
 /// What guard did, for the report's `guard` object.
-struct GuardOutcome: Equatable {
+struct GuardOutcome: Equatable, Sendable {
     var file: String?
     var quarantine: String?
     var clipboard: String?
@@ -30,29 +47,81 @@ struct GuardOutcome: Equatable {
     var isEmpty: Bool { file == nil && clipboard == nil }
 }
 
+/// Everything the decision needs about one examined image.
+struct PolicyFacts: Equatable, Sendable {
+    var source: Candidate.Source
+    var naming: Naming
+    /// The candidate's own evidence with the event's (tool window, shield key) added.
+    var evidence: Evidence
+    /// Whether capture sensing (RECORD) runs: then the agent knows which programs read the screen.
+    var sensing: Bool
+    var placement: PlacementFact
+    /// Rule rectangles inside the image once placed.
+    var hitsInImage: Int
+    /// Whether any rule covered anything on the screen at the event.
+    var rulesHitAtEvent: Bool
+}
+
 enum GuardPolicy {
-    /// The action for an image once it was examined.
-    /// - Parameters:
-    ///   - placement: where it was found, if anywhere.
-    ///   - hitsInImage: how many rule rectangles fall inside the image once placed.
-    ///   - isWeak: only an image in a watched folder, with no screenshot name.
-    ///   - rulesHitAtEvent: whether any rule covered anything at the event (a window or a region).
-    ///   - isBurst: it came with many other files at once (a bulk copy).
-    static func action(for placement: Placement, hitsInImage: Int, isWeak: Bool, rulesHitAtEvent: Bool,
-                       isBurst: Bool) -> GuardAction {
-        switch placement {
-        case .placed:
-            return hitsInImage > 0 ? .rewrite : .leave
+    /// Know, don't guess: an image is a screenshot of this screen when it is placed on a
+    /// snapshot and either backed by capture evidence, or named as a screenshot, or — where
+    /// capture sensing cannot answer — its pixels are the screen's. An image that cannot be
+    /// placed is a screenshot only with strong evidence (the reading process itself, a tool
+    /// window, the shield key, a screenshot program), or by its name together with a screen
+    /// read shortly before it — or by its name alone where sensing cannot answer.
+    static func judge(_ facts: PolicyFacts) -> Judgment {
+        let named = facts.source == .file && facts.naming == .strong
+        switch facts.placement {
+        case .matched, .differsUnderRules:
+            if !facts.evidence.isEmpty { return .screenshot(because: "capture evidence: \(facts.evidence.phrases.joined(separator: ", "))") }
+            if named { return .screenshot(because: "named as a screenshot, and its pixels are the screen's") }
+            if !facts.sensing, facts.placement == .matched { return .screenshot(because: "its pixels are the screen's") }
+            if !facts.sensing { return .notScreenshot(because: "it differs from the screen and nothing says it is a screenshot") }
+            return .notScreenshot(because: "no program read the screen for it")
         case .unplaced:
-            if isWeak || isBurst { return .ignore }
-            // Fail closed: an image that cannot be placed may show what the rules cover.
-            return rulesHitAtEvent ? .quarantine : .leave
+            if hasStrongEvidence(facts.evidence) || (named && facts.evidence.screenRead != nil) {
+                return .screenshot(because: "capture evidence: \(facts.evidence.phrases.joined(separator: ", "))")
+            }
+            if named, !facts.sensing {
+                return .screenshot(because: "named as a screenshot (capture sensing is not available to tell)")
+            }
+            return .notScreenshot(because: facts.sensing ? "not found on the screen, and no program read the screen for it"
+                : "not found on the screen")
         }
     }
 
-    /// Whether guard may touch a file at all: the agent's own rewrites, files written before it
-    /// started and files of other users never are.
-    static func mayRewrite(modified: Double, agentStart: Double, ownedByUser: Bool, isOwnRewrite: Bool) -> Bool {
-        ownedByUser && !isOwnRewrite && modified >= agentStart
+    /// Evidence that holds without placement: the reading process itself (or the file it
+    /// wrote), a tool window, the shield's key, a screenshot program. A read by a program merely
+    /// in the same process group or with the same parent could be an unrelated copy.
+    static func hasStrongEvidence(_ evidence: Evidence) -> Bool {
+        if evidence.toolWindow != nil || evidence.shieldKey || evidence.screenshotProgram != nil { return true }
+        guard let link = evidence.screenRead?.link else { return false }
+        return link == .sameProcess || link == .writer
+    }
+
+    /// What guard does with an examined image.
+    static func action(_ facts: PolicyFacts) -> GuardAction {
+        guard judge(facts).isScreenshot else { return .leave }
+        switch facts.placement {
+        case .matched, .differsUnderRules:
+            return facts.hitsInImage > 0 ? .redact : .leave
+        case .unplaced:
+            // Fail closed: an image that cannot be placed may show what the rules cover.
+            return facts.rulesHitAtEvent ? .setAside : .leave
+        }
+    }
+
+    /// Whether guard takes CLIPBOARD the moment it has read a new image, before placing it:
+    /// only with capture evidence and while rules cover something, so that a paste waits for
+    /// the redacted image instead of getting the original. Without evidence the owner keeps
+    /// the clipboard until the image is found to be the screen's.
+    static func takesOverAtOnce(evidence: Evidence, rulesHitNow: Bool) -> Bool {
+        rulesHitNow && !evidence.isEmpty
+    }
+
+    /// Whether guard may touch a file at all: files written before the agent started, files of
+    /// other users, and files restored from quarantine never are.
+    static func mayRewrite(modified: Double, agentStart: Double, ownedByUser: Bool, isRestored: Bool) -> Bool {
+        ownedByUser && !isRestored && modified >= agentStart
     }
 }

@@ -20,13 +20,23 @@ struct Alignment {
     /// shows there was not on the screen the rules were resolved against: unless rules cover
     /// this box (`differenceIsCovered(by:)`), the image must be treated as unplaced.
     var difference: Rect?
+    /// Each separate area where the image differs, in screen coordinates (see
+    /// `DifferenceTiles`); empty when none differ or when only the box is known.
+    var differingAreas: [Rect] = []
 
-    init(method: Method, rect: Rect, windowID: UInt?, verified: Bool = true, difference: Rect? = nil) {
+    init(method: Method, rect: Rect, windowID: UInt?, verified: Bool = true, difference: Rect? = nil,
+         differingAreas: [Rect] = []) {
         self.method = method
         self.rect = rect
         self.windowID = windowID
         self.verified = verified
         self.difference = difference
+        self.differingAreas = differingAreas
+    }
+
+    /// The differing pixels' area, in whole tiles, as a fraction of the image.
+    var differingFraction: Double {
+        Double(differingAreas.reduce(0) { $0 + $1.area }) / Double(max(1, rect.area))
     }
 
     /// Whether `rects` (screen coordinates, e.g. the rules' redactions) together cover every
@@ -92,8 +102,8 @@ enum Aligner {
             let comparison = ImageComparison.compare(candidate, root: root, x: 0, y: 0, tolerance: tolerance, stopEarly: false)
             let same = comparison.passes(tolerance)
             guard same || !verify else { return (nil, .notFound) }
-            return (Alignment(method: .screen, rect: root.bounds, windowID: nil, verified: same,
-                              difference: comparison.differing), nil)
+            return (Alignment(method: .screen, rect: root.bounds, windowID: nil, verified: same, difference: comparison.differing,
+                              differingAreas: comparison.tiles.areas(width: image.width, height: image.height)), nil)
         }
         // A monitor-sized image (scrot -M, flameshot screen) is tried at each monitor of that
         // size; monitors are matched by geometry, never by their index (which changes).
@@ -104,6 +114,9 @@ enum Aligner {
             if comparison.passes(tolerance) {
                 return (Alignment(method: .monitor, rect: frame, windowID: nil, difference: shifted(comparison.differing, by: frame)), nil)
             }
+        }
+        if !verify, let nearest = nearestMonitor(candidate, root: root, context: context, tolerance: tolerance) {
+            return (nearest, nil)
         }
         for window in context.windows.reversed()
         where window.frame.width == image.width && window.frame.height == image.height {
@@ -121,6 +134,23 @@ enum Aligner {
         guard let rect = result.rect else { return (nil, result) }
         let comparison = ImageComparison.compare(candidate, root: root, x: rect.x, y: rect.y, tolerance: tolerance, stopEarly: false)
         return (Alignment(method: .search, rect: rect, windowID: nil, difference: shifted(comparison.differing, by: rect)), result)
+    }
+
+    /// A monitor-sized image that matches no monitor exactly: the monitor of its size where it
+    /// differs least, unverified, with its differing areas (an animation on that monitor).
+    private static func nearestMonitor(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext,
+                                       tolerance: MatchTolerance) -> Alignment? {
+        var best: Alignment?
+        for monitor in context.monitors
+        where monitor.frame.width == image.width && monitor.frame.height == image.height && root.bounds.intersection(monitor.frame) == monitor.frame {
+            let frame = monitor.frame
+            let comparison = ImageComparison.compare(image, root: root, x: frame.x, y: frame.y, tolerance: tolerance, stopEarly: false)
+            let areas = comparison.tiles.areas(width: image.width, height: image.height).map { $0.offsetBy(dx: frame.x, dy: frame.y) }
+            let alignment = Alignment(method: .monitor, rect: frame, windowID: nil, verified: false,
+                                      difference: shifted(comparison.differing, by: frame), differingAreas: areas)
+            if best == nil || alignment.differingFraction < best!.differingFraction { best = alignment }
+        }
+        return best
     }
 
     private static func shifted(_ box: Rect?, by origin: Rect) -> Rect? {

@@ -33,6 +33,9 @@ struct Comparison {
     /// The box around every differing pixel (lossy: every differing block), in image
     /// coordinates; nil when none differ.
     var differing: Rect?
+    /// The differing tiles, for a comparison that ran to the end: separate areas apart (an
+    /// animation in one corner, a clock in another), each the box of one group of touching tiles.
+    var tiles = DifferenceTiles(width: 0, height: 0)
     /// The mean brightness error (lossy only; 0 for exact comparisons).
     var meanError = 0.0
     /// Whether the comparison stopped early because the difference was already too large.
@@ -60,6 +63,7 @@ enum ImageComparison {
     private static func compareExact(_ image: PixelBuffer, root: PixelBuffer, x: Int, y: Int,
                                      tolerance: MatchTolerance, stopEarly: Bool) -> Comparison {
         var box = BoxBuilder()
+        var tiles = DifferenceTiles(width: image.width, height: image.height)
         let width = image.width
         let abandoned = image.pixels.withUnsafeBufferPointer { pixels in
             root.pixels.withUnsafeBufferPointer { screen in
@@ -71,6 +75,7 @@ enum ImageComparison {
                     for column in 0..<width where (pixels[source + column] ^ screen[target + column]) & 0x00FF_FFFF != 0 {
                         if first < 0 { first = column }
                         last = column
+                        tiles.mark(x: column, y: row)
                     }
                     if first >= 0 { box.add(Rect(x: first, y: row, width: last - first + 1, height: 1)) }
                     if stopEarly, box.exceeds(tolerance.cluster) { return true }
@@ -78,7 +83,7 @@ enum ImageComparison {
                 return false
             }
         }
-        return Comparison(differing: box.rect, abandoned: abandoned)
+        return Comparison(differing: box.rect, tiles: tiles, abandoned: abandoned)
     }
 
     /// Lossy: compares brightness (luma), which JPEG and WebP keep at full resolution; colour
@@ -90,6 +95,7 @@ enum ImageComparison {
                                      tolerance: MatchTolerance, stopEarly: Bool) -> Comparison {
         let width = image.width, height = image.height, blockSize = 8
         var box = BoxBuilder()
+        var tiles = DifferenceTiles(width: image.width, height: image.height)
         var total = 0
         var sums = [Int](repeating: 0, count: (width + blockSize - 1) / blockSize)
         let abandoned = image.pixels.withUnsafeBufferPointer { pixels in
@@ -107,6 +113,7 @@ enum ImageComparison {
                             if error > tolerance.pixelError {
                                 if first < 0 { first = column }
                                 last = column
+                                tiles.mark(x: column, y: row)
                             }
                         }
                         if first >= 0 { box.add(Rect(x: first, y: row, width: last - first + 1, height: 1)) }
@@ -116,6 +123,7 @@ enum ImageComparison {
                         let blockWidth = min(blockSize, width - index * blockSize)
                         if sum > tolerance.blockError * blockWidth * bandHeight {
                             box.add(Rect(x: index * blockSize, y: bandTop, width: blockWidth, height: bandHeight))
+                            tiles.mark(x: index * blockSize, y: bandTop)
                         }
                     }
                     if stopEarly, box.exceeds(tolerance.cluster) { return true }
@@ -123,7 +131,8 @@ enum ImageComparison {
                 return false
             }
         }
-        return Comparison(differing: box.rect, meanError: Double(total) / Double(max(1, width * height)), abandoned: abandoned)
+        return Comparison(differing: box.rect, tiles: tiles, meanError: Double(total) / Double(max(1, width * height)),
+                          abandoned: abandoned)
     }
 }
 

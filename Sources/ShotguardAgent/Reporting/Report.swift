@@ -1,36 +1,17 @@
-// The report of one capture event (schema version 1, see DESIGN.md) and its JSON form.
+// The report of one screenshot (schema 4, see shotguard(1)) and its JSON form.
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardScreen
 
-/// One signal that joined a capture event.
-struct SignalRecord {
-    enum Kind: String { case file, clipboard, toolWindow = "tool-window", shieldKey = "shield-key" }
-
-    let kind: Kind
-    let time: Double
-    /// The file path, the clipboard owner, or the tool's class.
-    let detail: String
-}
-
-/// The shield's part of an event: the first key press that raised the covers.
-struct ShieldRecord {
-    /// Wall-clock time the agent read the key event.
-    let keyTime: Double
-    /// From reading the key event to flushing the covers' map requests.
-    let mappedAfterMs: Double
-    /// How many covers went up.
-    let covers: Int
-}
-
 /// What the agent hands to reporters: the redacted image and what happened.
 struct Report {
     enum Source: String { case file, clipboard, fallback, none }
 
-    /// 2 added the `guard` object (what guard did to the file and the clipboard); 3 the
-    /// `shield` object and the `shield-key` signal.
-    static let schema = 3
+    /// 2 added the `guard` object; 3 the `shield` object and the `shield-key` signal; 4 the
+    /// `type` field, the `screen-read` signal (program, pid, geometry), the `evidence` list and
+    /// the shield's `readAfterMs`.
+    static let schema = 4
 
     let id: String
     let time: Double
@@ -49,9 +30,10 @@ struct Report {
     var monitors: [MonitorInfo] = []
     var notes: [String] = []
     var guardOutcome = GuardOutcome()
-    /// Whether the shield was up for this screenshot: when its key was pressed, and how long the
-    /// covers took to be mapped after the agent read the key.
+    /// Whether the shield was up for this screenshot.
     var shield: ShieldRecord?
+    /// Why the placed image was taken for a screenshot of this screen, in phrases.
+    var evidence: [String] = []
 
     func json(imagePath: String?, host: String, version: String) -> JSON {
         var imageFields: [(String, JSON)] = [("source", .string(source.rawValue)),
@@ -59,19 +41,18 @@ struct Report {
         if let original { imageFields.append(("original", .string(original))) }
         imageFields += [("width", .number(image?.width ?? 0)), ("height", .number(image?.height ?? 0))]
         return .object([
+            ("type", .string("screenshot")),
             ("schema", .number(Self.schema)),
             ("id", .string(id)),
             ("time", .string(Log.iso8601(time))),
-            ("signals", .array(signals.map { signal in
-                .object([("kind", .string(signal.kind.rawValue)), ("time", .string(Log.iso8601(signal.time))),
-                         ("detail", .string(signal.detail))])
-            })),
+            ("signals", .array(signals.map(Self.json(signal:)))),
             ("image", .object(imageFields)),
             ("alignment", alignment.map { alignment in
                 .object([("method", .string(alignment.method.rawValue)), ("geometry", .string(alignment.rect.description)),
                          ("window", alignment.windowID.map { .string("0x" + String($0, radix: 16)) } ?? .null),
                          ("monitor", monitor(holdingMostOf: alignment.rect).map { .string($0.name) } ?? .null)])
             } ?? .null),
+            ("evidence", .array(evidence.map(JSON.string))),
             ("redactions", .array(redactions.map { hit in
                 .object([("line", .number(hit.line)), ("geometry", .string(hit.rect.description)),
                          ("x", .number(hit.rect.x)), ("y", .number(hit.rect.y)), ("width", .number(hit.rect.width)),
@@ -93,12 +74,25 @@ struct Report {
                  guardOutcome.clipboard.map { ("clipboard", JSON.string($0)) }].compactMap { $0 })),
             ("shield", shield.map { shield in
                 .object([("keyTime", .string(Log.iso8601(shield.keyTime))),
-                         ("mappedAfterMs", .decimal(shield.mappedAfterMs, digits: 3)), ("covers", .number(shield.covers))])
+                         ("mappedAfterMs", .decimal(shield.mappedAfterMs, digits: 3)), ("covers", .number(shield.covers)),
+                         ("readAfterMs", shield.readAfterMs.map { .decimal($0, digits: 3) } ?? .null)])
             } ?? .null),
             ("host", .string(host)),
             ("shotguard", .string(version)),
             ("note", notes.isEmpty ? .null : .string(notes.joined(separator: "; "))),
         ])
+    }
+
+    /// A signal as the report lists it; a `screen-read` adds the program, its pid, the request
+    /// and the geometry read (null where the drawable could not be traced to the screen).
+    static func json(signal: SignalRecord) -> JSON {
+        var fields: [(String, JSON)] = [("kind", .string(signal.kind.rawValue)), ("time", .string(Log.iso8601(signal.time))),
+                                        ("detail", .string(signal.detail))]
+        if signal.kind == .screenRead, let read = signal.read {
+            fields += [("program", .string(read.program)), ("pid", read.pid.map { .number(Int($0)) } ?? .null),
+                       ("request", .string(read.request)), ("geometry", read.area.map { .string($0.description) } ?? .null)]
+        }
+        return .object(fields)
     }
 
     /// The monitor that shows most of `rect` (where the image came from), if any.

@@ -16,6 +16,8 @@ struct WrittenReport {
 protocol Reporter: AnyObject {
     /// Hands one report on; throws when the reporter can no longer take any (its output closed).
     func deliver(_ report: WrittenReport) throws(ReporterError)
+    /// Hands on a line of another kind (a recording started or stopped): `--json` prints it.
+    func announce(_ line: String) throws(ReporterError)
     /// A child process may have exited (SIGCHLD).
     func childExited()
     /// Finishes what is in hand at shutdown, for at most `seconds`, calling `wait` between checks.
@@ -30,6 +32,7 @@ struct ReporterError: Error, CustomStringConvertible {
 }
 
 extension Reporter {
+    func announce(_ line: String) throws(ReporterError) {}
     func childExited() {}
     func drain(seconds: Double, wait: () -> Void) {}
     func abandon() {}
@@ -37,8 +40,10 @@ extension Reporter {
 
 /// `--json`: one JSON line per report on standard output.
 final class JSONLineReporter: Reporter {
-    func deliver(_ report: WrittenReport) throws(ReporterError) {
-        let bytes = Array((report.json + "\n").utf8)
+    func deliver(_ report: WrittenReport) throws(ReporterError) { try announce(report.json) }
+
+    func announce(_ line: String) throws(ReporterError) {
+        let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }

@@ -10,9 +10,11 @@ struct SpoolReporter {
     /// The absolute path of the spool folder.
     let folder: String
     let compressionLevel: Int
-    let keep: Int
+    let retention: SpoolRetention
 
     static let defaultKeep = 500
+    /// Reports are kept a day by default (`--keep-for`).
+    static let defaultKeepFor = 86_400.0
 
     /// `$XDG_STATE_HOME/shotguard/reports`, else `~/.local/state/shotguard/reports`.
     static var defaultFolder: String { UserFolders.stateFolder() + "/reports" }
@@ -22,7 +24,8 @@ struct SpoolReporter {
     init(options: AgentOptions) throws(PrivateFolderError) {
         folder = try UserFolders.preparePrivateFolder(options.spoolFolder ?? Self.defaultFolder)
         compressionLevel = options.compressionLevel
-        keep = max(1, options.keepReports)
+        retention = SpoolRetention(folder: folder, keep: max(1, options.keepReports), keepFor: options.keepFor)
+        retention.prune()
     }
 
     /// The paths the report will have once written.
@@ -53,7 +56,7 @@ struct SpoolReporter {
             rmdir(partial)
             throw error
         }
-        SpoolRetention(folder: folder, keep: keep).prune()
+        retention.prune()
         return (png == nil ? nil : final.image, final.report)
     }
 }

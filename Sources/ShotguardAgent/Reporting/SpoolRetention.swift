@@ -1,26 +1,55 @@
 // Keeps the spool bounded: the newest N report folders stay, the oldest go first.
 import Glibc
+import ShotguardBase
 import ShotguardImaging
 
-/// `--keep N`. Report folders are named by time (`20261129-140703-120`), so name order is age
-/// order; anything else in the spool (hidden partial folders, a user's own files) is left alone.
-struct SpoolRetention {
-    let folder: String
-    let keep: Int
+/// `--keep N` and `--keep-for DURATION`. Report folders are named by time
+/// (`20261129-140703-120`), so name order is age order; anything else in the spool (hidden
+/// partial folders, a user's own files) is left alone.
+public struct SpoolRetention {
+    public let folder: String
+    public let keep: Int
+    /// Reports older than this many seconds go (by their folder's modification time); nil keeps
+    /// them whatever their age.
+    public let keepFor: Double?
 
-    /// Removes the oldest report folders beyond `keep`. Returns the names removed; a folder
-    /// that cannot be removed is left as it is (the next write tries again).
+    public init(folder: String, keep: Int, keepFor: Double? = nil) {
+        self.folder = folder
+        self.keep = keep
+        self.keepFor = keepFor
+    }
+
+    /// Removes the report folders older than `keepFor` (at `now`, wall seconds), then the oldest
+    /// beyond `keep`. Returns the names removed; a folder that cannot be removed is left as it
+    /// is (the next write tries again).
     @discardableResult
-    func prune() -> [String] {
-        let reports = reportNames()
-        guard reports.count > keep else { return [] }
+    public func prune(now: Double = ShotguardBase.now()) -> [String] {
+        var reports = reportNames()
         var removed: [String] = []
+        if let keepFor {
+            for name in reports where age(of: name, now: now).map({ $0 > keepFor }) ?? false && removeReport(name) {
+                removed.append(name)
+            }
+            reports.removeAll { removed.contains($0) }
+        }
+        guard reports.count > keep else { return removed }
         for name in reports.prefix(reports.count - keep) where removeReport(name) { removed.append(name) }
         return removed
     }
 
+    /// How old a report folder is, by its modification time.
+    public func age(of name: String, now: Double) -> Double? {
+        var status = stat()
+        guard lstat(folder + "/" + name, &status) == 0 else { return nil }
+        return now - seconds(status.st_mtim)
+    }
+
+    /// Removes one report folder by name; false when it is not a report or cannot be removed.
+    @discardableResult
+    public func remove(_ name: String) -> Bool { Self.isReportID(name) && removeReport(name) }
+
     /// The report folders in the spool, oldest first.
-    func reportNames() -> [String] {
+    public func reportNames() -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
@@ -41,7 +70,7 @@ struct SpoolRetention {
     }
 
     /// `YYYYMMDD-HHMMSS-mmm`, optionally followed by a suffix that keeps IDs unique.
-    static func isReportID(_ name: String) -> Bool {
+    public static func isReportID(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard bytes.count >= 19, bytes[8] == UInt8(ascii: "-"), bytes[15] == UInt8(ascii: "-") else { return false }
         return (Array(0..<8) + Array(9..<15) + Array(16..<19)).allSatisfy { (0x30...0x39).contains(bytes[$0]) }

@@ -30,6 +30,13 @@ public struct BytePath: Hashable, Sendable, CustomStringConvertible, Expressible
         return slash == 0 ? "/" : BytePath(bytes: bytes[..<slash])
     }
 
+    /// The extension of the last component, in lower case (`png`), or "" when it has none.
+    public var pathExtension: String {
+        let name = lastComponent.lossyText
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+
     /// Whether the path lies inside `folder` (not `folder` itself).
     public func isInside(_ folder: BytePath) -> Bool {
         let prefix = folder.bytes.last == Self.slash ? folder.bytes : folder.bytes + [Self.slash]

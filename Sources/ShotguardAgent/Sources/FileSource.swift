@@ -70,31 +70,43 @@ final class FileSource {
     /// Paths of files that were just completed in a watched target folder, in event order. A
     /// folder created, moved or replaced on the way is (re)watched and scanned for files
     /// written before its watch.
-    func readEvents() -> [BytePath] {
-        var paths: [BytePath] = []
+    func readEvents() -> [BytePath] { readArrivals().filter { !$0.created }.map(\.path) }
+
+    /// A file that arrived in a watched folder, and how.
+    struct Arrival: Equatable {
+        let path: BytePath
+        /// Only created (`IN_CREATE`): a new name for a file written elsewhere (`link`, an
+        /// `O_TMPFILE` given a name by `linkat`) — or a file about to be written, which its
+        /// `IN_CLOSE_WRITE` brings again.
+        let created: Bool
+    }
+
+    /// Like `readEvents`, with how each file arrived.
+    func readArrivals() -> [Arrival] {
+        var paths: [Arrival] = []
         for event in inotify.read() {
             if event.has(IN_Q_OVERFLOW) {
                 log.warning("inotify queue overflowed; rescanning the screenshot folders")
                 inotify.dropStale()
                 refreshWatches()
-                paths += folders.flatMap { recentFiles(in: $0) }
+                paths += folders.flatMap { recentFiles(in: $0) }.map { Arrival(path: $0, created: false) }
                 continue
             }
             if event.has(IN_IGNORED) {
                 inotify.forget(event.watch)
-                paths += rewatch()
+                paths += rewatch().map { Arrival(path: $0, created: false) }
                 continue
             }
             // The folder is looked up as each event comes: after a move, events of the old
             // inode must not be read as files of the path.
             guard let folder = inotify.folder(of: event.watch) else { continue }
             if event.has(IN_ISDIR) || event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) {
-                paths += rewatch()
+                paths += rewatch().map { Arrival(path: $0, created: false) }
                 continue
             }
-            guard folders.contains(folder), event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) else { continue }
+            guard folders.contains(folder), event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) || event.has(IN_CREATE) else { continue }
             guard ScreenshotFileClassifier.looksLikeImage(event.name) else { continue }
-            paths.append(folder.appending(event.name))
+            paths.append(Arrival(path: folder.appending(event.name), created: event.has(IN_CREATE)))
         }
         return paths
     }

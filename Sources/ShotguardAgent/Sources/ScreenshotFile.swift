@@ -69,7 +69,12 @@ enum ScreenshotFileClassifier {
     /// symlink and checks the open file itself, so a swapped path cannot slip through. The
     /// file is read to check it is complete; with `keepingBytes: false` its bytes are not kept
     /// (many files at once), and `read(_:)` gets them later.
-    static func classify(_ path: BytePath, now: Double, keepingBytes: Bool = true) -> Result<ScreenshotFile, SkipReason> {
+    /// The agent classifies a file the moment its event comes with neither check of age nor of
+    /// completeness (`checkingAge`, `checkingCompleteness` false): nothing is read then, so a
+    /// burst of thousands of files costs a `stat` each; whether it is complete is found when it
+    /// is examined, and its age does not matter (evidence does).
+    static func classify(_ path: BytePath, now: Double, keepingBytes: Bool = true, checkingAge: Bool = true,
+                         checkingCompleteness: Bool = true) -> Result<ScreenshotFile, SkipReason> {
         let name = path.lastComponent
         guard looksLikeImage(name), let format = ImageFileType(name: name) else { return .failure(.notAnImage) }
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
@@ -78,15 +83,15 @@ enum ScreenshotFileClassifier {
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
         guard status.st_uid == getuid() else { return .failure(.notOwned) }
-        guard Int(status.st_size) <= maximumSize else { return .failure(.tooLarge) }
+        guard !checkingCompleteness || Int(status.st_size) <= maximumSize else { return .failure(.tooLarge) }
         let modified = seconds(status.st_mtim)
-        guard now - modified <= maximumAge else { return .failure(.old) }
+        guard !checkingAge || now - modified <= maximumAge else { return .failure(.old) }
         let strength: ScreenshotFile.Strength = isStronglyNamed(path) ? .strong : .weak
         func file(_ png: [UInt8]?) -> ScreenshotFile {
             ScreenshotFile(path: path, strength: strength, png: png, modified: modified, identity: FileIdentity(status),
                            format: format)
         }
-        guard format != .bmp else { return .success(file(nil)) }
+        guard format != .bmp, checkingCompleteness else { return .success(file(nil)) }
         let bytes: [UInt8]
         switch readComplete(fd: fd, path: path) {
         case .failure(let reason): return .failure(reason)
@@ -118,7 +123,9 @@ enum ScreenshotFileClassifier {
         } catch {
             return .failure(.unreadable(error.description))
         }
-        // PNG, JPEG and WebP are checked by their bytes; other formats (BMP) are not read.
+        // PNG, JPEG and WebP are checked by their bytes; other formats (BMP) are not read. An
+        // empty file is a file about to be written.
+        guard !bytes.isEmpty else { return .failure(.incomplete) }
         guard let sniffed = ShotguardImaging.ImageFormat.sniff(bytes) else { return .success(bytes) }
         return sniffed.isComplete(bytes) ? .success(bytes) : .failure(.incomplete)
     }

@@ -38,11 +38,17 @@ final class InstanceLock {
         XDGPaths.runtimeDirectory().map { $0 + "/shotguard" } ?? UserFolders.stateFolder()
     }
 
-    /// One name per display: `:0`, `:0.1` and `unix:0` are the same server.
+    /// One name per display: `:0`, `:0.1`, `unix:0`, `unix/:0`, `:00` and `localhost/unix:0`
+    /// are the same server (a local one, display 0); a TCP display keeps its host.
     static func key(for display: String) -> String {
-        var key = display
-        if let colon = key.lastIndex(of: ":"), let dot = key[colon...].firstIndex(of: ".") { key = String(key[..<dot]) }
-        if key.hasPrefix("unix:") { key.removeFirst(4) }
-        return key
+        guard let colon = display.lastIndex(of: ":") else { return display }
+        var host = String(display[..<colon])
+        var number = String(display[display.index(after: colon)...])
+        if let dot = number.firstIndex(of: ".") { number = String(number[..<dot]) }
+        if let value = Int(number), value >= 0 { number = String(value) }
+        // The forms of this machine's display N: a local socket, or TCP to this host.
+        if ["", "unix", "unix/", "localhost", "127.0.0.1", "::1", "localhost/unix", "/unix", "tcp/localhost"].contains(host)
+            || host.hasSuffix("/unix") { host = "" }
+        return host + ":" + number
     }
 }

@@ -1,79 +1,83 @@
-// One capture event: the signals of one screenshot, the screens seen meanwhile, and its images.
+// One capture event: the signals of one screenshot, the screens seen meanwhile, and what became of its images.
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardScreen
 
-/// The screen at one moment: its pixels (opaque, for alignment) and its windows.
-struct Snapshot {
-    let root: PixelBuffer
-    let context: ScreenContext
-    let wallTime: Double
+/// One signal that joined a capture event, for the report.
+struct SignalRecord: Sendable {
+    enum Kind: String, Sendable {
+        case file, clipboard, toolWindow = "tool-window", shieldKey = "shield-key", screenRead = "screen-read"
+    }
+
+    let kind: Kind
+    let time: Double
+    /// The file path, the clipboard owner, the tool's class, the program that read the screen.
+    let detail: String
+    /// For `screen-read`: the read itself.
+    var read: ScreenReadRecord?
 }
 
-/// A real image that came with a signal, to replace the fallback if it can be placed. Files are
-/// kept as paths and read when examined, so a burst of files holds no bytes in memory.
-struct Candidate {
-    let source: Report.Source
-    /// The file, for file candidates.
-    let path: BytePath?
-    /// The image bytes, for clipboard candidates (a clipboard dies with its owner).
-    let bytes: [UInt8]?
-    /// Weak candidates (any image in a watched folder) count only if found on the screen.
-    let isWeak: Bool
-    /// What recognises the same file or image when it is signalled again.
-    let key: String
-    /// 1 once the file changed under a rewrite and is being read again (it is read twice at most).
-    var attempt = 0
-    /// For clipboard candidates: the image targets the owner offered, the one read first.
-    var clipboardTargets: [String] = []
+/// The shield's part of an event: the first key press that raised the covers.
+struct ShieldRecord: Sendable {
+    /// Wall-clock time the agent read the key event.
+    let keyTime: Double
+    /// From reading the key event to flushing the covers' map requests.
+    let mappedAfterMs: Double
+    /// How many covers went up.
+    let covers: Int
+    /// From the key to the screenshot's read, when capture sensing saw it (the covers were up
+    /// for it); negative when the read came first (the shield lost the race).
+    var readAfterMs: Double?
 }
 
 /// A candidate that was examined and placed: its image with the rules applied.
-struct PlacedImage {
+struct PlacedImage: Sendable {
     let candidate: Candidate
     var image: PixelBuffer
     let alignment: Alignment
     let redactions: [RegionHit]
     let notes: [String]
+    let evidence: [String]
 }
 
-/// Everything recorded since the first signal.
-final class CaptureEvent {
+/// Everything recorded since the first signal. A value owned by `CaptureTracker`; the parts
+/// that act on an event get copies.
+struct CaptureEvent: Sendable {
     let id: String
-    let wallStart: Double
-    let start: Double
+    let start: Moment
     /// The event-time screen first, then fresher ones taken at later signals (bounded).
     private(set) var snapshots: [Snapshot]
     var signals: [SignalRecord] = []
-    /// Candidates waiting to be examined, in arrival order.
-    var pending: [Candidate] = []
-    /// How many candidates joined, and how many were files (a burst of files is not a screenshot).
-    var candidateCount = 0
-    var fileCount = 0
     /// The image the report will carry, when one was placed.
     var placed: PlacedImage?
-    /// Strong candidates that could not be placed, with why: quarantined at settle when a rule
-    /// hit a window at the event.
-    var unplaced: [(candidate: Candidate, reason: String)] = []
-    var weakUnplaced = 0
-    /// Candidates that showed a screenshot already handled (guarded again, not reported again).
+    /// Screenshots (images judged to be of this screen) that could not be placed, with why.
+    var unplaced: [(name: String, reason: String)] = []
+    /// Candidates that showed a screenshot already reported (guarded again, not reported again).
     var repeats = 0
     var guardOutcome = GuardOutcome()
     var notes: [String] = []
+    /// Tool windows shown and not yet closed.
     var openToolWindows: Set<UInt> = []
-    /// A tool window closed since the last snapshot: the screen grabbed at its close may still
-    /// show the window manager's frame around it, so the next file or clipboard image brings a
-    /// fresh screen however soon it comes.
+    /// The tool that showed a window in this event (evidence for its images).
+    var toolName: String?
+    /// A tool window closed since the last snapshot: the next image brings a fresh screen.
     var toolWindowClosedSinceSnapshot = false
     /// The shield key press of this event, when the shield went up for it.
     var shield: ShieldRecord?
+    /// Whether a signal said a screenshot happened (a strong file, a clipboard image, a tool
+    /// window shown, a screenshot program's read): without one, an event with no placed image
+    /// ends without a report.
     var hasCountedSignal = false
     var lastSignal: Double
     var lastCountedSignal: Double
-    /// The second look for a file, when the signals brought none.
+    /// The second look for a file, when the signals brought no image.
     var retryAt: Double?
     var looks = 0
-    let toolDeadline: Double
+    /// Whether a strong image arrived (placed or not): then no look for a file is needed.
+    var hasRealImage = false
+    /// Weak candidates examined and left alone, and dropped over the burst cap.
+    var weakExamined = 0
+    var weakDropped = 0
 
     /// Settle this long after the last signal; keep counted signals together at least `debounce`.
     static let settle = 0.75
@@ -83,17 +87,13 @@ final class CaptureEvent {
     static let retryDelay = 0.75
     /// Screens kept per event: the event-time one and the freshest others.
     static let maximumSnapshots = 3
-    /// More files than this in one event is a bulk copy, not a screenshot.
-    static let burstSize = 8
 
-    init(id: String, now: Double, snapshot: Snapshot) {
+    init(id: String, snapshot: Snapshot) {
         self.id = id
-        wallStart = snapshot.wallTime
-        start = now
+        start = snapshot.time
         snapshots = [snapshot]
-        lastSignal = now
-        lastCountedSignal = now
-        toolDeadline = now + Self.toolWindowLimit
+        lastSignal = snapshot.time.monotonic
+        lastCountedSignal = snapshot.time.monotonic
     }
 
     var eventTime: Snapshot { snapshots[0] }
@@ -107,42 +107,31 @@ final class CaptureEvent {
     }
 
     /// Keeps a fresher screen, dropping the oldest fresh one beyond the bound (never the first).
-    func addSnapshot(_ snapshot: Snapshot) {
+    mutating func addSnapshot(_ snapshot: Snapshot) {
         if snapshots.count >= Self.maximumSnapshots { snapshots.remove(at: 1) }
         snapshots.append(snapshot)
     }
 
-    /// Adds a signal. Only a counted one (classified as a screenshot) keeps the event open
-    /// longer: a stream of unrelated images cannot hold an old screen context open.
-    func add(_ signal: SignalRecord, counted: Bool, candidate: Candidate?, now: Double) {
-        signals.append(signal)
-        if let candidate {
-            pending.append(candidate)
-            candidateCount += 1
-            if candidate.source == .file { fileCount += 1 }
-        }
-        if counted { count(now: now) }
-    }
-
-    /// Marks the event as a screenshot (a counted signal, or a tool window that was mapped).
-    func count(now: Double) {
+    /// Marks the event as a screenshot.
+    mutating func count(at now: Double) {
         hasCountedSignal = true
         lastSignal = now
         lastCountedSignal = now
     }
 
-    var isBurst: Bool { fileCount > Self.burstSize }
+    /// What the event itself tells of its images: a tool window shown, the shield's key.
+    var evidence: Evidence {
+        var evidence = Evidence()
+        evidence.toolWindow = toolName
+        evidence.shieldKey = shield != nil
+        return evidence
+    }
 
     /// When the event may settle: after the quiet period (at most `limit` after it opened), and
     /// not while a tool window is shown (for at most a minute), nor before a planned retry.
     var settleTime: Double {
-        var quiet = min(max(lastSignal + Self.settle, lastCountedSignal + Self.debounce), start + Self.limit)
+        var quiet = min(max(lastSignal + Self.settle, lastCountedSignal + Self.debounce), start.monotonic + Self.limit)
         if let retryAt { quiet = max(quiet, retryAt) }
-        return openToolWindows.isEmpty ? quiet : max(quiet, toolDeadline)
-    }
-
-    /// Whether a strong image arrived (placed or not): then no look for a file is needed.
-    var hasRealImage: Bool {
-        (placed.map { !$0.candidate.isWeak } ?? false) || !unplaced.isEmpty || pending.contains { !$0.isWeak }
+        return openToolWindows.isEmpty ? quiet : max(quiet, start.monotonic + Self.toolWindowLimit)
     }
 }

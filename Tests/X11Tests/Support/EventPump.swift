@@ -45,7 +45,12 @@ final class EventPump {
 
     /// The images delivered so far.
     var images: [[UInt8]] {
-        signals.compactMap { if case .clipboardImage(let bytes, _, _, _) = $0 { return bytes } else { return nil } }
+        reads.map(\.image)
+    }
+
+    /// Everything the clipboard reads delivered so far.
+    var reads: [ClipboardRead] {
+        signals.compactMap { if case .clipboardImage(let read) = $0 { return read } else { return nil } }
     }
 
     /// The failures reported so far.

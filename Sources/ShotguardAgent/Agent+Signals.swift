@@ -1,0 +1,147 @@
+// The agent's turns: each source's signals handed to the tracker, candidates to the handler, settled events to the sink.
+import ShotguardBase
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardScreen
+import ShotguardX11
+
+extension Agent {
+    /// Files that arrived in a watched folder: classified by name and kind only (nothing is
+    /// read now: a burst of thousands of files costs a stat each), then tracked.
+    func handleFiles(_ arrivals: [FileSource.Arrival]) {
+        for arrival in arrivals {
+            let path = arrival.path
+            if path.isInside(BytePath(outputs.sink.spool.folder)) { continue }  // our own reports
+            // A name created without a write (`link`, `linkat` of an O_TMPFILE) is examined only
+            // when it names a complete image now; a file about to be written comes again closed.
+            let classified = ScreenshotFileClassifier.classify(path, now: inputs.clock.now().wall, keepingBytes: false,
+                                                               checkingAge: false, checkingCompleteness: arrival.created)
+            switch classified {
+            case .failure(let reason):
+                if !arrival.created { log.verbose("ignored \(path): \(reason)") }
+            case .success(let file):
+                let naming: Naming = file.strength == .strong ? .strong : .weak
+                let candidate = Candidate.file(path, naming: naming, key: FileKeys.key(file.identity), evidence: .none,
+                                               at: inputs.clock.now())
+                outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
+                track(.image(candidate))
+            }
+        }
+    }
+
+    func handleDesktop(_ signals: [DesktopSignal]) {
+        for desktopSignal in signals {
+            switch desktopSignal {
+            case .clipboardImage(let read):
+                clipboardArrived(read)
+            case .clipboardFailed(let reason):
+                log.warning("clipboard: \(reason)")
+            case .toolWindowOpened(let id, let tool):
+                log.verbose("screenshot tool window \(hexID(id)) (\(tool)) created")
+                track(.toolWindowCreated(id: id, tool: tool))
+            case .toolWindowMapped(let id, let tool):
+                log.verbose("screenshot tool window \(hexID(id)) (\(tool)) shown")
+                track(.toolWindowShown(id: id, tool: tool))
+            case .toolWindowClosed(let id):
+                outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
+                track(.toolWindowClosed(id: id))
+            case .shieldKey(let readAt, let mappedAt):
+                let now = inputs.clock.now()
+                if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, wallNow: now.wall,
+                                                      monotonicNow: now.monotonic) {
+                    track(.shieldKey(record))
+                }
+            case .windowsChanged:
+                refreshShield()
+            }
+        }
+    }
+
+    /// A clipboard image: who offered it (and whether a program tied to it read the screen),
+    /// whether it comes back after guard replaced it, and whether guard takes the clipboard at
+    /// once — only with capture evidence, never for an image nothing ties to a capture.
+    private func clipboardArrived(_ read: ClipboardRead) {
+        let now = inputs.clock.now()
+        log.verbose("clipboard image (\(read.imageTargets.first ?? "image"), \(read.image.count) bytes\(read.incremental ? ", INCR" : "")) "
+            + "from \(read.ownerDescription); \(read.targets.count) targets read\(read.complete ? "" : ", not all")")
+        let process = ClientProcesses.of(window: read.owner, on: inputs.display)
+        let owner = ClipboardOwner(window: read.owner, description: read.ownerDescription, process: process,
+                                   selectionTime: read.selectionTime)
+        let offer = ClipboardOffer(image: read.image, imageTargets: read.imageTargets,
+                                   targets: read.complete ? read.targets : [], owner: owner)
+        var evidence = Evidence()
+        if let process {
+            if ScreenshotPrograms.contains(process.program) { evidence.screenshotProgram = process.program }
+            evidence.screenRead = tracker.reads.read(relatedTo: process, at: now)
+        }
+        if let clipboardGuard = handler.clipboardGuard {
+            switch clipboardGuard.arrival(of: offer, at: now) {
+            case .fresh:
+                break
+            case .retake(let count):
+                log.warning("guard: \(read.ownerDescription) put an image guard replaced back on the clipboard; guarding it again "
+                    + "(\(count) of \(ClipboardRetakes.limit) within \(Int(ClipboardRetakes.window)) s)")
+            case .overLimit:
+                clipboardGuard.withhold(reason: "\(read.ownerDescription) keeps putting back an image guard replaced")
+                return
+            }
+            let rulesHitNow = !(rules.regions?.hits(against: tracker.event?.snapshots.last?.context ?? screen.context()).isEmpty ?? true)
+            if GuardPolicy.takesOverAtOnce(evidence: evidence, rulesHitNow: rulesHitNow) {
+                let taken = clipboardGuard.takeOver(from: offer)
+                if !taken.taken { log.warning("guard: \(taken.why)") }
+            }
+        }
+        outputs.shield.screenshotSettled(at: now.monotonic)
+        let key = "clipboard:\(read.owner):\(read.image.count):\(fnv1a(read.image))"
+        if tracker.recent.contains("bytes:" + fnv1a(read.image), as: .own, at: now.monotonic) {
+            log.verbose("ignored the clipboard image from \(read.ownerDescription): guard's own image")
+            return
+        }
+        track(.image(.clipboard(offer, key: key, evidence: evidence, at: now)))
+    }
+
+    /// Hands a signal to the tracker (grabbing the screen when it opens an event) and logs why
+    /// anything was ignored.
+    func track(_ signal: CaptureSignal) {
+        let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [screen] in screen.take() })
+        for line in said { log.verbose(line) }
+    }
+
+    /// Examines one candidate, carries out guard's action, and tells the tracker.
+    func examine(_ candidate: Candidate) {
+        guard let event = tracker.event else { return }
+        let now = inputs.clock.now()
+        let context = CandidateHandler.Context(
+            event: event, rules: rules.regions, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
+            reads: tracker.reads, sensing: false, now: now)
+        let result = handler.handle(candidate, in: context)
+        for key in result.ownKeys { tracker.noteOwn(key, at: now) }
+        tracker.record({ outcome in
+            if let file = result.file { outcome.file = file }
+            if let clipboard = result.clipboard { outcome.clipboard = clipboard }
+            if let quarantine = result.quarantine { outcome.quarantine = quarantine }
+        }, note: result.note)
+        for line in result.said { if line.hasPrefix("guard: ") { log.info(line) } else { log.verbose(line) } }
+        for line in result.warnings { log.warning(line) }
+        for line in tracker.examined(candidate, result.outcome, at: now) { log.verbose(line) }
+    }
+
+    /// Settles the open event when it is due: the bounded look for a file, then the report.
+    func settleIfDue() { settle(final: false) }
+
+    func settle(final: Bool) {
+        let settled = tracker.settle(at: inputs.clock.now(), final: final) { [inputs] since in
+            guard let files = inputs.files, let path = files.newestScreenshot(since: since),
+                  case .success(let file) = ScreenshotFileClassifier.classify(path, now: inputs.clock.now().wall, keepingBytes: false,
+                                                                              checkingCompleteness: false) else { return nil }
+            return .file(path, naming: .strong, key: FileKeys.key(file.identity), evidence: .none, at: inputs.clock.now())
+        }
+        guard let event = settled else { return }
+        let (report, why) = ReportBuilder.build(event, rules: rules.regions)
+        guard let report else {
+            log.verbose("capture event \(event.id) \(why): no report")
+            return
+        }
+        if !outputs.sink.deliver(report) { inputs.stopping = true }
+    }
+}

@@ -1,0 +1,253 @@
+// Examines one candidate and carries out guard's action: read, decode, place, judge, then rewrite, set aside, serve or leave.
+import Glibc
+import ShotguardBase
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardScreen
+
+/// What handling one candidate came to: the tracker's outcome, and what the other parts must
+/// note (guard's own outputs, the report's guard object, a note).
+struct HandlingResult {
+    var outcome: ExaminationOutcome
+    var ownKeys: [String] = []
+    var file: String?
+    var clipboard: String?
+    var quarantine: String?
+    var note: String?
+    /// Lines for the log: info (what guard did) and verbose (why).
+    var said: [String] = []
+    var warnings: [String] = []
+}
+
+/// Turns a candidate into a decision and carries it out. The decision itself is the pure
+/// `Examiner`; this part reads the file (through the descriptor it checked), decodes, and hands
+/// guard's action to the file and clipboard guards.
+final class CandidateHandler {
+    private let fileGuard: (any FileGuarding)?
+    let clipboardGuard: (any ClipboardGuarding)?
+
+    /// Largest screenshot file read; a larger one that is a screenshot is set aside unread.
+    static let maximumFileSize = 64 * 1024 * 1024
+    /// A weak image is not even read when no program read the screen this long before it
+    /// (with capture sensing): it cannot be a screenshot of this screen.
+    static let weakReadWindow = 10.0
+
+    init(fileGuard: (any FileGuarding)?, clipboardGuard: (any ClipboardGuarding)?) {
+        self.fileGuard = fileGuard
+        self.clipboardGuard = clipboardGuard
+    }
+
+    /// Everything the examination needs besides the candidate.
+    struct Context {
+        var event: CaptureEvent
+        var rules: RegionsFile?
+        var contextNow: () -> ScreenContext?
+        var reads: ReadHistory
+        var sensing: Bool
+        var now: Moment
+    }
+
+    /// A screen read this soon before a file named as a screenshot ties it to a capture.
+    static let recentReadWindow = 10.0
+
+    func handle(_ candidate: Candidate, in context: Context) -> HandlingResult {
+        var evidence = candidate.evidence.merged(with: context.event.evidence)
+        if candidate.naming == .strong, evidence.screenRead == nil,
+           let read = context.reads.read(before: candidate.arrived, within: Self.recentReadWindow) {
+            evidence.screenRead = (read, .recent)
+        }
+        if candidate.naming == .weak, context.sensing, evidence.isEmpty,
+           !context.reads.anyRead(within: Self.weakReadWindow, at: context.now) {
+            return HandlingResult(outcome: .left(reason: "no program read the screen before it was written"))
+        }
+        let read: (bytes: [UInt8], file: FileRead?)
+        switch readCandidate(candidate) {
+        case .success(let value):
+            read = value
+        case .failure(let failure):
+            return unreadable(candidate, failure, evidence: evidence, in: context)
+        }
+        let decoded: DecodedImage
+        do throws(ImagingError) {
+            decoded = try ImageCodec.decode(read.bytes, source: candidate.name)
+        } catch {
+            // Not complete yet (a writer in steps), or not an image at all: looked at again a
+            // few times before it is judged.
+            if candidate.source == .file, candidate.looks < CaptureTracker.maximumLooks {
+                return HandlingResult(outcome: .lookAgain(delay: CaptureTracker.lookInterval))
+            }
+            return judgeUnplaced(candidate, reason: "could not be decoded: \(error.message)", read: read, evidence: evidence,
+                                 in: context, size: nil)
+        }
+        let examination = Examiner.examine(ExaminationInput(
+            image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
+            screens: context.event.snapshots, contextNow: context.contextNow(), rules: context.rules, reads: context.reads,
+            now: context.now))
+        switch examination.place {
+        case .unplaced(let reason):
+            return act(on: candidate, examination, read: read, in: context, size: (decoded.image.width, decoded.image.height),
+                       unplacedReason: reason)
+        case .placed(let alignment, _):
+            var result = act(on: candidate, examination, read: read, in: context, size: nil, unplacedReason: nil)
+            guard examination.judgment.isScreenshot, case .left = result.outcome, let redacted = examination.redacted else {
+                return result
+            }
+            let placed = PlacedImage(candidate: candidate, image: redacted, alignment: alignment, redactions: examination.hits,
+                                     notes: examination.notes, evidence: examination.evidence.phrases)
+            result.outcome = .placed(placed, fingerprint: "pixels:" + pixelFingerprint(decoded.image))
+            result.said.append("placed \(candidate.name) by \(alignment.method.rawValue) at \(alignment.rect): "
+                + "\(examination.hits.count) rectangles (\(examination.judgment.reason))")
+            return result
+        }
+    }
+
+    /// Carries out the examination's action. The outcome is `.left` for a placed screenshot
+    /// (the caller makes it `.placed`) and for anything that is no screenshot.
+    private func act(on candidate: Candidate, _ examination: Examination, read: (bytes: [UInt8], file: FileRead?),
+                     in context: Context, size: (Int, Int)?, unplacedReason: String?) -> HandlingResult {
+        var result = HandlingResult(outcome: .left(reason: examination.judgment.reason))
+        if let unplacedReason, examination.judgment.isScreenshot {
+            result.outcome = .screenshotUnplaced(reason: unplacedReason)
+        }
+        switch candidate.source {
+        case .file:
+            guard let path = candidate.path, let file = read.file, let fileGuard else { break }
+            switch examination.action {
+            case .leave:
+                if examination.judgment.isScreenshot { result.file = "unchanged" }
+            case .redact:
+                guard let redacted = examination.redacted else { break }
+                apply(fileGuard.redact(path, read: file, with: redacted, id: context.event.id), to: &result, candidate: candidate)
+            case .setAside:
+                apply(fileGuard.setAside(path, read: file, size: size, reason: unplacedReason ?? "could not be redacted",
+                                         id: context.event.id), to: &result, candidate: candidate)
+            }
+        case .clipboard:
+            guard let offer = candidate.clipboard, let clipboardGuard else { break }
+            switch examination.action {
+            case .leave:
+                if clipboardGuard.isPending {
+                    clipboardGuard.serveBack(offer)
+                    result.said.append("guard: the clipboard serves back what its owner offered, byte for byte")
+                }
+                if examination.judgment.isScreenshot { result.clipboard = "unchanged" }
+            case .redact:
+                guard let redacted = examination.redacted else { break }
+                serve(redacted, offer, outcome: "replaced", via: clipboardGuard, into: &result, at: context.now)
+            case .setAside:
+                let placeholder = Placeholder.image(width: size?.0, height: size?.1, quarantineID: nil)
+                serve(placeholder, offer, outcome: "withheld", via: clipboardGuard, into: &result, at: context.now)
+            }
+        }
+        return result
+    }
+
+    private func serve(_ image: PixelBuffer, _ offer: ClipboardOffer, outcome: String, via clipboardGuard: any ClipboardGuarding,
+                       into result: inout HandlingResult, at now: Moment) {
+        let served = clipboardGuard.serve(image, for: offer)
+        guard served.served else {
+            result.clipboard = "failed"
+            result.warnings.append("guard: did not replace the clipboard image: \(served.why)")
+            return
+        }
+        clipboardGuard.replaced(offer, at: now)
+        result.ownKeys += served.ownKeys
+        result.clipboard = outcome
+        result.said.append(outcome == "replaced" ? "guard: the clipboard now holds the redacted image"
+            : "guard: the clipboard now holds a placeholder: the image could not be redacted")
+    }
+
+    private func apply(_ guarded: FileGuardResult, to result: inout HandlingResult, candidate: Candidate) {
+        let path = candidate.name
+        switch guarded {
+        case .rewritten(let keys, let milliseconds, let thumbnails):
+            result.ownKeys += keys
+            result.file = "rewritten"
+            result.said.append("guard: rewrote \(path) redacted in \(milliseconds) ms"
+                + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : ""))
+        case .setAside(let entry, let placeholder, let keys):
+            result.ownKeys += keys
+            result.file = "quarantined"
+            result.quarantine = entry
+            result.warnings.append("guard: \(path) could not be redacted: its original is in quarantine as \(entry) "
+                + "('shotguard quarantine restore \(entry)')" + (placeholder ? ", and a placeholder took its place" : "; its path is empty"))
+        case .changed:
+            if candidate.rereads == 0 {
+                result.outcome = .readAgain
+                result.said.append("guard: \(path) changed while it was read; reading it again")
+            } else {
+                result.outcome = .screenshotUnplaced(reason: "changed twice while guard rewrote it")
+            }
+        case .madeUnreadable(let reason):
+            result.file = "unreadable"
+            result.warnings.append("guard: \(path) could not be redacted nor moved aside (\(reason)): its mode is now 0, "
+                + "so nothing reads it; 'chmod 600' gives it back")
+        case .untouched(let reason):
+            result.file = "untouched"
+            result.warnings.append("guard: left \(path) alone: \(reason)")
+        case .failed(let reason):
+            result.file = "failed"
+            result.note = "guard could not rewrite \(path): \(reason)"
+            result.warnings.append("guard: could not rewrite \(path): \(reason)")
+        }
+    }
+
+    /// A file that could not be read as an image: gone (left), too large (set aside when it is
+    /// a screenshot), not complete (looked at again).
+    private func unreadable(_ candidate: Candidate, _ failure: ReadFailure, evidence: Evidence, in context: Context) -> HandlingResult {
+        switch failure {
+        case .gone(let reason):
+            return HandlingResult(outcome: .left(reason: reason))
+        case .tooLarge(let identity):
+            return judgeUnplaced(candidate, reason: "is larger than \(Self.maximumFileSize / 1024 / 1024) MiB", read: nil,
+                                 evidence: evidence, in: context, size: nil, identity: identity)
+        }
+    }
+
+    /// An image that could not be examined at all: judged by its evidence and name alone.
+    private func judgeUnplaced(_ candidate: Candidate, reason: String, read: (bytes: [UInt8], file: FileRead?)?, evidence: Evidence,
+                               in context: Context, size: (Int, Int)?, identity: FileIdentity? = nil) -> HandlingResult {
+        let hitsNow = !(context.rules?.hits(against: context.event.eventTime.context).isEmpty ?? true)
+        let facts = PolicyFacts(source: candidate.source, naming: candidate.naming, evidence: evidence, sensing: context.sensing,
+                                placement: .unplaced, hitsInImage: 0, rulesHitAtEvent: hitsNow)
+        let judgment = GuardPolicy.judge(facts)
+        var result = HandlingResult(outcome: judgment.isScreenshot ? .screenshotUnplaced(reason: reason)
+            : .left(reason: "it \(reason), and \(judgment.reason)"))
+        guard GuardPolicy.action(facts) == .setAside else { return result }
+        switch candidate.source {
+        case .file:
+            guard let path = candidate.path, let fileGuard else { break }
+            apply(fileGuard.setAside(path, read: read?.file, size: size, reason: reason, id: context.event.id), to: &result,
+                  candidate: candidate)
+        case .clipboard:
+            guard let offer = candidate.clipboard, let clipboardGuard else { break }
+            serve(Placeholder.image(width: nil, height: nil, quarantineID: nil), offer, outcome: "withheld", via: clipboardGuard,
+                  into: &result, at: context.now)
+        }
+        return result
+    }
+
+    enum ReadFailure: Error {
+        case gone(String)
+        case tooLarge(FileIdentity)
+    }
+
+    /// The file's bytes and identity (read through the descriptor that was checked), or the
+    /// clipboard's bytes.
+    private func readCandidate(_ candidate: Candidate) -> Result<(bytes: [UInt8], file: FileRead?), ReadFailure> {
+        guard let path = candidate.path else { return .success((candidate.clipboard?.image ?? [], nil)) }
+        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(.gone("it could not be opened: \(errnoText())")) }
+        defer { close(fd) }
+        guard let identity = FileIdentity.of(fd: fd), identity.mode & S_IFMT == S_IFREG else {
+            return .failure(.gone("it is not a regular file"))
+        }
+        guard identity.size <= Int64(Self.maximumFileSize) else { return .failure(.tooLarge(identity)) }
+        do throws(FileError) {
+            let bytes = try FileIO.read(fd: fd, name: path.description, limit: Self.maximumFileSize)
+            return .success((bytes, FileRead(bytes: bytes, identity: identity)))
+        } catch {
+            return .failure(error.kind == .tooLarge ? .tooLarge(identity) : .gone("it could not be read: \(error.message)"))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+// The examiner: an image, the event's screens, the rules and the evidence in; a placement and guard's action out.
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardScreen
+
+/// Everything one examination needs, as values.
+struct ExaminationInput {
+    var image: PixelBuffer
+    var tolerance: MatchTolerance
+    var candidate: Candidate
+    /// The candidate's evidence with the event's own added.
+    var evidence: Evidence
+    var sensing: Bool
+    /// The event's screens, the event-time one first.
+    var screens: [Snapshot]
+    /// The windows now, for an image that differs from every screen of the event; nil when the
+    /// display is gone.
+    var contextNow: ScreenContext?
+    var rules: RegionsFile?
+    var reads: ReadHistory
+    var now: Moment
+}
+
+/// What the examiner found.
+struct Examination {
+    enum Place {
+        case placed(Alignment, screen: Int)
+        case unplaced(reason: String)
+    }
+
+    let place: Place
+    /// The rules' rectangles in image coordinates (placed images only).
+    let hits: [RegionHit]
+    /// The image with the rules applied (placed images only).
+    let redacted: PixelBuffer?
+    let evidence: Evidence
+    let judgment: Judgment
+    let action: GuardAction
+    let notes: [String]
+    let facts: PolicyFacts
+}
+
+/// Places an image and decides what guard does with it. Pure: no X, no files, no clock.
+enum Examiner {
+    /// Differing areas (something moving: a video, a spinner, a clock) are tolerated when, all
+    /// together, they are at most this share of the image, and each is at least `ruleMargin`
+    /// pixels away from everything a rule protects.
+    static let movingShare = 0.10
+    static let ruleMargin = 16
+
+    static func examine(_ input: ExaminationInput) -> Examination {
+        let screens = input.screens.map { ($0.root, $0.context) }
+        let eventHits = input.rules?.hits(against: input.screens[0].context) ?? []
+        var evidence = input.evidence
+        var notes: [String] = []
+        var facts = PolicyFacts(source: input.candidate.source, naming: input.candidate.naming, evidence: evidence,
+                                sensing: input.sensing, placement: .unplaced, hitsInImage: 0, rulesHitAtEvent: !eventHits.isEmpty)
+
+        func unplaced(_ reason: String) -> Examination {
+            facts.evidence = evidence
+            let judgment = GuardPolicy.judge(facts)
+            return Examination(place: .unplaced(reason: reason), hits: [], redacted: nil, evidence: evidence, judgment: judgment,
+                               action: GuardPolicy.action(facts), notes: notes, facts: facts)
+        }
+
+        guard let (alignment, index) = Aligner.alignOnBest(input.image, screens: screens, verify: false,
+                                                            tolerance: input.tolerance) else {
+            return unplaced("was not found on the screen as it was at \(isoTime(input.screens[0].time.wall))")
+        }
+        let snapshot = input.screens[index]
+        var hits = input.rules?.hits(against: snapshot.context) ?? []
+        if alignment.verified {
+            facts.placement = .matched
+        } else {
+            let zones = protectedZones(input.rules, contexts: input.screens.map(\.context) + [input.contextNow].compactMap { $0 })
+            if isTolerable(alignment, zones: zones) {
+                facts.placement = .matched
+                notes.append("\(alignment.differingAreas.count) small areas differ from the screen, far from every rule "
+                    + "(something moving); placed")
+            } else {
+                if let rules = input.rules, let now = input.contextNow { hits += rules.hits(against: now) }
+                guard alignment.differenceIsCovered(by: hits.map(\.rect)) else {
+                    return unplaced("differs from the screen at \(isoTime(input.screens[0].time.wall)) where no rule covers it")
+                }
+                facts.placement = .differsUnderRules
+                notes.append("the image differs from the screen at the event; rules were applied for the windows then and now")
+            }
+        }
+        if evidence.screenRead == nil, let read = input.reads.read(covering: alignment.rect, at: input.now) {
+            evidence.screenRead = (read, .area)
+        }
+        var redacted = input.image
+        redacted.hasAlpha = false
+        let placedHits = redacted.redact(hits, origin: alignment.rect)
+        facts.hitsInImage = placedHits.count
+        facts.evidence = evidence
+        return Examination(place: .placed(alignment, screen: index), hits: placedHits, redacted: redacted, evidence: evidence,
+                           judgment: GuardPolicy.judge(facts), action: GuardPolicy.action(facts), notes: notes, facts: facts)
+    }
+
+    /// Whether an image that differs from the screen may still pass as placed: its differing
+    /// areas are few and small, and none comes near what a rule protects (so none can hide a
+    /// rule's pixels).
+    static func isTolerable(_ alignment: Alignment, zones: [Rect]) -> Bool {
+        guard !alignment.differingAreas.isEmpty, alignment.differingFraction <= movingShare else { return false }
+        return alignment.differingAreas.allSatisfy { area in
+            let grown = Rect(x: area.x - ruleMargin, y: area.y - ruleMargin, width: area.width + 2 * ruleMargin,
+                             height: area.height + 2 * ruleMargin)
+            return zones.allSatisfy { $0.intersection(grown).isEmpty }
+        }
+    }
+
+    /// Everything the rules protect on any of `contexts`: each hit's whole target, before the
+    /// windows above it are taken away (what another window hides now may show in the image).
+    static func protectedZones(_ rules: RegionsFile?, contexts: [ScreenContext]) -> [Rect] {
+        guard let rules else { return [] }
+        return contexts.flatMap { context in rules.resolve(against: context).flatMap(\.zones) }
+    }
+
+    private static func isoTime(_ wall: Double) -> String { Log.iso8601(wall) }
+}
+
+extension RuleResolution {
+    /// The whole rectangle of each hit before the windows above it are taken away.
+    var zones: [Rect] { hits.map(\.rect) }
+}

@@ -1,0 +1,58 @@
+// The report builder: a settled capture event in, the report (or none) out. Pure.
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardScreen
+
+enum ReportBuilder {
+    /// The report of `event`, or nil with why there is none: no screenshot happened (only weak
+    /// images, none of them the screen's), or it showed a screenshot already reported.
+    static func build(_ event: CaptureEvent, rules: RegionsFile?) -> (report: Report?, why: String) {
+        guard event.hasCountedSignal || event.placed != nil else { return (nil, "had no screenshot") }
+        if event.placed == nil, event.unplaced.isEmpty, event.repeats > 0 {
+            return (nil, "showed a screenshot already reported")
+        }
+        let context = event.eventTime.context
+        var report = Report(id: event.id, time: event.start.wall)
+        report.signals = event.signals
+        report.screen = (context.width, context.height)
+        report.monitors = context.monitors
+        report.activeWindow = context.windows.first { $0.id == context.activeWindowID }
+        report.guardOutcome = event.guardOutcome
+        report.shield = event.shield
+        report.notes = event.notes + event.unplaced.map { "\($0.name) \($0.reason); reported the fallback instead" }
+        if event.weakDropped > 0 {
+            report.notes.append("\(event.weakDropped) more images written at once were not examined (a bulk copy)")
+        }
+        let eventHits = rules?.hits(against: context) ?? []
+        var windowHits = Set(eventHits.compactMap(\.windowID))
+        if let placed = event.placed {
+            report.image = placed.image
+            report.source = placed.candidate.source == .file ? .file : .clipboard
+            report.original = placed.candidate.path?.description
+            report.alignment = placed.alignment
+            report.redactions = placed.redactions
+            report.notes += placed.notes
+            report.evidence = placed.evidence
+            windowHits.formUnion(placed.redactions.compactMap(\.windowID))
+        } else {
+            report.image = redactedFallback(of: event, rules: rules)
+            report.source = .fallback
+            report.alignment = Alignment(method: .fallback, rect: event.fallbackRect, windowID: context.activeWindowID)
+            report.redactions = eventHits.translated(toImageAt: event.fallbackRect)
+        }
+        report.activeWindowRedacted = context.activeWindowID.map(windowHits.contains) ?? false
+        // Two signals of one screenshot can bring the same note: each is said once.
+        var said = Set<String>()
+        report.notes = report.notes.filter { said.insert($0).inserted }
+        return (report, "")
+    }
+
+    /// The event-time grab of the fallback rectangle, with the event-time rules applied. It goes
+    /// to the report only: guard never writes screen pixels where something else was.
+    static func redactedFallback(of event: CaptureEvent, rules: RegionsFile?) -> PixelBuffer {
+        var image = event.eventTime.root.cropped(to: event.fallbackRect)
+        image.hasAlpha = false
+        if let rules { image.redact(rules.hits(against: event.eventTime.context), origin: event.fallbackRect) }
+        return image
+    }
+}

@@ -1,0 +1,150 @@
+// The rules in force: the regions file, followed as it is created, edited, replaced or removed, and the fields its rules need.
+import Glibc
+import ShotguardAccessibility
+import ShotguardBase
+import ShotguardRegions
+import ShotguardScreen
+
+/// Owns the regions file the agent protects with. It follows the file through inotify on its
+/// folder (within a second of any change, no SIGHUP needed), keeps the last good rules when a
+/// new version is invalid or was emptied mid-edit, and keeps the field watcher in step with the
+/// roles the rules name.
+final class RulesInForce {
+    /// `--regions FILE`, or the default path (where a missing file means no rules yet).
+    let path: String
+    let isDefaultPath: Bool
+    private(set) var regions: RegionsFile?
+    /// Keeps the fields of `field` rules current; nil while no rule names a field.
+    private(set) var fieldWatcher: FieldWatcher?
+    private let log: Log
+    private let follower: FileFollower?
+    /// When a change seen on the file is read (editors write in steps: wait for them).
+    private var reloadAt: Double?
+
+    /// A change is read this long after the last event about the file.
+    static let settle = 0.2
+    /// How long start-up waits for the first list of fields, so that the first screenshot is
+    /// already covered; a bus that answers later still fills the list when it does.
+    static let firstFieldsWait = 5.0
+
+    init(path: String?, log: Log) throws(AgentError) {
+        self.path = UserFolders.absolute(path ?? RegionsFile.defaultPath)
+        isDefaultPath = path == nil
+        self.log = log
+        follower = FileFollower(path: BytePath(self.path), log: log)
+        regions = try Self.load(self.path, missingIsError: !isDefaultPath)
+        if regions == nil {
+            log.warning("no regions file at \(self.path): nothing is protected until it is written "
+                + "(the agent follows it; 'shotguard windows' lists what to name)")
+        }
+    }
+
+    /// The file's folder is watched through this descriptor (nil when it cannot be).
+    var fileDescriptor: Int32? { follower?.fileDescriptor }
+
+    /// The next time a change is due to be read.
+    var deadline: Double? { reloadAt }
+
+    /// Reads the follower's events: a change to the file plans a reload after `settle`.
+    func handleEvents(at now: Double) {
+        guard let follower, follower.readChanged() else { return }
+        reloadAt = now + Self.settle
+    }
+
+    /// Reloads when a change is due; returns the new summary line when the rules changed.
+    func reloadIfDue(at now: Double) -> String? {
+        guard let due = reloadAt, now >= due else { return nil }
+        reloadAt = nil
+        return reload(reason: "changed")
+    }
+
+    /// Reads the file again (a change, SIGHUP, or `Reload` on the bus). The new rules replace
+    /// the old only when the file is valid; an emptied file that had rules keeps them (an
+    /// editor truncates before it writes) until it is written again. Returns the line said.
+    @discardableResult
+    func reload(reason: String) -> String? {
+        var status = stat()
+        let exists = lstat(path, &status) == 0
+        if exists, status.st_size == 0, let regions, !regions.rules.isEmpty {
+            log.warning("\(path) is empty: kept the previous \(RulesSummary.describe(regions)) until it is written again")
+            return nil
+        }
+        do throws(AgentError) {
+            let loaded = try Self.load(path, missingIsError: false)
+            regions = loaded
+            watchFields()
+            let line = loaded.map { "\(reason == "SIGHUP" ? "reloaded" : "read") \(path): protecting with \(RulesSummary.describe($0))" }
+                ?? "\(path) was removed: nothing is protected until it is written again"
+            if loaded == nil { log.warning(line) } else { log.info(line) }
+            return line
+        } catch {
+            log.error("kept the previous rules: \(error.message)")
+            return nil
+        }
+    }
+
+    /// One line saying what is protected now.
+    var summary: String { regions.map { RulesSummary.describe($0) } ?? "no rules (no regions file)" }
+
+    private static func load(_ path: String, missingIsError: Bool) throws(AgentError) -> RegionsFile? {
+        var status = stat()
+        if !missingIsError, lstat(path, &status) != 0, errno == ENOENT { return nil }
+        do throws(RegionsError) {
+            return try RegionsFile.load(path: path)
+        } catch {
+            throw AgentError(message: error.description, isUsage: true)
+        }
+    }
+
+    /// Starts (or retargets) the field watcher for the roles the rules name; stops it when
+    /// none does. Says once what the accessibility bus gave, or why it gave nothing.
+    func watchFields() {
+        let roles = regions?.fieldRoles ?? []
+        guard !roles.isEmpty else {
+            fieldWatcher?.stop()
+            fieldWatcher = nil
+            return
+        }
+        if let fieldWatcher {
+            fieldWatcher.update(roles: roles)
+            return
+        }
+        let watcher = FieldWatcher(roles: roles)
+        fieldWatcher = watcher
+        let status = watcher.waitForFirstQuery(seconds: Self.firstFieldsWait)
+        switch status.fields {
+        case .unavailable(let reason):
+            log.warning(reason)
+        case .notQueried:
+            log.warning("the accessibility bus did not answer within \(Int(Self.firstFieldsWait)) s: "
+                + "field rules hit nothing until it does")
+        case .available(let fields):
+            let roleNames = roles.sorted().map(\.rawValue).joined(separator: ", ")
+            log.info("fields: \(fields.count) showing (\(roleNames)) through the accessibility bus, "
+                + "listed in \(JSON.fixed(status.lastQueryMilliseconds, digits: 1)) ms; kept current from its events")
+        }
+    }
+
+    /// Puts the watcher's last list of fields into `context`: no D-Bus call at event time.
+    func addFields(to context: inout ScreenContext) {
+        guard let fieldWatcher else { return }
+        context.fields = fieldWatcher.status.fields
+    }
+
+    func stop() { fieldWatcher?.stop() }
+}
+
+/// What a set of rules protects, in a few words: `3 rules: 2 windows, 1 field`.
+enum RulesSummary {
+    static func describe(_ regions: RegionsFile) -> String {
+        let count = regions.rules.count
+        guard count > 0 else { return "no rules" }
+        var kinds: [(String, Int)] = []
+        for target in [Target.window, .screen, .monitor, .field] {
+            let n = regions.rules.filter { $0.target == target }.count
+            if n > 0 { kinds.append((target.rawValue, n)) }
+        }
+        let parts = kinds.map { "\($0.1) \($0.0)\($0.1 == 1 ? "" : "s")" }
+        return "\(count) rule\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+    }
+}

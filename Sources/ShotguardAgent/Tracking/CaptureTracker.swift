@@ -1,0 +1,281 @@
+// The capture tracker: signals in, decisions out — which images to examine, when an event settles.
+import ShotguardBase
+import ShotguardImaging
+import ShotguardScreen
+
+/// A signal from one of the sources, already turned into values.
+enum CaptureSignal: Sendable {
+    /// A file or clipboard image that may be a screenshot.
+    case image(Candidate)
+    /// A screenshot tool's window was created (before it paints): the screen is grabbed now.
+    case toolWindowCreated(id: UInt, tool: String)
+    /// It was mapped: the tool is in use, not idle in a tray.
+    case toolWindowShown(id: UInt, tool: String)
+    case toolWindowClosed(id: UInt)
+    case shieldKey(ShieldRecord)
+    /// A program read the screen (one read, not a recording's frames).
+    case screenRead(ScreenReadRecord)
+}
+
+/// What became of one examined candidate, as the tracker needs to know it.
+enum ExaminationOutcome: Sendable {
+    /// Placed on a screen of the event; `fingerprint` names its pixels.
+    case placed(PlacedImage, fingerprint: String)
+    /// A screenshot (by its evidence) that could not be placed.
+    case screenshotUnplaced(reason: String)
+    /// Not a screenshot of this screen, or nothing to do with it: left exactly as it was.
+    case left(reason: String)
+    /// Not complete yet: looked at again after `delay` seconds.
+    case lookAgain(delay: Double)
+    /// It changed while guard rewrote it: read again once.
+    case readAgain
+}
+
+/// Signals in, decisions out. Owns the open capture event, the queue of candidates, the one
+/// store of recent keys and the history of screen reads. Takes moments as values and grabs no
+/// screen itself: opening an event asks `snapshot` for one. Unit-tested without X.
+struct CaptureTracker {
+    private(set) var event: CaptureEvent?
+    private(set) var recent = RecentKeys()
+    private(set) var reads = ReadHistory()
+    private var queue = CandidateQueue()
+
+    /// A fresher screen is taken for a later signal only when the last one is older than this.
+    static let snapshotInterval = 0.25
+    /// A file is looked at again this often while it is not complete, at most `maximumLooks` times.
+    static let lookInterval = 0.25
+    static let maximumLooks = 8
+    /// Signals listed per event (its report); more still count, but are not listed.
+    static let maximumSignals = 64
+
+    typealias Snapshotter = () -> Snapshot?
+
+    /// Takes one signal. Returns lines for the verbose log (what was ignored and why).
+    mutating func receive(_ signal: CaptureSignal, at now: Moment, snapshot: Snapshotter) -> [String] {
+        switch signal {
+        case .image(let candidate):
+            return receive(candidate, at: now, snapshot: snapshot)
+        case .toolWindowCreated(_, let tool):
+            // The screen is grabbed now, before the tool paints over it; the event counts only
+            // once the window is mapped (a tray daemon's hidden windows never are).
+            return open(with: SignalRecord(kind: .toolWindow, time: now.wall, detail: tool), freshScreen: false, at: now,
+                        snapshot: snapshot)
+        case .toolWindowShown(let id, let tool):
+            var said: [String] = []
+            if event?.signals.contains(where: { $0.kind == .toolWindow }) != true {
+                said = open(with: SignalRecord(kind: .toolWindow, time: now.wall, detail: tool), freshScreen: false, at: now,
+                            snapshot: snapshot)
+            }
+            event?.openToolWindows.insert(id)
+            event?.toolName = tool
+            event?.count(at: now.monotonic)
+            return said
+        case .toolWindowClosed(let id):
+            guard var current = event, current.openToolWindows.remove(id) != nil else { return [] }
+            current.lastSignal = now.monotonic
+            // Tools that show a window first and capture when it goes (shutter, a delay timer)
+            // read the screen now, not when the event opened.
+            var said: [String] = []
+            if let fresh = snapshot() {
+                current.addSnapshot(fresh)
+                said.append("capture event \(current.id): fresh screen \(current.snapshots.count) of \(CaptureEvent.maximumSnapshots)")
+            }
+            current.toolWindowClosedSinceSnapshot = true
+            event = current
+            return said
+        case .shieldKey(let record):
+            let said = open(with: SignalRecord(kind: .shieldKey, time: record.keyTime, detail: "shield"), freshScreen: false, at: now,
+                            snapshot: snapshot)
+            if event?.shield == nil { event?.shield = record }
+            return said
+        case .screenRead(let read):
+            reads.add(read)
+            reads.prune(at: now)
+            var record = SignalRecord(kind: .screenRead, time: read.time.wall, detail: read.program)
+            record.read = read
+            let said = open(with: record, freshScreen: true, at: now, snapshot: snapshot)
+            if var shield = event?.shield, shield.readAfterMs == nil {
+                shield.readAfterMs = (read.time.wall - shield.keyTime) * 1000
+                event?.shield = shield
+            }
+            // A screenshot program's read is a screenshot even before its image turns up (one
+            // saved where the agent cannot see it is reported with the fallback); any other
+            // program's read only opens the event, for the image that may follow.
+            if ScreenshotPrograms.contains(read.program), Self.isScreenshotSized(read.area) { event?.count(at: now.monotonic) }
+            return said
+        }
+    }
+
+    /// A read of a few pixels (a colour picker, a magnifier) is no screenshot.
+    static func isScreenshotSized(_ area: Rect?) -> Bool {
+        guard let area else { return true }
+        return area.width >= 32 && area.height >= 32
+    }
+
+    private mutating func receive(_ candidate: Candidate, at now: Moment, snapshot: Snapshotter) -> [String] {
+        if recent.contains(candidate.key, as: .own, at: now.monotonic) {
+            return ["ignored \(candidate.name): guard's own \(candidate.source == .file ? "rewrite" : "image")"]
+        }
+        if candidate.source == .file, recent.contains(candidate.key, as: .handled, at: now.monotonic) {
+            return ["ignored \(candidate.name): already seen"]
+        }
+        recent.note(candidate.key, as: .handled, at: now.monotonic)
+        var record = SignalRecord(kind: candidate.source == .file ? .file : .clipboard, time: now.wall,
+                                  detail: candidate.path?.description ?? candidate.clipboard?.owner.description ?? "")
+        record.read = candidate.evidence.screenRead?.read
+        let said = open(with: record, freshScreen: true, at: now, snapshot: snapshot)
+        guard event != nil else { return ["ignored \(candidate.name): the screen could not be captured"] }
+        queue.add(candidate)
+        // Only an urgent candidate keeps the event open longer: a stream of unrelated images
+        // cannot hold an old screen context open.
+        if candidate.isUrgent {
+            event?.count(at: now.monotonic)
+            event?.hasRealImage = true
+        }
+        let dropped = queue.dropWeakOverCap()
+        if dropped > 0 { event?.weakDropped += dropped }
+        return said + ["\(candidate.naming == .weak ? "image" : "screenshot") \(candidate.name)"
+            + (candidate.naming == .weak ? " (counts only if something ties it to a capture)" : "")]
+    }
+
+    /// Adds `record` to the open event, opening one (its screen grabbed now) if none is. A
+    /// signal that may carry a different screen than the event's first adds a fresh snapshot.
+    @discardableResult
+    private mutating func open(with record: SignalRecord, freshScreen: Bool, at now: Moment, snapshot: Snapshotter) -> [String] {
+        var said: [String] = []
+        if var current = event {
+            if freshScreen, let last = current.snapshots.last,
+               current.toolWindowClosedSinceSnapshot || now.monotonic - last.time.monotonic >= Self.snapshotInterval,
+               let fresh = snapshot() {
+                current.addSnapshot(fresh)
+                current.toolWindowClosedSinceSnapshot = false
+                said.append("capture event \(current.id): fresh screen \(current.snapshots.count) of \(CaptureEvent.maximumSnapshots)")
+            }
+            // A storm of signals (tool windows made by the thousand) is listed up to a bound.
+            if current.signals.count < Self.maximumSignals { current.signals.append(record) }
+            event = current
+            return said
+        }
+        guard let first = snapshot() else { return [] }
+        var opened = CaptureEvent(id: Self.eventID(at: now), snapshot: first)
+        opened.signals.append(record)
+        queue.newEvent()
+        event = opened
+        return ["capture event \(opened.id): \(first.context.windows.count) windows, fallback \(opened.fallbackRect)"]
+    }
+
+    /// The next candidate to examine now, if one is due (one per loop turn, so that signals
+    /// and X events are answered between the images of a burst).
+    mutating func next(at now: Moment) -> Candidate? { queue.next(at: now.monotonic) }
+
+    /// What became of an examined candidate. Returns lines for the verbose log.
+    mutating func examined(_ candidate: Candidate, _ outcome: ExaminationOutcome, at now: Moment) -> [String] {
+        switch outcome {
+        case .placed(let placed, let fingerprint):
+            // The same pixels again: on the clipboard, the screenshot whose file was just handled
+            // (or the reverse); as a file, the same file closed twice. Two files of an unchanged
+            // screen are two screenshots.
+            let ownKey = fingerprint + ":" + (candidate.path.map { $0.description } ?? "clipboard")
+            let isRepeat = recent.contains(ownKey, as: .reported, at: now.monotonic)
+                || (candidate.source == .clipboard && recent.contains(fingerprint, as: .reported, at: now.monotonic))
+            recent.note(fingerprint, as: .reported, at: now.monotonic)
+            recent.note(ownKey, as: .reported, at: now.monotonic)
+            guard var current = event else { return [] }
+            if isRepeat {
+                current.repeats += 1
+                event = current
+                return ["\(candidate.name) shows a screenshot already handled: no second report"]
+            }
+            if current.placed == nil || (current.placed!.candidate.naming == .weak && candidate.naming != .weak) {
+                current.placed = placed
+            }
+            if candidate.naming == .weak { current.count(at: now.monotonic) }
+            event = current
+            return []
+        case .screenshotUnplaced(let reason):
+            event?.unplaced.append((candidate.name, reason))
+            return []
+        case .left(let reason):
+            if candidate.naming == .weak { event?.weakExamined += 1 }
+            return ["left \(candidate.name) as it is: \(reason)"]
+        case .lookAgain(let delay):
+            guard candidate.looks < Self.maximumLooks else {
+                return ["gave up waiting for \(candidate.name) to be complete"]
+            }
+            var again = candidate
+            again.looks += 1
+            queue.add(again, notBefore: now.monotonic + delay)
+            if var current = event {
+                current.lastSignal = max(current.lastSignal, now.monotonic + delay)
+                event = current
+            }
+            return ["\(candidate.name) is not complete yet: looking again in \(Int(delay * 1000)) ms"]
+        case .readAgain:
+            guard candidate.rereads == 0 else { return [] }
+            var again = candidate
+            again.rereads = 1
+            queue.add(again)
+            return []
+        }
+    }
+
+    /// Guard's own output: bytes it wrote or served, a file identity it renamed into place.
+    mutating func noteOwn(_ key: String, at now: Moment) { recent.note(key, as: .own, at: now.monotonic) }
+
+    /// Adds what guard did, and notes, to the open event.
+    mutating func record(_ outcome: (inout GuardOutcome) -> Void, note: String? = nil) {
+        guard var current = event else { return }
+        outcome(&current.guardOutcome)
+        if let note { current.notes.append(note) }
+        event = current
+    }
+
+    /// The open event is due to settle at `now`: returns it (and forgets it), unless the bounded
+    /// look for a file found one or plans another look. `lookForFile` returns the newest
+    /// screenshot-like file written since the given wall time, as a candidate.
+    mutating func settle(at now: Moment, final: Bool = false, lookForFile: (Double) -> Candidate?) -> CaptureEvent? {
+        guard var current = event else { return nil }
+        if !final {
+            guard queue.isEmpty, now.monotonic >= current.settleTime else { return nil }
+            if current.hasCountedSignal, !current.hasRealImage, current.looks < 2 {
+                current.looks += 1
+                current.retryAt = nil
+                if let found = lookForFile(current.start.wall - ScreenshotFileClassifier.maximumAge),
+                   !recent.contains(found.key, as: .handled, at: now.monotonic), !recent.contains(found.key, as: .own, at: now.monotonic) {
+                    recent.note(found.key, as: .handled, at: now.monotonic)
+                    current.signals.append(SignalRecord(kind: .file, time: now.wall, detail: found.name))
+                    current.hasRealImage = true
+                    queue.add(found)
+                    event = current
+                    return nil
+                }
+                if current.looks < 2 {
+                    current.retryAt = now.monotonic + CaptureEvent.retryDelay
+                    event = current
+                    return nil
+                }
+            }
+        }
+        event = nil
+        queue.newEvent()
+        return current
+    }
+
+    /// Every candidate still waiting (examined at shutdown, before the final settle).
+    mutating func drainQueue() -> [Candidate] { queue.drain() }
+
+    /// When the tracker next has work: a candidate due, the event's settle time, a planned look.
+    func deadline(at now: Moment) -> Double? {
+        [queue.deadline(at: now.monotonic), event?.settleTime].compactMap { $0 }.min()
+    }
+
+    var hasWaitingCandidates: Bool { !queue.isEmpty }
+
+    /// `20261129-140703-120`: local time to the millisecond, unique enough for one user's screen.
+    static func eventID(at now: Moment) -> String {
+        let t = CalendarTime(now.wall)
+        let pad = CalendarTime.pad
+        return "\(pad(t.year, 4))\(pad(t.month, 2))\(pad(t.day, 2))-\(pad(t.hour, 2))\(pad(t.minute, 2))\(pad(t.second, 2))-"
+            + pad(t.millisecond, 3)
+    }
+}

@@ -1,0 +1,149 @@
+// The capture tracker's decisions, without X: when events open, count and settle; which images go first.
+@testable import ShotguardAgent
+import ShotguardImaging
+import ShotguardScreen
+import XCTest
+
+final class CaptureTrackerTests: XCTestCase {
+    private var snapshots = 0
+    private func take(at seconds: Double) -> CaptureTracker.Snapshotter {
+        { [self] in
+            snapshots += 1
+            return Fixture.snapshot(at: seconds)
+        }
+    }
+
+    func testCountedSignalsKeepTheEventTogetherForTheDebounce() {
+        var tracker = CaptureTracker()
+        _ = tracker.receive(.image(Fixture.file("a.png")), at: Fixture.at(0), snapshot: take(at: 0))
+        XCTAssertEqual(tracker.event?.settleTime, Fixture.at(1).monotonic, "at least the debounce after a counted signal")
+        _ = tracker.receive(.image(Fixture.clipboard(at: 0.5)), at: Fixture.at(0.5), snapshot: take(at: 0.5))
+        XCTAssertEqual(tracker.event?.settleTime, Fixture.at(1.5).monotonic, "a second signal of the same screenshot joins and extends it")
+        XCTAssertEqual(tracker.event?.signals.count, 2)
+        XCTAssertEqual(tracker.event?.snapshots.count, 2, "a later image brings a fresh screen")
+    }
+
+    func testWeakImagesCannotHoldTheEventOpen() {
+        var tracker = CaptureTracker()
+        for step in 1...40 {
+            let time = Double(step) * 0.5
+            _ = tracker.receive(.image(Fixture.file("x\(step).png", naming: .weak, at: time)), at: Fixture.at(time), snapshot: take(at: time))
+        }
+        XCTAssertFalse(tracker.event?.hasCountedSignal ?? true, "weak images are no screenshot by themselves")
+        XCTAssertEqual(tracker.event?.settleTime, Fixture.at(1.5).monotonic, "weak images do not extend the event")
+    }
+
+    func testAToolWindowHoldsTheEventOpenUpToAMinute() {
+        var tracker = CaptureTracker()
+        _ = tracker.receive(.toolWindowCreated(id: 7, tool: "flameshot"), at: Fixture.at(0), snapshot: take(at: 0))
+        XCTAssertFalse(tracker.event?.hasCountedSignal ?? true, "created is not yet shown")
+        _ = tracker.receive(.toolWindowShown(id: 7, tool: "flameshot"), at: Fixture.at(0.1), snapshot: take(at: 0.1))
+        XCTAssertEqual(tracker.event?.settleTime, Fixture.at(60).monotonic)
+        XCTAssertEqual(tracker.event?.evidence.toolWindow, "flameshot")
+        _ = tracker.receive(.toolWindowClosed(id: 7), at: Fixture.at(5), snapshot: take(at: 5))
+        XCTAssertEqual(tracker.event?.snapshots.count, 2, "the screen as it is once the tool's window went")
+        XCTAssertEqual(tracker.event?.settleTime, Fixture.at(5 + CaptureEvent.settle).monotonic)
+    }
+
+    func testSnapshotsKeepTheEventTimeScreenAndTheFreshestOthers() {
+        var event = CaptureEvent(id: "e", snapshot: Fixture.snapshot(at: 1))
+        for time in 2...6 { event.addSnapshot(Fixture.snapshot(at: Double(time))) }
+        XCTAssertEqual(event.snapshots.map(\.time.wall), [1, 5, 6].map { Fixture.at($0).wall })
+        XCTAssertEqual(event.eventTime.time, Fixture.at(1))
+    }
+
+    func testTheFallbackIsTheActiveWindowClippedToTheScreen() {
+        let window = WindowInfo(id: 5, className: "A", instance: "a", title: "t", frame: Rect(x: 40, y: 30, width: 50, height: 50),
+                                isViewable: true)
+        XCTAssertEqual(CaptureEvent(id: "e", snapshot: Fixture.snapshot(at: 0, windows: [window], active: 5)).fallbackRect,
+                       Rect(x: 40, y: 30, width: 24, height: 18))
+        XCTAssertEqual(CaptureEvent(id: "e", snapshot: Fixture.snapshot(at: 0)).fallbackRect, Rect(x: 0, y: 0, width: 64, height: 48))
+    }
+
+    func testGuardsOwnOutputAndASecondSignalOfOneFileAreIgnored() {
+        var tracker = CaptureTracker()
+        tracker.noteOwn("file:rewritten.png", at: Fixture.at(0))
+        XCTAssertEqual(tracker.receive(.image(Fixture.file("rewritten.png")), at: Fixture.at(0.1), snapshot: take(at: 0.1)),
+                       ["ignored /shots/rewritten.png: guard's own rewrite"])
+        XCTAssertNil(tracker.event, "its own output opens no event")
+        XCTAssertEqual(tracker.receive(.image(Fixture.file("a.png")), at: Fixture.at(1), snapshot: take(at: 1)).last,
+                       "screenshot /shots/a.png")
+        XCTAssertEqual(tracker.receive(.image(Fixture.file("a.png")), at: Fixture.at(1.2), snapshot: take(at: 1.2)),
+                       ["ignored /shots/a.png: already seen"])
+        XCTAssertNotNil(tracker.next(at: Fixture.at(1.3)))
+        XCTAssertNil(tracker.next(at: Fixture.at(1.3)), "one candidate for one file")
+    }
+
+    /// A photo import must not delay a real screenshot: urgent candidates go first, weak ones
+    /// within a budget per second, and past a cap per event they are not examined at all.
+    func testAStrongScreenshotGoesBeforeABurstOfWeakImagesWhichIsBounded() {
+        var tracker = CaptureTracker()
+        for index in 0..<200 {
+            _ = tracker.receive(.image(Fixture.file("photo\(index).png", naming: .weak)), at: Fixture.at(0), snapshot: take(at: 0))
+        }
+        _ = tracker.receive(.image(Fixture.file("Screenshot.png")), at: Fixture.at(0.01), snapshot: take(at: 0.01))
+        XCTAssertEqual(tracker.next(at: Fixture.at(0.02))?.path, BytePath("/shots/Screenshot.png"), "the strong one first")
+        var weak = 0
+        while tracker.next(at: Fixture.at(0.03)) != nil { weak += 1 }
+        XCTAssertEqual(weak, CandidateQueue.weakPerSecond, "a budget per second")
+        XCTAssertEqual(tracker.event?.weakDropped, 200 - CandidateQueue.weakPerEvent, "a cap per event")
+        XCTAssertLessThanOrEqual(snapshots, 2, "a burst is one screen")
+    }
+
+    func testAnIncompleteFileIsLookedAtAgainBoundedly() {
+        var tracker = CaptureTracker()
+        let file = Fixture.file("slow.webp")
+        _ = tracker.receive(.image(file), at: Fixture.at(0), snapshot: take(at: 0))
+        var candidate = tracker.next(at: Fixture.at(0))!
+        for look in 0..<CaptureTracker.maximumLooks {
+            _ = tracker.examined(candidate, .lookAgain(delay: 0.25), at: Fixture.at(Double(look)))
+            XCTAssertNil(tracker.next(at: Fixture.at(Double(look) + 0.1)), "not before its time")
+            candidate = tracker.next(at: Fixture.at(Double(look) + 0.3))!
+        }
+        XCTAssertEqual(tracker.examined(candidate, .lookAgain(delay: 0.25), at: Fixture.at(9)),
+                       ["gave up waiting for /shots/slow.webp to be complete"])
+    }
+
+    func testTheSamePixelsAgainAreNotReportedTwice() {
+        var tracker = CaptureTracker()
+        let file = Fixture.file("s.png")
+        _ = tracker.receive(.image(file), at: Fixture.at(0), snapshot: take(at: 0))
+        let candidate = tracker.next(at: Fixture.at(0))!
+        let placed = PlacedImage(candidate: candidate, image: PixelBuffer(width: 4, height: 4), alignment: Alignment(
+            method: .screen, rect: Rect(x: 0, y: 0, width: 4, height: 4), windowID: nil), redactions: [], notes: [], evidence: [])
+        XCTAssertEqual(tracker.examined(candidate, .placed(placed, fingerprint: "pixels:1"), at: Fixture.at(0.1)), [])
+        let copy = Fixture.clipboard(at: 0.2)
+        _ = tracker.receive(.image(copy), at: Fixture.at(0.2), snapshot: take(at: 0.2))
+        let again = tracker.next(at: Fixture.at(0.2))!
+        XCTAssertEqual(tracker.examined(again, .placed(placed, fingerprint: "pixels:1"), at: Fixture.at(0.3)),
+                       ["the clipboard image shows a screenshot already handled: no second report"])
+        XCTAssertEqual(tracker.event?.repeats, 1)
+    }
+
+    /// A counted event with no image looks for a file twice, then settles.
+    func testTheBoundedLookForAFile() {
+        var tracker = CaptureTracker()
+        _ = tracker.receive(.toolWindowShown(id: 1, tool: "spectacle"), at: Fixture.at(0), snapshot: take(at: 0))
+        _ = tracker.receive(.toolWindowClosed(id: 1), at: Fixture.at(1), snapshot: take(at: 1))
+        var looks = 0
+        XCTAssertNil(tracker.settle(at: Fixture.at(2.1)) { _ in looks += 1; return nil }, "a second look is planned")
+        XCTAssertNil(tracker.settle(at: Fixture.at(2.2)) { _ in looks += 1; return nil }, "not before its time")
+        XCTAssertNotNil(tracker.settle(at: Fixture.at(3)) { _ in looks += 1; return nil })
+        XCTAssertEqual(looks, 2)
+    }
+
+    /// A screenshot program's read opens and counts an event; a colour picker's 1×1 read, or an
+    /// unknown program's, only opens one (it settles with no report unless an image follows).
+    func testAScreenshotProgramsReadCountsAndOthersOnlyOpen() {
+        var tracker = CaptureTracker()
+        _ = tracker.receive(.screenRead(Fixture.read(by: "scrot", area: Rect(x: 0, y: 0, width: 64, height: 48), at: 0)),
+                            at: Fixture.at(0), snapshot: take(at: 0))
+        XCTAssertTrue(tracker.event?.hasCountedSignal ?? false)
+        XCTAssertEqual(tracker.reads.reads.count, 1)
+        var other = CaptureTracker()
+        _ = other.receive(.screenRead(Fixture.read(by: "gpick", area: Rect(x: 3, y: 3, width: 1, height: 1), at: 0)),
+                          at: Fixture.at(0), snapshot: take(at: 0))
+        XCTAssertFalse(other.event?.hasCountedSignal ?? true)
+        XCTAssertEqual(other.settle(at: Fixture.at(1)) { _ in nil }?.hasCountedSignal, false, "settles without a look")
+    }
+}

@@ -1,0 +1,109 @@
+// Guard's decisions without X: what counts as a screenshot of this screen, and what guard does with it.
+@testable import ShotguardAgent
+import XCTest
+
+final class GuardPolicyTests: XCTestCase {
+    private func facts(_ source: Candidate.Source = .file, naming: Naming = .strong, evidence: Evidence = .none,
+                       sensing: Bool = true, placement: PlacementFact = .matched, hits: Int = 1, rulesHit: Bool = true) -> PolicyFacts {
+        PolicyFacts(source: source, naming: naming, evidence: evidence, sensing: sensing, placement: placement, hitsInImage: hits,
+                    rulesHitAtEvent: rulesHit)
+    }
+
+    private var scrotRead: Evidence {
+        var evidence = Evidence()
+        evidence.screenRead = (Fixture.read(by: "scrot", at: 0), .writer)
+        return evidence
+    }
+
+    func testAPlacedScreenshotIsRedactedOnlyWhenRulesFallInsideIt() {
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead)), .redact)
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, hits: 0)), .leave, "a region away from every rule stays as it is")
+    }
+
+    /// Know, don't guess: with capture sensing, an image no program read the screen for is left
+    /// alone — a photo shown 1:1 in a viewer and copied into Pictures is not a screenshot.
+    func testAWeakFileWhosePixelsAreOnScreenIsAScreenshotOnlyWhereSensingCannotTell() {
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, sensing: true)), .leave)
+        XCTAssertEqual(GuardPolicy.judge(facts(naming: .weak, sensing: true)), .notScreenshot(because: "no program read the screen for it"))
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, sensing: false)), .redact, "its pixels are the screen's")
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, sensing: false, placement: .differsUnderRules)), .leave,
+                       "a weak image must be the screen, not close to it")
+    }
+
+    /// A compositor's own capture (GNOME Shell, KWin) reads no pixels through X: a file named as
+    /// a screenshot whose pixels are the screen's is one, sensing or not.
+    func testAStrongNameWithTheScreensPixelsIsAScreenshotEvenWithSensing() {
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, sensing: true)), .redact)
+    }
+
+    /// A clipboard image has no name: with sensing it needs evidence; without, its pixels.
+    func testAClipboardImageNeedsEvidenceOrItsPixels() {
+        XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, sensing: true)), .leave)
+        var owner = Evidence()
+        owner.screenshotProgram = "flameshot"
+        XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, evidence: owner, sensing: true)), .redact)
+        XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, sensing: false)), .redact)
+    }
+
+    /// What cannot be placed is set aside only with strong evidence (or, without sensing, a
+    /// screenshot's name): a photo copied in, or an old screenshot of another machine, is not.
+    func testAnUnplacedImageIsSetAsideOnlyWithStrongEvidence() {
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced)), .setAside)
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced, rulesHit: false)), .leave,
+                       "nothing on screen was protected")
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, sensing: true, placement: .unplaced)), .leave,
+                       "an old screenshot copied in, with no program reading the screen")
+        var recent = Evidence()
+        recent.screenRead = (Fixture.read(by: "scrot", at: 0), .recent)
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, evidence: recent, sensing: true, placement: .unplaced)), .setAside,
+                       "named as a screenshot just after a program read the screen (scaled in a second process)")
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, evidence: recent, sensing: true, placement: .unplaced)), .leave,
+                       "a photo copied just after a screenshot is still a photo")
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, sensing: false, placement: .unplaced)), .setAside,
+                       "without sensing its name is all there is")
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, sensing: false, placement: .unplaced)), .leave)
+        var sibling = Evidence()
+        sibling.screenRead = (Fixture.read(by: "scrot", at: 0), .processGroup)
+        XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, evidence: sibling, placement: .unplaced)), .leave,
+                       "a read by another program of the same group could be an unrelated copy")
+        XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, evidence: sibling)), .redact,
+                       "placed, the same link is enough")
+    }
+
+    func testGuardTakesTheClipboardAtOnceOnlyWithEvidence() {
+        XCTAssertFalse(GuardPolicy.takesOverAtOnce(evidence: .none, rulesHitNow: true), "a copied photo keeps its owner")
+        XCTAssertTrue(GuardPolicy.takesOverAtOnce(evidence: scrotRead, rulesHitNow: true))
+        XCTAssertFalse(GuardPolicy.takesOverAtOnce(evidence: scrotRead, rulesHitNow: false))
+    }
+
+    func testGuardNeverTouchesOldForeignOrRestoredFiles() {
+        XCTAssertTrue(GuardPolicy.mayRewrite(modified: 100, agentStart: 50, ownedByUser: true, isRestored: false))
+        XCTAssertFalse(GuardPolicy.mayRewrite(modified: 40, agentStart: 50, ownedByUser: true, isRestored: false))
+        XCTAssertFalse(GuardPolicy.mayRewrite(modified: 100, agentStart: 50, ownedByUser: false, isRestored: false))
+        XCTAssertFalse(GuardPolicy.mayRewrite(modified: 100, agentStart: 50, ownedByUser: true, isRestored: true))
+    }
+
+    func testRecentKeysExpireByKindAndStayBounded() {
+        var keys = RecentKeys(capacity: 3)
+        keys.note("file:1", as: .handled, at: 10)
+        XCTAssertTrue(keys.contains("file:1", as: .handled, at: 14.9))
+        XCTAssertFalse(keys.contains("file:1", as: .own, at: 11), "kinds are separate")
+        XCTAssertFalse(keys.contains("file:1", as: .handled, at: 15.1))
+        keys.note("bytes:a", as: .own, at: 10)
+        XCTAssertTrue(keys.contains("bytes:a", as: .own, at: 69), "guard's own outputs are remembered a minute")
+        for index in 0..<10 { keys.note("k\(index)", as: .handled, at: 20) }
+        XCTAssertLessThanOrEqual(keys.count, 3)
+    }
+
+    func testReadsAreTiedToAnOwnerByProcessGroupOrParentOnlyRecently() {
+        var history = ReadHistory()
+        history.add(Fixture.read(by: "scrot", pid: 300, group: 300, parent: 100, at: 0))
+        let xclip = ProcessIdentity(pid: 301, program: "xclip", parentPID: 100, processGroup: 999)
+        XCTAssertEqual(history.read(relatedTo: xclip, at: Fixture.at(1))?.link, .sibling)
+        let inGroup = ProcessIdentity(pid: 302, program: "xclip", parentPID: 1, processGroup: 300)
+        XCTAssertEqual(history.read(relatedTo: inGroup, at: Fixture.at(1))?.link, .processGroup)
+        let stranger = ProcessIdentity(pid: 500, program: "firefox", parentPID: 1, processGroup: 500)
+        XCTAssertNil(history.read(relatedTo: stranger, at: Fixture.at(1)))
+        XCTAssertNil(history.read(relatedTo: xclip, at: Fixture.at(ReadHistory.horizon + 1)), "too long ago")
+    }
+}

@@ -1,0 +1,77 @@
+// The examiner without X: a screenshot placed despite something moving far from the rules, a photo left alone.
+import Testing
+@testable import ShotguardAgent
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardScreen
+
+@Suite struct ExaminerTests {
+    static let screen = SyntheticScreen.desktop(width: 1280, height: 800)
+    /// A protected window at 700,100 (320x200) and the rule that covers it.
+    static let vault = WindowInfo(id: 9, className: "Vault", instance: "vault", title: "Vault",
+                                  frame: Rect(x: 700, y: 100, width: 320, height: 200), isViewable: true)
+    static let context = ScreenContext(width: 1280, height: 800, windows: [vault])
+    var rules: RegionsFile { try! RegionsFile.parse("window class=Vault\n", path: "regions") }
+
+    private func examine(_ image: PixelBuffer, naming: Naming = .strong, evidence: Evidence = .none, sensing: Bool = true) -> Examination {
+        let now = Moment(monotonic: 10, wall: 1_800_000_000)
+        let candidate = Candidate.file(BytePath("/shots/s.png"), naming: naming, key: "k", evidence: evidence, at: now)
+        return Examiner.examine(ExaminationInput(
+            image: image, tolerance: .exact, candidate: candidate, evidence: evidence, sensing: sensing,
+            screens: [Snapshot(root: Self.screen, context: Self.context, time: now)], contextNow: Self.context, rules: rules,
+            reads: ReadHistory(), now: now))
+    }
+
+    @Test func theScreenItselfIsRedacted() throws {
+        let examination = examine(Self.screen)
+        #expect(examination.facts.placement == .matched)
+        #expect(examination.action == .redact)
+        #expect(examination.hits.map(\.rect) == [Self.vault.frame])
+        let redacted = try #require(examination.redacted)
+        #expect(redacted[800, 200] & 0xFF_FFFF == 0)
+    }
+
+    /// A 320x180 video playing far from the vault while the screenshot was taken: the image is
+    /// the screen but for that area, which cannot hide the vault's pixels.
+    @Test func aVideoFarFromEveryRuleIsTolerated() {
+        var image = Self.screen
+        SyntheticScreen.drawPopup(&image, at: Rect(x: 60, y: 520, width: 320, height: 180), text: "FRAME 17")
+        let examination = examine(image)
+        #expect(examination.facts.placement == .matched)
+        #expect(examination.action == .redact)
+        #expect(examination.notes.first?.contains("far from every rule") ?? false)
+    }
+
+    /// The same change next to the vault could be the vault's own pixels: not placed.
+    @Test func aChangeNextToARuleIsNotTolerated() {
+        var image = Self.screen
+        SyntheticScreen.drawPopup(&image, at: Rect(x: 640, y: 310, width: 120, height: 80), text: "PIN 4321")
+        let examination = examine(image)
+        guard case .unplaced = examination.place else { Issue.record("placed: \(examination.notes)"); return }
+        #expect(examination.action == .leave, "no evidence and a strong name with sensing: not set aside")
+        var read = Evidence()
+        read.screenRead = (ScreenReadRecord(request: "GetImage", program: "scrot", pid: 1, area: nil, time: Moment(monotonic: 9, wall: 0),
+                                            client: 1), .writer)
+        #expect(examine(image, evidence: read).action == .setAside, "with the reading program behind it, set aside")
+    }
+
+    @Test func aLargeChangeIsNotTolerated() {
+        var image = Self.screen
+        SyntheticScreen.drawPopup(&image, at: Rect(x: 10, y: 10, width: 600, height: 500), text: "ANOTHER APP")
+        guard case .unplaced = examine(image).place else { Issue.record("placed"); return }
+    }
+
+    /// A photo is nowhere on the screen: left exactly as it was, whatever its name says, unless
+    /// something ties it to a capture.
+    @Test func aPhotoIsLeftAlone() {
+        var photo = PixelBuffer(width: 500, height: 400)
+        var state: UInt32 = 12345
+        for index in photo.pixels.indices {
+            state = state &* 1_103_515_245 &+ 12345
+            photo.pixels[index] = 0xFF00_0000 | (state >> 8)
+        }
+        #expect(examine(photo, naming: .weak).action == .leave)
+        #expect(examine(photo, naming: .strong, sensing: true).action == .leave)
+        #expect(examine(photo, naming: .strong, sensing: false).action == .setAside, "without sensing, the name decides")
+    }
+}
