@@ -25,12 +25,15 @@ public struct BusMember: Sendable {
         self.output = output
     }
 
-    /// `Pause(d seconds) → (d until)`, as shotguard(1) writes it.
+    /// A method as shotguard(1) writes it: `Pause(d seconds) → (d until)`.
     public var signature: String {
         let arguments = "(" + input.map { "\($0.type) \($0.name)" }.joined(separator: ", ") + ")"
         return output.isEmpty ? name + arguments : name + arguments + " → (" + output.map { "\($0.type) \($0.name)" }
             .joined(separator: ", ") + ")"
     }
+
+    /// A signal as shotguard(1) writes it: `Paused(d until)`.
+    public var signalSignature: String { name + "(" + output.map { "\($0.type) \($0.name)" }.joined(separator: ", ") + ")" }
 }
 
 /// `org.shotguard.Agent1` on the session bus: what `shotguard watch` answers and emits.

@@ -69,7 +69,12 @@ public final class Notifier {
 
     /// Asks for the capabilities first (whether the body is markup), then sends what waits.
     private func sendNext() {
-        guard inFlight == nil, let text = waiting, let connection = try? bus.connection() else { return }
+        guard inFlight == nil, let text = waiting else { return }
+        guard let connection = try? bus.connection() else {
+            // The bus is gone: nothing can be shown, and nothing should wait for it.
+            waiting = nil
+            return
+        }
         do throws(BusError) {
             let message: BusMessage
             let callback: sd_bus_message_handler_t

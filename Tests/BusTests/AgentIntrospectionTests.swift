@@ -75,8 +75,8 @@ final class AgentIntrospectionTests: XCTestCase {
                      AgentInterface.reloadFailedError, AgentInterface.unavailableError] {
             XCTAssertTrue(section.contains(word), "BUS INTERFACE names \(word)")
         }
-        for member in AgentInterface.methods + AgentInterface.signals {
-            XCTAssertTrue(section.contains("       \(member.signature)\n"), "BUS INTERFACE has a paragraph for \(member.signature)")
+        for form in AgentInterface.methods.map(\.signature) + AgentInterface.signals.map(\.signalSignature) {
+            XCTAssertTrue(section.contains("       \(form)\n"), "BUS INTERFACE has a paragraph for \(form)")
         }
         for key in ["state", "pausedUntil", "whyOff", "rules", "sources", "recordAvailable", "display", "version",
                     "lastReportId", "lastReportTime", "lastReportOutcome"] {
