@@ -40,7 +40,7 @@ fi
 # Prints "$1" and each of its parents that does not exist under DESTDIR, deepest first.
 missing_folders() {
     folder=$1
-    while [ ! -d "$DESTDIR$folder" ]; do
+    while [ "$folder" != / ] && [ ! -d "$DESTDIR$folder" ]; do
         echo "$folder"
         folder=$(dirname "$folder")
     done

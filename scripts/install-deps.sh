@@ -16,12 +16,13 @@ build="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-
 # dbus-daemon gives the bus tests a private session bus; systemd has busctl (and
 # systemd-analyze for the unit); libglib2.0-bin has gdbus; python3-gi with gir1.2-glib-2.0 runs
 # the fake notification server and user manager of Tests/Scripts; desktop-file-utils checks the
-# autostart entry; make, file and binutils (strip) the install tests.
+# autostart entry; make, file and binutils (strip) the install tests; dpkg-dev reads
+# debian/changelog.
 tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
   libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus gir1.2-gtk-3.0 gir1.2-atspi-2.0
   picom
-  dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils"
+  dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils dpkg-dev"
 
 check=""
 if [ "${1:-}" = "--check" ]; then

@@ -15,6 +15,7 @@ public final class AgentBusService {
     private weak var control: AgentControl?
     private let vtable: BusVTable
     private var slot: OpaquePointer?
+    private var ownsName = false
 
     /// Registers the object on `bus`, then asks for the name. Throws `.nameTaken` when another
     /// connection owns it (an agent of another display on the same session bus).
@@ -41,12 +42,13 @@ public final class AgentBusService {
             self.slot = nil
             throw .call("cannot own \(AgentInterface.busName) on the session bus", errno: -result)
         }
+        ownsName = true
     }
 
     deinit {
         // Unregistering first: no handler can reach this object once it is gone.
         if let slot { sd_bus_slot_unref(slot) }
-        if let connection = try? bus.connection() {
+        if ownsName, let connection = try? bus.connection() {
             _ = sd_bus_release_name_async(connection, nil, AgentInterface.busName, nil, nil)
         }
     }

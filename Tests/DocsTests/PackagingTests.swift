@@ -166,6 +166,38 @@ final class PackagingTests: XCTestCase {
                        "the folders install made are gone; those that were there before stay")
     }
 
+    /// A DESTDIR that does not exist yet, as dh_prep leaves it for a Debian package, with the
+    /// variables debian/rules passes: install walked up past "/" looking for a folder that
+    /// existed, forever.
+    func testInstallIntoADestdirThatDoesNotExistYet() throws {
+        let make = try requireTool("make", package: "make")
+        let destination = try scratchFolder("package").appendingPathComponent("debian/shotguard")
+        let swift = try FakeSwift(self)
+        let install = try runProgram(make, ["-C", repository.path, "install", "PREFIX=/usr", "DESTDIR=\(destination.path)",
+                                            "SWIFT=\(swift.script.path)", "STRIP=true", "MANIFEST=",
+                                            "ZSHCOMPDIR=/usr/share/zsh/vendor-completions"],
+                                     environment: swift.environment(home: destination.deletingLastPathComponent()),
+                                     timeout: 60)
+        XCTAssertEqual(install.status, 0, "make install: \(install.stdout)\(install.stderr)")
+        var expected = Self.installedFiles(prefix: "/usr")
+        expected["/usr/share/shotguard/installed"] = nil
+        expected["/usr/share/zsh/site-functions/_shotguard"] = nil
+        expected["/usr/share/zsh/vendor-completions/_shotguard"] = 0o644
+        XCTAssertEqual(try files(under: destination).keys.sorted(), expected.keys.sorted(), "no manifest in a package")
+        XCTAssertEqual(try Data(contentsOf: destination.appendingPathComponent("usr/bin/shotguard")),
+                       try Data(contentsOf: swift.products.appendingPathComponent("shotguard")),
+                       "STRIP=true leaves stripping to the packaging")
+    }
+
+    /// The Debian package's version is the one `shotguard --version` prints.
+    func testDebianChangelogNamesTheBinarysVersion() throws {
+        let parse = try requireTool("dpkg-parsechangelog", package: "dpkg-dev")
+        let changelog = try runProgram(parse, ["-l", repositoryFile("debian/changelog").path, "-S", "Version"])
+        XCTAssertEqual(changelog.status, 0, changelog.stderr)
+        let version = try runProgram(try shotguardBinary(), ["--version"])
+        XCTAssertEqual("shotguard " + changelog.stdout, version.stdout)
+    }
+
     /// `PREFIX=~/.local` for one user, run as a user who is not root (nobody, when the tests
     /// run as root): everything lands in the home folder, in the places the user manager and
     /// the session read, and uninstall leaves the home folder as it was.
