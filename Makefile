@@ -2,24 +2,29 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
+# Warnings are errors in the tests and CI (make test), never in a build for users or packagers.
 STRICT := -Xswiftc -warnings-as-errors
 
 .PHONY: all deps build release test demo bench fuzz install uninstall clean
 
 all: build
 
+# Installs the Debian packages that are missing; quiet and quick when none is.
 deps:
 	@scripts/install-deps.sh
 
-build: deps
-	$(SWIFT) build $(STRICT)
+# Building never installs packages: it names the ones missing and stops.
+build:
+	@scripts/install-deps.sh --check build
+	$(SWIFT) build
 
 # The Swift runtime linked in: the installed binary runs without the toolchain's libraries,
 # and starts in 6 ms instead of 9 (fewer shared objects to load and relocate).
 RELEASE := -c release --static-swift-stdlib
 
-release: deps
-	$(SWIFT) build $(RELEASE) $(STRICT)
+release:
+	@scripts/install-deps.sh --check build
+	$(SWIFT) build $(RELEASE)
 
 # The test command of the README: every test, X tests on private Xvfb servers.
 test: deps
@@ -27,10 +32,12 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # The main job of the README: the whole pipeline on its own virtual display.
-demo: release
-	.build/release/shotguard demo --dir out/demo
+demo: deps
+	@$(MAKE) --no-print-directory release
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/shotguard" demo --dir out/demo
 
-bench: release
+bench: deps
+	@$(MAKE) --no-print-directory release
 	scripts/bench.py
 
 # libFuzzer targets (Fuzz/) for the decoders and parsers of outside input, each run for
@@ -42,38 +49,39 @@ fuzz: deps
 clean:
 	rm -rf .build Fuzz/.build out
 
-# Install paths. DESTDIR stages a package; PREFIX=/usr suits a distribution package.
+# Install paths. DESTDIR stages a package; PREFIX=/usr suits a distribution package, and a
+# PREFIX in the home folder (PREFIX=~/.local) installs for one user, without root.
+override PREFIX := $(patsubst ~%,$(HOME)%,$(PREFIX))
+HOME_PREFIX := $(if $(HOME),$(filter $(HOME)/%,$(PREFIX)))
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
-SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
-# XDG autostart is read from $XDG_CONFIG_DIRS (/etc/xdg), whatever the PREFIX.
-AUTOSTARTDIR ?= /etc/xdg/autostart
-# The binary to install; built with 'swift build -c release --static-swift-stdlib' when missing.
-BINARY ?= .build/release/shotguard
+# The user manager reads units from PREFIX/lib/systemd/user for /usr and /usr/local, and from
+# ~/.local/share/systemd/user ($XDG_DATA_HOME) for one user.
+SYSTEMDUSERDIR ?= $(if $(HOME_PREFIX),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
+# The autostart entry always goes to DATADIR/shotguard, for a user to copy into
+# ~/.config/autostart. AUTOSTART=1 also installs it where sessions start it: /etc/xdg/autostart
+# (every user of the machine) or, for a PREFIX in the home folder, ~/.config/autostart.
+AUTOSTART ?= 0
+AUTOSTARTDIR ?= $(if $(HOME_PREFIX),$(or $(XDG_CONFIG_HOME),$(HOME)/.config),/etc/xdg)/autostart
+# What install wrote and the folders it made, for uninstall; empty for a distribution package.
+MANIFEST ?= $(DATADIR)/shotguard/installed
+# The program that strips the installed binary; STRIP=true leaves that to the packaging.
+STRIP ?= strip
 
-INSTALLED = $(BINDIR)/shotguard $(MANDIR)/man1/shotguard.1 $(MANDIR)/man5/shotguard-regions.5 \
-	$(BASHCOMPDIR)/shotguard $(ZSHCOMPDIR)/_shotguard $(FISHCOMPDIR)/shotguard.fish \
-	$(SYSTEMDUSERDIR)/shotguard.service $(AUTOSTARTDIR)/shotguard.desktop
+INSTALL_PATHS = BINDIR="$(BINDIR)" MANDIR="$(MANDIR)" BASHCOMPDIR="$(BASHCOMPDIR)" ZSHCOMPDIR="$(ZSHCOMPDIR)" \
+	FISHCOMPDIR="$(FISHCOMPDIR)" SYSTEMDUSERDIR="$(SYSTEMDUSERDIR)" SHAREDIR="$(DATADIR)/shotguard" \
+	AUTOSTARTDIR="$(AUTOSTARTDIR)" AUTOSTART="$(AUTOSTART)" MANIFEST="$(MANIFEST)" DESTDIR="$(DESTDIR)"
 
+# Builds the release binary and installs that one, stripped: never whatever .build holds.
 install:
-	@if [ ! -x "$(BINARY)" ]; then echo "$(SWIFT) build $(RELEASE)"; $(SWIFT) build $(RELEASE); fi
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
-		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)" \
-		"$(DESTDIR)$(SYSTEMDUSERDIR)" "$(DESTDIR)$(AUTOSTARTDIR)"
-	install -m 755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/shotguard"
-	install -m 644 man/shotguard.1 "$(DESTDIR)$(MANDIR)/man1/shotguard.1"
-	install -m 644 man/shotguard-regions.5 "$(DESTDIR)$(MANDIR)/man5/shotguard-regions.5"
-	install -m 644 completions/shotguard.bash "$(DESTDIR)$(BASHCOMPDIR)/shotguard"
-	install -m 644 completions/_shotguard "$(DESTDIR)$(ZSHCOMPDIR)/_shotguard"
-	install -m 644 completions/shotguard.fish "$(DESTDIR)$(FISHCOMPDIR)/shotguard.fish"
-	sed 's|^ExecStart=/usr/local/bin/shotguard|ExecStart=$(BINDIR)/shotguard|' packaging/shotguard.service \
-		> "$(DESTDIR)$(SYSTEMDUSERDIR)/shotguard.service"
-	chmod 644 "$(DESTDIR)$(SYSTEMDUSERDIR)/shotguard.service"
-	install -m 644 packaging/shotguard.desktop "$(DESTDIR)$(AUTOSTARTDIR)/shotguard.desktop"
+	@scripts/install-deps.sh --check build
+	$(SWIFT) build $(RELEASE)
+	$(INSTALL_PATHS) STRIP="$(STRIP)" packaging/install.sh install "$$($(SWIFT) build $(RELEASE) --show-bin-path)/shotguard"
 
+# Removes what install wrote, then the folders it made once they are empty.
 uninstall:
-	for file in $(INSTALLED); do rm -f "$(DESTDIR)$$file"; done
+	$(INSTALL_PATHS) packaging/install.sh uninstall

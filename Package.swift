@@ -36,6 +36,9 @@ let package = Package(
         // libatspi is loaded (dlopen) when a field rule first needs it, not linked: linking it
         // made every command load GLib, GObject, libdbus and their dependencies at start-up.
         .target(name: "CAtspiLoader"),
+        // sd-bus for the agent's session-bus service, its client and desktop notifications: it
+        // hands over a descriptor, the events to wait for and a deadline, so it fits a poll loop.
+        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd"),
 
         // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
         // the errno path of system calls.
@@ -62,6 +65,10 @@ let package = Package(
         .target(name: "ShotguardAccessibility", dependencies: ["CAtspiLoader", "ShotguardBase", "ShotguardScreen",
                                                                "ShotguardImaging"], swiftSettings: strict),
 
+        // The session bus: the agent's service (status, pause, resume, reload, signals), the
+        // client that the status, pause and resume commands use, and desktop notifications. No X.
+        .target(name: "ShotguardBus", dependencies: ["CSystemdBus", "ShotguardBase"], swiftSettings: strict),
+
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
                                                        "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility"],
@@ -71,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "shotguard",
             dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardScene",
-                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen"],
+                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen", "ShotguardBus"],
             swiftSettings: strict
         ),
 
@@ -90,6 +97,8 @@ let package = Package(
         // The agent's decisions (tracker, policy, queue, recent keys, reports), with no X server.
         .testTarget(name: "AgentDecisionTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
                                                                "ShotguardScreen", "ShotguardX11"], swiftSettings: strict),
+        // The session-bus service, client and notifications against a private dbus-daemon.
+        .testTarget(name: "BusTests", dependencies: ["ShotguardBus", "ShotguardBase"], swiftSettings: strict),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
         .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen"], swiftSettings: strict),
     ]

@@ -6,16 +6,19 @@
 _shotguard_options() {
     case $1 in
         "") echo "-h --help --version" ;;
+        autostart | resume) echo "-h --help" ;;
         capture) echo "-o --output --screen --active --window --geometry --monitor --frame --regions" \
             "--no-redact --no-shm --format --quality --compression -h --help" ;;
         demo) echo "--dir -h --help" ;;
         monitors) echo "--json --names -h --help" ;;
+        pause) echo "--until-resume -h --help" ;;
         redact) echo "-o --output --regions --rect --fill --origin --format --quality --compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
         "quarantine list") echo "--json -h --help" ;;
         "quarantine restore") echo "-o --output -h --help" ;;
         "quarantine purge") echo "--older-than -h --help" ;;
+        status) echo "--json -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --keep --exec --json --once --verbose --no-files" \
             "--no-clipboard --no-tools --no-guard --shield --shield-key --no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
@@ -104,7 +107,7 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "capture demo monitors quarantine redact regions watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "autostart capture demo monitors pause quarantine redact regions resume status watch windows" -- "$cur"))
     elif [[ $command == regions ]]; then
         COMPREPLY=($(compgen -W "check show" -- "$cur"))
     elif [[ $command == quarantine ]]; then
@@ -113,6 +116,9 @@ _shotguard() {
         # The ids of the quarantined screenshots.
         local shotguard=${COMP_WORDS[0]/#\~/$HOME}
         COMPREPLY=($(compgen -W "$("$shotguard" quarantine list 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
+    elif [[ $command == pause ]]; then
+        # A few durations; any NUMBER[hms]... is accepted.
+        COMPREPLY=($(compgen -W "10m 30m 1h 0" -- "$cur"))
     elif [[ $command == redact ]]; then
         compopt -o filenames 2>/dev/null
         local IFS=$'\n'

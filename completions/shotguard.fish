@@ -44,12 +44,16 @@ end
 complete -c shotguard -f
 
 # Commands, and the options taken before one.
+complete -c shotguard -n '__shotguard_using ""' -a autostart -d 'Start the agent for this X session (what the autostart entry runs)'
 complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the screen, a window or a rectangle, redacted'
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
 complete -c shotguard -n '__shotguard_using ""' -a monitors -d 'List the RandR monitors, to help write monitor rules'
+complete -c shotguard -n '__shotguard_using ""' -a pause -d 'Pause protection for a while (default 10 minutes)'
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG or WebP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
+complete -c shotguard -n '__shotguard_using ""' -a resume -d 'End a pause: protect again at once'
+complete -c shotguard -n '__shotguard_using ""' -a status -d 'Say whether the agent protects this session (and why not)'
 complete -c shotguard -n '__shotguard_using ""' -a watch -d 'Notice screenshots and hand them on redacted (the background agent)'
 complete -c shotguard -n '__shotguard_using ""' -a windows -d 'List the viewable windows, to help write rules'
 complete -c shotguard -n '__shotguard_using ""' -l version -d 'Print the version and exit'
@@ -124,3 +128,8 @@ complete -c shotguard -n '__shotguard_using monitors' -l names -d 'Print only th
 # windows
 complete -c shotguard -n '__shotguard_using windows' -l json -d 'Print a JSON array instead of a table'
 complete -c shotguard -n '__shotguard_using windows' -l ids -d 'Print only the window ids'
+
+# status, pause
+complete -c shotguard -n '__shotguard_using status' -l json -d 'Print one JSON object'
+complete -c shotguard -n '__shotguard_using pause' -a '10m 30m 1h 0' -d 'Duration (0: until resume)'
+complete -c shotguard -n '__shotguard_using pause' -l until-resume -d "Pause until 'shotguard resume'"

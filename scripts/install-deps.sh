@@ -1,20 +1,59 @@
 #!/bin/sh
 # Installs the Debian packages shotguard needs to build, test, run the demo and bench.
-# Uses apt-get as root, sudo otherwise; installs only what is missing.
+#
+#   scripts/install-deps.sh [--check] [build|all]
+#
+# build: what compiling and linking need (make build, make release, make install, the .deb);
+# all (the default): also what the tests, the demo and the bench run. Installs only what is
+# missing (apt-get as root, sudo otherwise), and when nothing is missing it is one dpkg-query
+# call and prints nothing. --check installs nothing: it names what is missing and fails.
 set -eu
+# libsystemd-dev: sd-bus, for the agent's session-bus service, its client and notifications.
+build="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libpng-dev zlib1g-dev
+  libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev"
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
-packages="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libpng-dev zlib1g-dev libpcre2-dev
-  libturbojpeg0-dev libwebp-dev libdeflate-dev webp
-  xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish
+# dbus-daemon gives the bus tests a private session bus; systemd has busctl (and
+# systemd-analyze for the unit); libglib2.0-bin has gdbus; python3-gi with gir1.2-glib-2.0 runs
+# the fake notification server and user manager of Tests/Scripts; desktop-file-utils checks the
+# autostart entry; make, file and binutils (strip) the install tests; dpkg-dev reads
+# debian/changelog.
+tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
   libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus gir1.2-gtk-3.0 gir1.2-atspi-2.0
-  picom"
+  picom
+  dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils dpkg-dev"
+
+check=""
+if [ "${1:-}" = "--check" ]; then
+    check=1
+    shift
+fi
+case "${1:-all}" in
+    build) packages=$build ;;
+    all) packages="$build $tests" ;;
+    *) echo "usage: $0 [--check] [build|all]" >&2; exit 2 ;;
+esac
+
+# One query for every package; those not installed (or unknown to dpkg) are missing.
+installed=$(dpkg-query -W -f='${db:Status-Abbrev}${Package}\n' $packages 2>/dev/null | sed -n 's/^ii *//p' || true)
 missing=""
 for package in $packages; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
+    case "
+$installed
+" in
+        *"
+$package
+"*) ;;
+        *) missing="$missing $package" ;;
+    esac
 done
+
 if [ -n "$missing" ]; then
+    if [ -n "$check" ]; then
+        echo "missing Debian packages:$missing (run 'make deps' or scripts/install-deps.sh to install them)" >&2
+        exit 1
+    fi
     echo "installing:$missing"
     if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
     $sudo apt-get update -qq

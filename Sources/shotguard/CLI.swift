@@ -61,7 +61,7 @@ enum CLI {
             return .success
         } catch {
             // Messages quote paths, titles and words of the regions file: escaped, one line.
-            Console.error("shotguard: \(error.message.escapingControlCharacters())\n")
+            if !error.message.isEmpty { Console.error("shotguard: \(error.message.escapingControlCharacters())\n") }
             return error.code
         }
     }

@@ -16,6 +16,8 @@ struct CLIError: Error, CustomStringConvertible {
     static func usage(_ message: String) -> CLIError { CLIError(code: .usage, message: message) }
     /// Something failed while doing the work: exit 1.
     static func failure(_ message: String) -> CLIError { CLIError(code: .failure, message: message) }
+    /// An exit status that the command's output already explains (`status` while not protecting).
+    static func quiet(_ code: ExitCode) -> CLIError { CLIError(code: code, message: "") }
 
     var description: String { message }
 }

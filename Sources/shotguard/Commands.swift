@@ -17,15 +17,19 @@ enum Commands {
             + "Exit status: 0 success, 1 runtime failure, 2 usage or regions-file error.")
 
     static var all: [any Subcommand.Type] { [
+        AutostartCommand.self,
         CaptureCommand.self,
         DemoCommand.self,
         MonitorsCommand.self,
+        PauseCommand.self,
         QuarantineListCommand.self,
         QuarantineRestoreCommand.self,
         QuarantinePurgeCommand.self,
         RedactCommand.self,
         RegionsCheckCommand.self,
         RegionsShowCommand.self,
+        ResumeCommand.self,
+        StatusCommand.self,
         WatchCommand.self,
         WindowsCommand.self,
     ] }

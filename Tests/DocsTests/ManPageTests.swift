@@ -43,6 +43,8 @@ final class ManPageTests: XCTestCase {
     func testManPagesNameNoOptionThatShotguardLacks() throws {
         // Other programs' options the pages tell the user to give those programs.
         let known = try ShotguardHelp.read().allOptionNames.union(["--force-renderer-accessibility"])
+            // systemctl, busctl and gdbus, for the agent's unit and bus interface.
+            .union(["--user", "--session", "--dest", "--object-path", "--method"])
         for path in Self.pages {
             let page = try ManPage.render(path)
             for name in longOptionNames(in: page.text).subtracting(known).sorted() {
@@ -61,8 +63,8 @@ final class ManPageTests: XCTestCase {
 
     func testManPagesHaveTheUsualSections() throws {
         let expected = [
-            "man/shotguard.1": ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "BACKGROUND AGENT", "FILES",
-                                "ENVIRONMENT", "EXIT STATUS", "EXAMPLES", "SEE ALSO"],
+            "man/shotguard.1": ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "BACKGROUND AGENT", "BUS INTERFACE",
+                                "NOTIFICATIONS", "FILES", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES", "SEE ALSO"],
             "man/shotguard-regions.5": ["NAME", "SYNOPSIS", "DESCRIPTION", "DIAGNOSTICS", "FILES", "EXAMPLES", "SEE ALSO"],
         ]
         for (path, titles) in expected {

@@ -1,0 +1,147 @@
+// AgentStatus as the a{sv} dictionary that Status returns, written by the service and read back,
+// bounded and checked, by the client.
+
+extension AgentStatus {
+    /// Writes the status as `a{sv}`: `state` (s: protecting, paused or off), `pausedUntil` (d,
+    /// while paused: seconds since the epoch, 0 until Resume), `whyOff` (s, while off), `rules`
+    /// (a{su}), `sources` (as), `recordAvailable` (b), `display` (s), `version` (s), and
+    /// `lastReportId` (s), `lastReportTime` (d), `lastReportOutcome` (s) once there is one.
+    func write(to message: BusMessage) throws(BusError) {
+        try message.open("a", "{sv}")
+        switch protection {
+        case .protecting:
+            try entry(message, "state", "s") { () throws(BusError) in try message.append("protecting") }
+        case .paused(let until):
+            try entry(message, "state", "s") { () throws(BusError) in try message.append("paused") }
+            try entry(message, "pausedUntil", "d") { () throws(BusError) in try message.append(until ?? 0) }
+        case .off(let why):
+            try entry(message, "state", "s") { () throws(BusError) in try message.append("off") }
+            try entry(message, "whyOff", "s") { () throws(BusError) in try message.append(why) }
+        }
+        try entry(message, "rules", "a{su}") { () throws(BusError) in
+            try message.open("a", "{su}")
+            for (kind, count) in rules.sorted(by: { $0.key < $1.key }) {
+                try message.open("e", "su")
+                try message.append(kind)
+                try message.append(UInt32(clamping: count))
+                try message.close()
+            }
+            try message.close()
+        }
+        try entry(message, "sources", "as") { () throws(BusError) in try message.append(sources) }
+        try entry(message, "recordAvailable", "b") { () throws(BusError) in try message.append(recordAvailable) }
+        try entry(message, "display", "s") { () throws(BusError) in try message.append(display) }
+        try entry(message, "version", "s") { () throws(BusError) in try message.append(version) }
+        if let lastReport {
+            try entry(message, "lastReportId", "s") { () throws(BusError) in try message.append(lastReport.id) }
+            try entry(message, "lastReportTime", "d") { () throws(BusError) in try message.append(lastReport.time) }
+            try entry(message, "lastReportOutcome", "s") { () throws(BusError) in try message.append(lastReport.outcome) }
+        }
+        try message.close()
+    }
+
+    private func entry(_ message: BusMessage, _ key: String, _ type: String,
+                       _ value: () throws(BusError) -> Void) throws(BusError) {
+        try message.open("e", "sv")
+        try message.append(key)
+        try message.open("v", type)
+        try value()
+        try message.close()
+        try message.close()
+    }
+
+    /// Reads the dictionary a `Status` reply carries. The reply comes from whatever owns the
+    /// agent's name: sizes are bounded, types checked, unknown keys skipped, a missing or
+    /// unknown `state` refused.
+    init(reading message: BusMessage) throws(BusError) {
+        var fields = Fields()
+        try message.enter("a", "{sv}")
+        var count = 0
+        while try message.enter("e", "sv") {
+            count += 1
+            guard count <= 64 else { throw .malformed("Status has more than 64 entries") }
+            let key = try message.readString()
+            guard let variant = try message.peek(), variant.type == "v" else { throw .malformed("Status entry \(key) is not a variant") }
+            try message.enter("v", variant.contents)
+            try fields.read(key: key, type: variant.contents, from: message)
+            try message.exit()
+            try message.exit()
+        }
+        try message.exit()
+        self = try fields.status()
+    }
+}
+
+/// The entries of a Status dictionary as they are read, before they make a status.
+private struct Fields {
+    var state: String?
+    var pausedUntil: Double?
+    var whyOff: String?
+    var rules: [String: Int] = [:]
+    var sources: [String] = []
+    var recordAvailable = false
+    var display = ""
+    var version = ""
+    var reportID: String?
+    var reportTime: Double?
+    var reportOutcome: String?
+
+    /// Longest text kept from the reply.
+    static let textLimit = 4096
+
+    mutating func read(key: String, type: String, from message: BusMessage) throws(BusError) {
+        func text() throws(BusError) -> String {
+            guard type == "s" else { throw .malformed("Status entry \(key) is of type \(type), not s") }
+            return String(try message.readString().prefix(Self.textLimit))
+        }
+        func number() throws(BusError) -> Double {
+            guard type == "d" else { throw .malformed("Status entry \(key) is of type \(type), not d") }
+            let value = try message.readDouble()
+            guard value.isFinite, value >= 0 else { throw .malformed("Status entry \(key) is not a time (\(value))") }
+            return value
+        }
+        switch key {
+        case "state": state = try text()
+        case "pausedUntil": pausedUntil = try number()
+        case "whyOff": whyOff = try text()
+        case "display": display = try text()
+        case "version": version = try text()
+        case "lastReportId": reportID = try text()
+        case "lastReportTime": reportTime = try number()
+        case "lastReportOutcome": reportOutcome = try text()
+        case "recordAvailable":
+            guard type == "b" else { throw .malformed("Status entry recordAvailable is of type \(type), not b") }
+            recordAvailable = try message.readBool()
+        case "sources":
+            guard type == "as" else { throw .malformed("Status entry sources is of type \(type), not as") }
+            sources = try message.readStrings(limit: 32).map { String($0.prefix(Self.textLimit)) }
+        case "rules":
+            guard type == "a{su}" else { throw .malformed("Status entry rules is of type \(type), not a{su}") }
+            try message.enter("a", "{su}")
+            while try message.enter("e", "su") {
+                guard rules.count < 32 else { throw .malformed("Status has more than 32 kinds of rules") }
+                let kind = String(try message.readString().prefix(64))
+                rules[kind] = Int(try message.readUInt32())
+                try message.exit()
+            }
+            try message.exit()
+        default:
+            try message.skip(type)
+        }
+    }
+
+    func status() throws(BusError) -> AgentStatus {
+        let protection: AgentStatus.Protection
+        switch state {
+        case "protecting": protection = .protecting
+        case "paused": protection = .paused(until: pausedUntil.flatMap { $0 > 0 ? $0 : nil })
+        case "off": protection = .off(why: whyOff ?? "")
+        case nil: throw .malformed("Status has no state")
+        case let other?: throw .malformed("Status has an unknown state '\(String(other.prefix(40)))'")
+        }
+        var report: AgentStatus.Report?
+        if let reportID { report = AgentStatus.Report(id: reportID, time: reportTime ?? 0, outcome: reportOutcome ?? "") }
+        return AgentStatus(protection: protection, rules: rules, sources: sources, recordAvailable: recordAvailable,
+                           lastReport: report, display: display, version: version)
+    }
+}

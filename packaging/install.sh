@@ -1,0 +1,104 @@
+#!/bin/sh
+# make install and make uninstall. Install copies shotguard's files under DESTDIR, and writes a
+# manifest of what it wrote and of every folder it had to make; uninstall removes exactly those
+# files, then those folders once they are empty, so a folder that was there before (one that
+# zsh or base-files made) stays.
+#
+#   packaging/install.sh install BINARY
+#   packaging/install.sh uninstall
+#
+# The Makefile passes BINDIR, MANDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR, SYSTEMDUSERDIR,
+# SHAREDIR (the folder of the desktop entry), AUTOSTARTDIR, AUTOSTART (1 to install the entry
+# there), MANIFEST (empty: none, as a distribution package wants), STRIP and DESTDIR.
+set -eu
+: "${BINDIR:?}" "${MANDIR:?}" "${BASHCOMPDIR:?}" "${ZSHCOMPDIR:?}" "${FISHCOMPDIR:?}" "${SYSTEMDUSERDIR:?}" \
+  "${SHAREDIR:?}" "${AUTOSTARTDIR:?}"
+DESTDIR=${DESTDIR:-}
+AUTOSTART=${AUTOSTART:-0}
+MANIFEST=${MANIFEST:-}
+STRIP=${STRIP:-strip}
+cd "$(dirname "$0")/.."
+# Lists are one path a line: a PREFIX may hold spaces (a home folder's name), never a newline.
+set -f
+IFS='
+'
+
+# The files install writes, without DESTDIR: the ones uninstall removes when there is no manifest.
+files="$BINDIR/shotguard
+$MANDIR/man1/shotguard.1
+$MANDIR/man5/shotguard-regions.5
+$BASHCOMPDIR/shotguard
+$ZSHCOMPDIR/_shotguard
+$FISHCOMPDIR/shotguard.fish
+$SYSTEMDUSERDIR/shotguard.service
+$SHAREDIR/shotguard.desktop"
+if [ "$AUTOSTART" = 1 ]; then
+    files="$files
+$AUTOSTARTDIR/shotguard.desktop"
+fi
+
+# Prints "$1" and each of its parents that does not exist under DESTDIR, deepest first.
+missing_folders() {
+    folder=$1
+    while [ "$folder" != / ] && [ ! -d "$DESTDIR$folder" ]; do
+        echo "$folder"
+        folder=$(dirname "$folder")
+    done
+}
+
+install_files() {
+    binary=$1
+    made=""
+    for file in $files; do
+        made="$made
+$(missing_folders "$(dirname "$file")")"
+    done
+    made=$(printf '%s\n' "$made" | sed '/^$/d' | LC_ALL=C sort -ru)
+    for file in $files; do install -d "$DESTDIR$(dirname "$file")"; done
+
+    install -m 755 "$binary" "$DESTDIR$BINDIR/shotguard"
+    $STRIP "$DESTDIR$BINDIR/shotguard"
+    install -m 644 man/shotguard.1 "$DESTDIR$MANDIR/man1/shotguard.1"
+    install -m 644 man/shotguard-regions.5 "$DESTDIR$MANDIR/man5/shotguard-regions.5"
+    install -m 644 completions/shotguard.bash "$DESTDIR$BASHCOMPDIR/shotguard"
+    install -m 644 completions/_shotguard "$DESTDIR$ZSHCOMPDIR/_shotguard"
+    install -m 644 completions/shotguard.fish "$DESTDIR$FISHCOMPDIR/shotguard.fish"
+    # The installed binary's path, so neither needs shotguard on PATH.
+    sed "s|^ExecStart=/usr/local/bin/shotguard|ExecStart=$BINDIR/shotguard|" packaging/shotguard.service \
+        > "$DESTDIR$SYSTEMDUSERDIR/shotguard.service"
+    chmod 644 "$DESTDIR$SYSTEMDUSERDIR/shotguard.service"
+    sed -e "s|^TryExec=shotguard\$|TryExec=$BINDIR/shotguard|" -e "s|^Exec=shotguard |Exec=$BINDIR/shotguard |" \
+        packaging/shotguard.desktop > "$DESTDIR$SHAREDIR/shotguard.desktop"
+    chmod 644 "$DESTDIR$SHAREDIR/shotguard.desktop"
+    if [ "$AUTOSTART" = 1 ]; then
+        install -m 644 "$DESTDIR$SHAREDIR/shotguard.desktop" "$DESTDIR$AUTOSTARTDIR/shotguard.desktop"
+    fi
+
+    if [ -n "$MANIFEST" ]; then
+        # Files first, then the folders deepest first: the order uninstall removes them in.
+        { echo "$MANIFEST"; printf '%s\n' $files; [ -z "$made" ] || printf '%s\n' "$made"; } > "$DESTDIR$MANIFEST"
+        chmod 644 "$DESTDIR$MANIFEST"
+    fi
+}
+
+uninstall_files() {
+    if [ -n "$MANIFEST" ] && [ -f "$DESTDIR$MANIFEST" ]; then
+        entries=$(cat "$DESTDIR$MANIFEST")
+    else
+        entries=$files
+    fi
+    printf '%s\n' "$entries" | while IFS= read -r entry; do
+        [ -n "$entry" ] || continue
+        if [ -d "$DESTDIR$entry" ]; then
+            rmdir "$DESTDIR$entry" 2>/dev/null || true
+        else
+            rm -f "$DESTDIR$entry"
+        fi
+    done
+}
+
+case "${1:-}" in
+    install) install_files "${2:?packaging/install.sh install needs the binary}" ;;
+    uninstall) uninstall_files ;;
+    *) echo "usage: $0 install BINARY | uninstall" >&2; exit 2 ;;
+esac
