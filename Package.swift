@@ -71,7 +71,7 @@ let package = Package(
 
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
-                                                       "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility"],
+                                                       "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility", "ShotguardBus"],
                 swiftSettings: strict),
 
         // The command-line tool.

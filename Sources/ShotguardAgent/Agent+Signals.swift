@@ -85,7 +85,7 @@ extension Agent {
                 clipboardGuard.withhold(reason: "\(read.ownerDescription) keeps putting back an image guard replaced")
                 return
             }
-            let rulesHitNow = !(rules.regions?.hits(against: tracker.event?.snapshots.last?.context ?? screen.context()).isEmpty ?? true)
+            let rulesHitNow = !(rules.inForce?.hits(against: tracker.event?.snapshots.last?.context ?? screen.context()).isEmpty ?? true)
             if GuardPolicy.takesOverAtOnce(evidence: evidence, rulesHitNow: rulesHitNow) {
                 let taken = clipboardGuard.takeOver(from: offer)
                 if !taken.taken { log.warning("guard: \(taken.why)") }
@@ -103,6 +103,10 @@ extension Agent {
     /// Hands a signal to the tracker (grabbing the screen when it opens an event) and logs why
     /// anything was ignored.
     func track(_ signal: CaptureSignal) {
+        guard !rules.isPaused else {
+            log.verbose("protection is paused: a signal was not followed")
+            return
+        }
         let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [screen] in screen.take() })
         for line in said { log.verbose(line) }
     }
@@ -112,7 +116,7 @@ extension Agent {
         guard let event = tracker.event else { return }
         let now = inputs.clock.now()
         let context = CandidateHandler.Context(
-            event: event, rules: rules.regions, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
+            event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
             reads: tracker.reads, sensing: false, now: now)
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }
@@ -137,7 +141,7 @@ extension Agent {
             return .file(path, naming: .strong, key: FileKeys.key(file.identity), evidence: .none, at: inputs.clock.now())
         }
         guard let event = settled else { return }
-        let (report, why) = ReportBuilder.build(event, rules: rules.regions)
+        let (report, why) = ReportBuilder.build(event, rules: rules.inForce)
         guard let report else {
             log.verbose("capture event \(event.id) \(why): no report")
             return

@@ -68,6 +68,9 @@ public final class Agent {
         }
         rules.watchFields()
         refreshShield()
+        let control = AgentControlAdapter()
+        control.agent = self
+        outputs.desktop.start(control: control)
     }
 
     /// Runs until SIGINT/SIGTERM (or the first report with --once). Returns the exit code.
@@ -107,6 +110,7 @@ public final class Agent {
         if let files = inputs.files {
             list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
+        if let bus = outputs.desktop.descriptor { list.append(bus) }
         if let follower = rules.fileDescriptor {
             list.append(LoopDescriptor(fd: follower, events: Int16(POLLIN)) { [self] _ in
                 rules.handleEvents(at: inputs.clock.now().monotonic)
@@ -119,7 +123,7 @@ public final class Agent {
     private func nextDeadline() -> Double? {
         let now = inputs.clock.now()
         if inputs.desktop.hasNewWindows { return now.monotonic }
-        return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline,
+        return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
     }
 
@@ -131,6 +135,8 @@ public final class Agent {
         outputs.shield.lowerIfDue(at: now.monotonic)
         if outputs.shield.fieldsChanged(rules.fieldWatcher?.status.fields, at: now.monotonic) { refreshShield() }
         (handler.clipboardGuard as? ClipboardGuard)?.logEvents()
+        outputs.desktop.process()
+        if rules.endPauseIfDue(at: now) { protectionResumed() }
         if rules.reloadIfDue(at: now.monotonic) != nil { refreshShield() }
         // One candidate a turn: signals and X events are answered between the images of a burst.
         if let candidate = tracker.next(at: inputs.clock.now()) { examine(candidate) }
@@ -173,7 +179,7 @@ public final class Agent {
     func refreshShield() {
         guard outputs.shield.isOn, !inputs.display.isLost else { return }
         let context = screen.context()
-        let covers = (rules.regions?.hits(against: context) ?? []).map { ShieldCover(rect: $0.rect, fill: $0.fill) }
+        let covers = (rules.inForce?.hits(against: context) ?? []).map { ShieldCover(rect: $0.rect, fill: $0.fill) }
         outputs.shield.update(covers, fields: context.fields)
     }
 

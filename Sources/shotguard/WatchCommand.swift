@@ -1,5 +1,6 @@
 // `shotguard watch`: the background agent that notices screenshots and reports them redacted.
 import ShotguardAgent
+import ShotguardBase
 import ShotguardX11
 import ShotguardImaging
 
@@ -16,6 +17,10 @@ enum WatchCommand: Subcommand {
             OptionSpec("spool", value: "DIR",
                        help: "Write reports into DIR (default $XDG_STATE_HOME/shotguard/reports)."),
             OptionSpec("keep", value: "N", help: "Keep the newest N reports in the spool, removing the oldest (default 500)."),
+            OptionSpec("keep-for", value: "DURATION",
+                       help: "Keep reports for DURATION (30m, 12h, 7d; default 1d) or 'forever'."),
+            OptionSpec("keep-unredacted",
+                       help: "Also keep the image of a screenshot no rule touched (by default only its report)."),
             OptionSpec("exec", value: "CMD", help: "Run CMD through /bin/sh for each report, with SHOTGUARD_IMAGE and SHOTGUARD_REPORT."),
             OptionSpec("json", help: "Print each report as one JSON line on standard output."),
             OptionSpec("once", help: "Exit after the first report."),
@@ -24,6 +29,7 @@ enum WatchCommand: Subcommand {
             OptionSpec("no-clipboard", help: "Do not watch the clipboard."),
             OptionSpec("no-tools", help: "Do not watch for screenshot tools' windows."),
             OptionSpec("no-guard", help: "Only report: leave screenshot files and the clipboard as the tool made them."),
+            OptionSpec("no-notify", help: "Show no desktop notifications."),
             OptionSpec("shield", help: "Cover what the rules hit the moment Print is pressed, before the tool reads the screen."),
             OptionSpec("shield-key", value: "KEYSYM", repeatable: true,
                        help: "Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)."),
@@ -49,6 +55,9 @@ enum WatchCommand: Subcommand {
         options.toolClasses = arguments.all("tool-class")
         options.spoolFolder = arguments.value("spool")
         options.keepReports = try keepReports(arguments)
+        options.keepFor = try keepFor(arguments)
+        options.keepUnredacted = arguments.has("keep-unredacted")
+        options.notify = !arguments.has("no-notify")
         options.execCommand = arguments.value("exec")
         options.printJSON = arguments.has("json")
         options.once = arguments.has("once")
@@ -81,6 +90,17 @@ enum WatchCommand: Subcommand {
                 + "(expected an X keysym name such as Print, F12 or s)")
         }
         return keys
+    }
+
+    /// `--keep-for DURATION`: how long reports stay; `forever` keeps them whatever their age.
+    private static func keepFor(_ arguments: ParsedArguments) throws(CLIError) -> Double? {
+        guard let text = arguments.value("keep-for") else { return AgentOptions().keepFor }
+        if text == "forever" { return nil }
+        guard let seconds = DurationText.seconds(text) else {
+            throw .usage("watch: --keep-for: '\(text.escapingControlCharacters())' is not a duration (expected a number of days, "
+                + "hours, minutes or seconds such as 7d, 12h or 30m, or 'forever')")
+        }
+        return seconds
     }
 
     /// `--keep N`: a whole number of reports, at least one.

@@ -3,10 +3,12 @@ import Glibc
 import ShotguardBase
 import ShotguardX11
 
-/// The shield controller and the report sink, made from the options.
+/// The shield controller, the report sink and the desktop (session bus and notifications),
+/// made from the options.
 final class AgentOutputs {
     let shield: ShieldController
     let sink: ReportSink
+    let desktop: DesktopIntegration
 
     init(options: AgentOptions, shield: Shield?, log: Log) throws(AgentError) {
         self.shield = ShieldController(shield: shield, log: log)
@@ -24,5 +26,8 @@ final class AgentOutputs {
         let host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         sink = ReportSink(spool: spool, reporters: reporters, keepUnredacted: options.keepUnredacted || options.execCommand != nil,
                           host: host, version: options.version, log: log)
+        desktop = DesktopIntegration(notify: options.notify, log: log)
+        let desktop = self.desktop
+        sink.onReport = { desktop.reported($0) }
     }
 }

@@ -20,6 +20,8 @@ final class RulesInForce {
     private let follower: FileFollower?
     /// When a change seen on the file is read (editors write in steps: wait for them).
     private var reloadAt: Double?
+    /// A pause (`shotguard pause`): until this moment, or until resumed when `untilResume`.
+    private(set) var pause: (until: Moment?, untilResume: Bool)?
 
     /// A change is read this long after the last event about the file.
     static let settle = 0.2
@@ -39,11 +41,44 @@ final class RulesInForce {
         }
     }
 
+    /// The rules that apply now: none while protection is paused.
+    var inForce: RegionsFile? { pause == nil ? regions : nil }
+
+    var isPaused: Bool { pause != nil }
+
+    /// Pauses protection for `seconds` (0: until `resume`) from `now`; the moment it ends.
+    func pause(seconds: Double, at now: Moment) -> Moment? {
+        let until = seconds > 0 ? now.adding(seconds) : nil
+        pause = (until, until == nil)
+        return until
+    }
+
+    /// Ends a pause; false when there was none.
+    @discardableResult
+    func resume() -> Bool {
+        defer { pause = nil }
+        return pause != nil
+    }
+
+    /// Ends a pause whose time has come; true when it did.
+    func endPauseIfDue(at now: Moment) -> Bool {
+        guard let until = pause?.until, now.monotonic >= until.monotonic else { return false }
+        pause = nil
+        return true
+    }
+
+    /// The rules by kind of target, for the status.
+    var countsByKind: [String: Int] {
+        var counts: [String: Int] = [:]
+        for rule in regions?.rules ?? [] { counts[rule.target.rawValue, default: 0] += 1 }
+        return counts
+    }
+
     /// The file's folder is watched through this descriptor (nil when it cannot be).
     var fileDescriptor: Int32? { follower?.fileDescriptor }
 
-    /// The next time a change is due to be read.
-    var deadline: Double? { reloadAt }
+    /// The next time a change is due to be read, or a pause ends.
+    var deadline: Double? { [reloadAt, pause?.until?.monotonic].compactMap { $0 }.min() }
 
     /// Reads the follower's events: a change to the file plans a reload after `settle`.
     func handleEvents(at now: Double) {
@@ -80,6 +115,22 @@ final class RulesInForce {
         } catch {
             log.error("kept the previous rules: \(error.message)")
             return nil
+        }
+    }
+
+    /// Reads the file again for a caller that wants the answer (the bus's `Reload`): the new
+    /// summary, or the error that kept the old rules.
+    func reloadAnswer() -> Result<String, AgentError> {
+        do throws(AgentError) {
+            let loaded = try Self.load(path, missingIsError: false)
+            regions = loaded
+            watchFields()
+            let summary = loaded.map { RulesSummary.describe($0) } ?? "no rules (no regions file)"
+            log.info("reloaded \(path): protecting with \(summary)")
+            return .success(summary)
+        } catch {
+            log.error("kept the previous rules: \(error.message)")
+            return .failure(error)
         }
     }
 

@@ -1,0 +1,112 @@
+// The agent on the session bus: its service (status, pause, resume, reload, signals) and its desktop notifications.
+import Glibc
+import ShotguardBase
+import ShotguardBus
+
+/// The session bus, the agent's service on it, and notifications. Without a session bus (a
+/// bare X session) the agent runs without them; a lost bus is said once and dropped.
+final class DesktopIntegration {
+    private var bus: SessionBus?
+    private var service: AgentBusService?
+    private var notifier: Notifier?
+    /// What answers the service's calls (the service itself holds it weakly).
+    private var control: AgentControl?
+    private let log: Log
+
+    init(notify: Bool, log: Log) {
+        self.log = log
+        do throws(BusError) {
+            let bus = try SessionBus.user()
+            self.bus = bus
+            if notify { notifier = Notifier(bus: bus) }
+        } catch {
+            log.info("no session bus (\(error)): no 'shotguard status', pause or notifications")
+        }
+    }
+
+    /// Takes the agent's name on the bus, answering calls with `control`.
+    func start(control: AgentControl) {
+        self.control = control
+        guard let bus else { return }
+        do throws(BusError) {
+            service = try AgentBusService(bus: bus, control: control)
+            log.verbose("on the session bus as \(AgentInterface.busName)")
+        } catch {
+            log.warning("cannot take \(AgentInterface.busName) on the session bus (\(error)): 'shotguard status' and pause "
+                + "reach another agent or none")
+        }
+    }
+
+    /// The bus's descriptor for the loop (its events change with queued writes: read each turn).
+    var descriptor: LoopDescriptor? {
+        guard let bus, bus.fileDescriptor >= 0 else { return nil }
+        return LoopDescriptor(fd: bus.fileDescriptor, events: bus.pollEvents) { _ in }
+    }
+
+    var deadline: Double? { bus?.deadline }
+
+    /// Runs what the bus has for the agent (method calls, replies); every turn.
+    func process() {
+        guard let bus else { return }
+        do throws(BusError) {
+            try bus.process()
+        } catch {
+            log.warning("lost the session bus (\(error)): no more status, pause or notifications")
+            service = nil
+            notifier = nil
+            self.bus = nil
+        }
+    }
+
+    /// A screenshot was reported: a signal always, a notification when guard did something.
+    func reported(_ report: Report) {
+        let outcome = report.guardOutcome.summary.isEmpty ? "reported" : report.guardOutcome.summary
+        service?.screenshotReported(id: report.id, outcome: outcome)
+        if let entry = report.guardOutcome.quarantine, let path = report.original {
+            service?.fileQuarantined(id: entry, path: path)
+        }
+        guard let notifier else { return }
+        let areas = report.redactions.count
+        let place = report.original.map { ($0.split(separator: "/").last.map(String.init) ?? $0) } ?? "the clipboard image"
+        switch (report.guardOutcome.file, report.guardOutcome.clipboard) {
+        case ("quarantined", _):
+            notifier.notify(summary: "Screenshot set aside",
+                            body: "\(place) could not be redacted. Restore it with: shotguard quarantine restore "
+                                + (report.guardOutcome.quarantine ?? ""))
+        case ("unreadable", _):
+            notifier.notify(summary: "Screenshot locked", body: "\(place) could not be redacted nor set aside: it is unreadable until you chmod it")
+        case (_, "withheld"):
+            notifier.notify(summary: "Clipboard screenshot withheld", body: "It could not be redacted: pasting gives a placeholder")
+        case ("rewritten", _), (_, "replaced"):
+            notifier.notify(summary: "Screenshot redacted", body: "\(areas) area\(areas == 1 ? "" : "s") covered in \(place)")
+        default:
+            break
+        }
+    }
+
+    /// A recording of the screen started or stopped.
+    func recording(started: Bool, program: String, pid: Int32?, geometry: String?, rulesInForce: Bool, shielded: Bool) {
+        service?.recording(started: started, program: program, pid: pid ?? 0, geometry: geometry)
+        guard started, rulesInForce, let notifier else { return }
+        notifier.notify(summary: "Screen recording: \(program)",
+                        body: shielded ? "Protected windows are covered while it runs"
+                            : "Protected windows are not covered (start the agent with --shield to cover them)")
+    }
+
+    func paused(until: Double?) {
+        service?.paused(until: until)
+        notifier?.notify(summary: "Screenshot protection paused",
+                         body: until.map { "Until \(Self.clock($0)); 'shotguard resume' ends it sooner" } ?? "Until 'shotguard resume'")
+    }
+
+    func resumed() {
+        service?.resumed()
+        notifier?.notify(summary: "Screenshot protection resumed", body: "Screenshots are redacted again")
+    }
+
+    /// `14:05`, local time.
+    private static func clock(_ wall: Double) -> String {
+        let time = CalendarTime(wall)
+        return "\(CalendarTime.pad(time.hour)):\(CalendarTime.pad(time.minute))"
+    }
+}
