@@ -117,7 +117,8 @@ extension Agent {
         let now = inputs.clock.now()
         let context = CandidateHandler.Context(
             event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
-            reads: tracker.reads, sensing: false, now: now)
+            reads: tracker.reads, sensing: false, now: now,
+            isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) })
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }
         tracker.record({ outcome in

@@ -45,6 +45,8 @@ final class CandidateHandler {
         var reads: ReadHistory
         var sensing: Bool
         var now: Moment
+        /// Whether a key names guard's own output (bytes it wrote or served, a file it renamed).
+        var isOwn: (String) -> Bool = { _ in false }
     }
 
     /// A screen read this soon before a file named as a screenshot ties it to a capture.
@@ -66,6 +68,10 @@ final class CandidateHandler {
             read = value
         case .failure(let failure):
             return unreadable(candidate, failure, evidence: evidence, in: context)
+        }
+        // Looked at again, a file may now be what guard wrote in its place.
+        if context.isOwn("bytes:" + fnv1a(read.bytes)) || read.file.map({ context.isOwn(FileKeys.key($0.identity)) }) ?? false {
+            return HandlingResult(outcome: .left(reason: "it is guard's own output now"))
         }
         let decoded: DecodedImage
         do throws(ImagingError) {
