@@ -1,0 +1,51 @@
+// Recordings told apart from screenshots, without X: started within a second, ended a second after the last frame.
+@testable import ShotguardAgent
+import ShotguardImaging
+import XCTest
+
+final class RecordingTrackerTests: XCTestCase {
+    private func read(client: UInt32 = 7, at seconds: Double) -> ScreenReadRecord {
+        var read = Fixture.read(by: "ffmpeg", area: Rect(x: 0, y: 0, width: 1280, height: 800), at: seconds)
+        read.client = client
+        return read
+    }
+
+    func testTenFramesASecondStartARecordingWithinASecondAndItStopsASecondAfterTheLast() {
+        var tracker = RecordingTracker()
+        var started: Double?
+        for frame in 0..<60 {
+            let time = Double(frame) * 0.1
+            let (change, isFrame) = tracker.add(read(at: time))
+            if case .started(let info) = change {
+                started = time
+                XCTAssertEqual(info.frames, 3)
+                XCTAssertEqual(info.program, "ffmpeg")
+            }
+            XCTAssertEqual(isFrame, started != nil, "frame \(frame)")
+        }
+        XCTAssertEqual(started, 0.2, "noticed at its third frame")
+        XCTAssertEqual(tracker.expire(at: Fixture.at(6.5)), [], "not yet")
+        let stopped = tracker.expire(at: Fixture.at(5.9 + RecordingTracker.quiet))
+        guard case .stopped(let info)? = stopped.first else { return XCTFail("not stopped: \(stopped)") }
+        XCTAssertEqual(info.frames, 60)
+        XCTAssertFalse(tracker.isRecording)
+    }
+
+    func testAScreenshotToolsReadsAreNoRecording() {
+        var tracker = RecordingTracker()
+        XCTAssertFalse(tracker.add(read(at: 0)).isFrame, "scrot reads once")
+        // flameshot on two monitors reads both at once: two reads, no recording.
+        XCTAssertNil(tracker.add(read(client: 8, at: 5)).change)
+        XCTAssertNil(tracker.add(read(client: 8, at: 5.01)).change)
+        XCTAssertNil(tracker.add(read(client: 8, at: 5.02)).change, "three reads within a few ms: one capture of three monitors")
+        XCTAssertFalse(tracker.isRecording)
+        // One read a second is a slow poller, not a recording to cover for.
+        for second in 10..<20 { XCTAssertNil(tracker.add(read(client: 9, at: Double(second))).change) }
+    }
+
+    func testAFloodOfClientsIsBounded() {
+        var tracker = RecordingTracker()
+        for client in 0..<1000 { _ = tracker.add(read(client: UInt32(client), at: Double(client) * 0.001)) }
+        XCTAssertTrue(tracker.expire(at: Fixture.at(10)).isEmpty)
+    }
+}
