@@ -1,6 +1,7 @@
 // Guard on screenshot files: rewritten redacted in place, left alone, quarantined and restored.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 

@@ -1,6 +1,7 @@
 // `redact - -o -`: the PNG comes in on standard input and goes out, redacted, on standard output.
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class StandardStreamsTests: XCTestCase {

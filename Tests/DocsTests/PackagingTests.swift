@@ -1,5 +1,6 @@
 // The systemd user unit, the XDG autostart entry, and `make install` / `make uninstall`.
 import Foundation
+import ShotguardTestSupport
 import XCTest
 
 final class PackagingTests: XCTestCase {
@@ -48,7 +49,7 @@ final class PackagingTests: XCTestCase {
         guard let analyze = findTool("systemd-analyze") else {
             throw XCTSkip("systemd-analyze is not installed (Debian package systemd)")
         }
-        let folder = try scratchFolder("unit")
+        let folder = try TemporaryFolder(self, label: "unit").url
         let manual = folder.appendingPathComponent("man")
         for (section, page) in [("man1", "shotguard.1"), ("man5", "shotguard-regions.5")] {
             let target = manual.appendingPathComponent(section)
@@ -69,7 +70,7 @@ final class PackagingTests: XCTestCase {
         environment["SYSTEMD_PAGER"] = ""
         let result = try runProgram(analyze, ["--user", "verify", unit.path], environment: environment)
         XCTAssertEqual(result.status, 0, "systemd-analyze --user verify: \(result.stderr)")
-        XCTAssertEqual(result.stdout + result.stderr, "", "systemd-analyze --user verify reports problems")
+        XCTAssertEqual(result.stdoutText + result.stderr, "", "systemd-analyze --user verify reports problems")
     }
 
     func testDesktopEntryHasItsKeys() throws {
@@ -91,8 +92,8 @@ final class PackagingTests: XCTestCase {
             throw XCTSkip("desktop-file-validate is not installed (Debian package desktop-file-utils)")
         }
         let result = try runProgram(validate, [repositoryFile("packaging/shotguard.desktop").path])
-        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertEqual(result.stdout + result.stderr, "", "desktop-file-validate reports problems")
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        XCTAssertEqual(result.stdoutText + result.stderr, "", "desktop-file-validate reports problems")
     }
 
     // MARK: make install
@@ -102,7 +103,7 @@ final class PackagingTests: XCTestCase {
     /// alone; `make uninstall` with the same arguments removes exactly those files.
     private func checkInstall(prefix: String) throws {
         let make = try requireTool("make", package: "make")
-        let destination = try scratchFolder("destdir")
+        let destination = try TemporaryFolder(self, label: "destdir").url
         let binary = try shotguardBinary()
         // A file that belongs to someone else, beside where shotguard goes.
         let bystander = destination.appendingPathComponent(String(prefix.dropFirst()) + "/bin/other")
@@ -113,7 +114,7 @@ final class PackagingTests: XCTestCase {
         let arguments = ["-C", repository.path, "PREFIX=\(prefix)", "DESTDIR=\(destination.path)",
                          "BINARY=\(binary.path)", "SWIFT=false"]
         let install = try runProgram(make, ["install"] + arguments, environment: testEnvironment(home: destination))
-        XCTAssertEqual(install.status, 0, "make install: \(install.stdout)\(install.stderr)")
+        XCTAssertEqual(install.status, 0, "make install: \(install.stdoutText)\(install.stderr)")
 
         var expected = Self.installedFiles(prefix: prefix)
         expected["/" + String(prefix.dropFirst()) + "/bin/other"] = 0o644
@@ -137,7 +138,7 @@ final class PackagingTests: XCTestCase {
                        "the installed unit differs from packaging/shotguard.service only in ExecStart")
 
         let uninstall = try runProgram(make, ["uninstall"] + arguments, environment: testEnvironment(home: destination))
-        XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdout)\(uninstall.stderr)")
+        XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdoutText)\(uninstall.stderr)")
         XCTAssertEqual(try files(under: destination).keys.sorted(), ["/" + String(prefix.dropFirst()) + "/bin/other"],
                        "make uninstall removes what make install wrote, and nothing else")
     }
