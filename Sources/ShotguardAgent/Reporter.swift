@@ -1,5 +1,4 @@
 // What a reporter is: something that takes a written report (its image and JSON) and hands it on.
-import Glibc
 import ShotguardBase
 import ShotguardImaging
 
@@ -38,16 +37,11 @@ extension Reporter {
 /// `--json`: one JSON line per report on standard output.
 final class JSONLineReporter: Reporter {
     func deliver(_ report: WrittenReport) throws(ReporterError) {
-        let bytes = Array((report.json + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                // EPIPE once the reader went away (SIGPIPE is ignored): nobody reads reports now.
-                throw ReporterError(description: "standard output is closed (\(errnoText())): cannot print reports")
-            }
-            offset += count
+        do throws(FileError) {
+            try FileDescriptor.standardOutput.writeAll(report.json + "\n")
+        } catch {
+            // EPIPE once the reader went away (SIGPIPE is ignored): nobody reads reports now.
+            throw ReporterError(description: "\(error.description): cannot print reports")
         }
     }
 }

@@ -20,6 +20,7 @@ final class X11GrabberTests: XvfbTestCase {
         XCTAssertEqual(grabber.method, .sharedMemory, "a local Xvfb offers MIT-SHM")
         assertSameColours(try grabber.captureScreen(), screen)
         XCTAssertEqual(grabber.method, .sharedMemory, "the segment kept working")
+        XCTAssertNil(grabber.takeFallbackNotice(), "nothing fell back")
     }
 
     func testStripsArriveTopToBottomAndHoldTheSamePixels() throws {
