@@ -1,4 +1,5 @@
 // Turning source events into signals of a capture event (and opening the event at the first).
+import CShotguardSys
 import Glibc
 import ShotguardBase
 import ShotguardImaging
