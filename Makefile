@@ -40,7 +40,7 @@ bench: deps
 	@$(MAKE) --no-print-directory release
 	scripts/bench.py
 
-# libFuzzer targets (Fuzz/) for the decoders and parsers of outside input, each run for
+# libFuzzer targets (Fuzz/) for the decoders and parsers of outside input and the PNG encoder, each run for
 # FUZZ_SECONDS on its seed corpus; fails on any crash, leak, out-of-memory or timeout.
 FUZZ_SECONDS ?= 60
 fuzz: deps

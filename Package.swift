@@ -82,24 +82,31 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // What the test targets share: private X servers and desktops of known pixels, runs of the
+        // built binary and of outside tools, temporary folders, pixel checks.
+        .target(name: "ShotguardTestSupport", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene"],
+                path: "Tests/Support", swiftSettings: strict),
+
         .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"],
                     swiftSettings: strict),
         .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions", "ShotguardScreen", "ShotguardImaging"],
                     swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene",
-                                                     "CAtspiLoader", "ShotguardScreen"], swiftSettings: strict),
+                                                     "CAtspiLoader", "ShotguardScreen", "ShotguardTestSupport"], swiftSettings: strict),
         .testTarget(name: "X11Tests", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardScene", "ShotguardImaging",
-                                                     "ShotguardRegions", "ShotguardScreen"], swiftSettings: strict),
+                                                     "ShotguardRegions", "ShotguardScreen", "ShotguardTestSupport"], swiftSettings: strict),
         .testTarget(name: "AgentTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
-                                                       "ShotguardX11", "ShotguardScene", "ShotguardScreen"], swiftSettings: strict),
-        .testTarget(name: "DocsTests", swiftSettings: strict),
+                                                       "ShotguardX11", "ShotguardScene", "ShotguardScreen", "ShotguardTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "DocsTests", dependencies: ["ShotguardTestSupport"], swiftSettings: strict),
         // The agent's decisions (tracker, policy, queue, recent keys, reports), with no X server.
         .testTarget(name: "AgentDecisionTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
                                                                "ShotguardScreen", "ShotguardX11"], swiftSettings: strict),
         // The session-bus service, client and notifications against a private dbus-daemon.
-        .testTarget(name: "BusTests", dependencies: ["ShotguardBus", "ShotguardBase"], swiftSettings: strict),
+        .testTarget(name: "BusTests", dependencies: ["ShotguardBus", "ShotguardBase", "ShotguardTestSupport"], swiftSettings: strict),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
-        .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen"], swiftSettings: strict),
+        .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen",
+                                                           "ShotguardTestSupport"], swiftSettings: strict),
     ]
 )

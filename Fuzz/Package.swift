@@ -33,6 +33,16 @@ let package = Package(
         .executableTarget(name: "fuzz-clipboard", dependencies: [
             "FuzzSupport", .product(name: "ShotguardX11", package: "shotguard"),
         ]),
+        // The PNG encoder (whole, to a descriptor, streamed with covers) and the band join.
+        .executableTarget(name: "fuzz-encoder", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+            .product(name: "ShotguardBase", package: "shotguard"),
+        ]),
+        // zlib's inflate, the reference for the joined streams (inflateInit2 is a macro).
+        .target(name: "CFuzzInflate", linkerSettings: [.linkedLibrary("z")]),
+        .executableTarget(name: "fuzz-bandjoin", dependencies: [
+            "FuzzSupport", "CFuzzInflate", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
         .executableTarget(name: "fuzz-report", dependencies: [
             "FuzzSupport", .product(name: "ShotguardAgent", package: "shotguard"),
             .product(name: "ShotguardBase", package: "shotguard"),

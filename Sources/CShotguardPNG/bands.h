@@ -56,12 +56,14 @@ size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *inp
 /* How many of the bytes are zero (filter.c, beside the filters' own SIMD sums). */
 size_t sg_count_zeros(const unsigned char *data, size_t size);
 
-/* Splits the image into bands (band_rows each, 0 for just under 64 KiB) in a new array of *count
- * bands; NULL when there is no memory. */
+/* Splits the image into bands (band_rows each, 0 for just under 64 KiB; see
+ * sg_png_compress_bgrx for the bounds) in a new array of *count bands, at least one, and sets
+ * *band_rows to the rows it used; NULL when there is no memory. */
 sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t *band_rows, int *count);
 
-/* Compresses every band of job, all its rows in, on this thread and one worker per further core. */
-void sg_run_bands(sg_job *job);
+/* Compresses every band of job, all its rows in, on this thread and one worker per further core.
+ * Returns 0, or -1 when the gate's lock cannot be made (no band is compressed then). */
+int sg_run_bands(sg_job *job);
 
 /* Starts one worker per core but one (the caller's thread is the last, in sg_work_and_join). */
 void sg_start_workers(sg_job *job, sg_workers *workers);
@@ -72,9 +74,10 @@ void sg_work_and_join(sg_job *job, sg_workers *workers);
 /* Waits for the workers to end (after a cancel: they skip what is left). */
 void sg_join_workers(sg_workers *workers);
 
-/* The gate: open with the rows already in; sg_gate_rows says rows 0..<rows are final (never
+/* The gate: open with the rows already in (0, or -1 when its lock or condition cannot be
+ * made, and then there is nothing to close); sg_gate_rows says rows 0..<rows are final (never
  * moves back); cancel makes the workers skip every band they have not begun. */
-void sg_gate_open(sg_job *job, uint32_t rows);
+int sg_gate_open(sg_job *job, uint32_t rows);
 void sg_gate_rows(sg_job *job, uint32_t rows);
 void sg_gate_cancel(sg_job *job);
 void sg_gate_close(sg_job *job);

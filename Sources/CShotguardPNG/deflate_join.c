@@ -533,9 +533,15 @@ int sg_deflate_end_by_walking(const unsigned char *data, size_t size, size_t *he
     }
 }
 
-int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size) {
+int sg_deflate_unfinish(unsigned char *data, size_t size, size_t capacity, size_t *new_size) {
     size_t header = 0, end;
-    if (sg_deflate_end_from_back(data, size, &end) != 0 && sg_deflate_end_by_walking(data, size, &header, &end) != 0) {
+    if (size > capacity ||
+        (sg_deflate_end_from_back(data, size, &end) != 0 && sg_deflate_end_by_walking(data, size, &header, &end) != 0)) {
+        return -1;
+    }
+    /* The end is inside the stream; the stored block's 3 header bits, padding and 4 bytes of
+     * lengths follow it (sg_end_with_empty_block). */
+    if (end / 8 > size || (end + 3 + 7) / 8 + 4 > capacity) {
         return -1;
     }
     sg_end_with_empty_block(data, header, end, new_size);

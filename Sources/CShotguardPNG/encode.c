@@ -34,6 +34,10 @@ enum { SG_BAND_BYTES = 65000 };
  * took longer (zlib is slower on busy bands) and 9 kept less of the gain. */
 enum { SG_ZLIB_ZERO_TENTHS = 7 };
 
+/* The most filtered bytes one band may hold: each worker maps an input buffer of this size and
+ * an output buffer of its compress bound. 256 MiB is a whole 8K frame's rows in one band. */
+#define SG_MAX_BAND_BYTES ((size_t)256 << 20)
+
 
 void sg_set_error(char *err, size_t err_size, const char *message) {
     if (err != NULL && err_size > 0 && err[0] == '\0') {
@@ -46,8 +50,12 @@ int sg_check_encode_arguments(uint32_t width, uint32_t height, int level, char *
     if (err != NULL && err_size > 0) {
         err[0] = '\0';
     }
-    if (width == 0 || height == 0 || width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
+    if (width == 0 || height == 0) {
         sg_set_error(err, err_size, "image has no pixels");
+        return -1;
+    }
+    if (width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
+        sg_set_error(err, err_size, "image is wider or taller than PNG allows (2^31 - 1 pixels)");
         return -1;
     }
     if (level < 0 || level > 12) {
@@ -116,7 +124,7 @@ static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, sg_c
     }
     if (size == 0) {
         size = libdeflate_deflate_compress(compressors->libdeflate, input, raw_size, output, output_capacity - 5);
-        if (size == 0 || (!is_last && sg_deflate_unfinish(output, size, &size) != 0)) {
+        if (size == 0 || (!is_last && sg_deflate_unfinish(output, size, output_capacity, &size) != 0)) {
             return;
         }
     }
@@ -143,11 +151,17 @@ static int sg_wait_for_rows(sg_job *job, const sg_band *band) {
     return go;
 }
 
-void sg_gate_open(sg_job *job, uint32_t rows) {
+int sg_gate_open(sg_job *job, uint32_t rows) {
     job->ready_rows = rows;
     job->cancelled = 0;
-    pthread_mutex_init(&job->gate_lock, NULL);
-    pthread_cond_init(&job->gate_moved, NULL);
+    if (pthread_mutex_init(&job->gate_lock, NULL) != 0) {
+        return -1;
+    }
+    if (pthread_cond_init(&job->gate_moved, NULL) != 0) {
+        pthread_mutex_destroy(&job->gate_lock);
+        return -1;
+    }
+    return 0;
 }
 
 void sg_gate_rows(sg_job *job, uint32_t rows) {
@@ -263,10 +277,24 @@ sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t 
     const size_t row_bytes = (size_t)width * (has_alpha ? 4 : 3) + 1;
     if (*band_rows == 0) {
         size_t rows = SG_BAND_BYTES / row_bytes;
-        const uint32_t per_thread = (height + (uint32_t)threads - 1) / (uint32_t)threads;
+        const uint32_t per_thread = (uint32_t)(((uint64_t)height + (uint32_t)threads - 1) / (uint32_t)threads);
         *band_rows = rows < 1 ? 1 : rows > per_thread ? per_thread : (uint32_t)rows;
     }
-    *count = (int)((height + *band_rows - 1) / *band_rows);
+    /* A caller's band_rows is bounded: by the height (a larger one made the band count 0, as
+     * height + band_rows - 1 wrapped around), and by the largest band a worker's buffers hold. */
+    const size_t most_rows = SG_MAX_BAND_BYTES / row_bytes;
+    if (*band_rows > most_rows) {
+        *band_rows = most_rows < 1 ? 1 : (uint32_t)most_rows;
+    }
+    if (*band_rows > height) {
+        *band_rows = height;
+    }
+    const uint64_t bands_needed = ((uint64_t)height + *band_rows - 1) / *band_rows;
+    if (height == 0 || bands_needed > INT32_MAX) {
+        *count = 0;
+        return NULL;
+    }
+    *count = (int)bands_needed;
     sg_band *bands = calloc((size_t)*count, sizeof *bands);
     for (int i = 0; bands != NULL && i < *count; i++) {
         bands[i].first_row = (uint32_t)i * *band_rows;
@@ -298,12 +326,15 @@ void sg_work_and_join(sg_job *job, sg_workers *workers) {
     sg_join_workers(workers);
 }
 
-void sg_run_bands(sg_job *job) {
+int sg_run_bands(sg_job *job) {
     sg_workers workers;
-    sg_gate_open(job, UINT32_MAX);
+    if (sg_gate_open(job, UINT32_MAX) != 0) {
+        return -1;
+    }
     sg_start_workers(job, &workers);
     sg_work_and_join(job, &workers);
     sg_gate_close(job);
+    return 0;
 }
 
 /* What sg_png_compress_bgrx leaves for sg_png_write: the compressed bands and the header. */
@@ -374,7 +405,11 @@ int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t h
     *job = (sg_png_job){bands, count, width, height, has_alpha, level, 0, 0};
     sg_job work = {.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .has_alpha = has_alpha,
                    .level = level, .filter = filter, .band_rows = band_rows, .bands = bands, .count = count};
-    sg_run_bands(&work);
+    if (sg_run_bands(&work) != 0) {
+        sg_png_job_free(job);
+        sg_set_error(err, err_size, "cannot make a lock for the PNG encoder's threads");
+        return -1;
+    }
     size_t total = 8 + 25 + 12 + 2 + 4;
     uint32_t adler = bands[0].adler;
     for (int i = 0; i < count; i++) {

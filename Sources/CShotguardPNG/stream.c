@@ -161,12 +161,25 @@ sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, 
         return NULL;
     }
     stream->sink = (sg_sink){.fd = fd, .bands = bands, .count = count, .finished = finished};
-    pthread_mutex_init(&stream->sink.lock, NULL);
     sg_zlib_header(level, stream->sink.zlib_header);
     stream->job = (sg_job){.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .has_alpha = has_alpha,
                            .level = level, .filter = filter, .band_rows = band_rows, .bands = bands, .count = count,
                            .band_done = sg_band_finished, .context = &stream->sink};
-    sg_gate_open(&stream->job, 0);
+    if (pthread_mutex_init(&stream->sink.lock, NULL) != 0) {
+        free(finished);
+        free(bands);
+        free(stream);
+        sg_set_error(err, err_size, "cannot make a lock for the PNG encoder's threads");
+        return NULL;
+    }
+    if (sg_gate_open(&stream->job, 0) != 0) {
+        pthread_mutex_destroy(&stream->sink.lock);
+        free(finished);
+        free(bands);
+        free(stream);
+        sg_set_error(err, err_size, "cannot make a lock for the PNG encoder's threads");
+        return NULL;
+    }
     sg_start_workers(&stream->job, &stream->workers);
     return stream;
 }

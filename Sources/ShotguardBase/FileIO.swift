@@ -4,28 +4,15 @@ import Glibc
 public enum FileIO {
     /// Reads a whole file (or standard input for `-`), refusing more than `limit` bytes.
     public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
-        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(.io, path: path, "cannot open: \(errnoText())") }
-        defer { if fd != STDIN_FILENO { close(fd) } }
-        return try read(fd: fd, name: path, limit: limit)
+        if path == "-" { return try FileDescriptor(STDIN_FILENO, name: path).readAll(limit: limit) }
+        let file = try FileDescriptor.open(path, O_RDONLY)
+        defer { try? file.close() }  // read-only: nothing a close could still lose
+        return try file.readAll(limit: limit)
     }
 
     /// Reads an open descriptor to its end, refusing more than `limit` bytes.
     public static func read(fd: Int32, name path: String, limit: Int) throws(FileError) -> [UInt8] {
-        var data = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileError(.io, path: path, "cannot read: \(errnoText())")
-            }
-            if count == 0 { return data }
-            guard data.count + count <= limit else {
-                throw FileError(.tooLarge, path: path, "input is over the limit of \(limit) bytes")
-            }
-            data.append(contentsOf: chunk[0..<count])
-        }
+        try FileDescriptor(fd, name: path).readAll(limit: limit)
     }
 
     /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync`, then
@@ -33,7 +20,7 @@ public enum FileIO {
     /// standard output. The file gets `mode` masked by the process's umask, as `open` would.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(FileError) {
         try writeAtomically(to: path, mode: mode, failure: { $0 }) { (fd) throws(FileError) in
-            try writeAll(bytes, to: fd, name: path)
+            try FileDescriptor(fd, name: path).writeAll(bytes)
         }
     }
 
@@ -59,21 +46,26 @@ public enum FileIO {
         do throws(E) {
             try body(fd)
             // A full disk can show only here: delayed allocation reports ENOSPC at fsync.
-            guard fsync(fd) == 0 else { throw failure(FileError(.io, path: path, "cannot write: \(errnoText())")) }
+            do throws(FileError) {
+                try retryingInterrupts(path, "fsync") { fsync(fd) }
+            } catch {
+                throw failure(error)
+            }
         } catch {
             close(fd)
             unlink(temporary)
             throw error
         }
-        guard close(fd) == 0 else {
-            let reason = errnoText()
+        do throws(FileError) {
+            try FileDescriptor(fd, name: path).close()
+        } catch {
             unlink(temporary)
-            throw failure(FileError(.io, path: path, "cannot write: \(reason)"))
+            throw failure(error)
         }
         guard rename(temporary, path) == 0 else {
             let reason = errnoText()
             unlink(temporary)
-            throw failure(FileError(.io, path: path, "cannot rename into place: \(reason)"))
+            throw failure(FileError(.io, path: path, "rename into place: \(reason)"))
         }
     }
 
@@ -91,18 +83,6 @@ public enum FileIO {
             if errno != EEXIST { throw FileError(.io, path: path, "cannot create a file in its folder: \(errnoText())") }
         }
         throw FileError(.io, path: path, "cannot create a file in its folder: 100 names taken")
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, name: String) throws(FileError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileError(.io, path: name, "cannot write: \(errnoText())")
-            }
-            written += count
-        }
     }
 }
 

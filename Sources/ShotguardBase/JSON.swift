@@ -23,19 +23,10 @@ public indirect enum JSON: Sendable {
         }
     }
 
-    /// `value` with `digits` decimals (0 to 9), without Foundation's formatting. A value too
-    /// large for that many decimals in 64 bits is written in Swift's shortest form (`1e+20`),
-    /// which is JSON too; one that is not finite is null.
+    /// `value` with `digits` decimals (0 to 9), as `String(decimal:digits:)` writes it; a
+    /// value that is not finite is null, which JSON has instead of nan and inf.
     public static func fixed(_ value: Double, digits: Int) -> String {
-        guard value.isFinite else { return "null" }
-        let digits = min(max(digits, 0), 9)
-        var scale: Int64 = 1
-        for _ in 0..<digits { scale *= 10 }
-        guard let scaled = Int64(exactly: (abs(value) * Double(scale)).rounded()) else { return String(value) }
-        let whole = String(scaled / scale)
-        guard digits > 0 else { return (value < 0 && scaled != 0 ? "-" : "") + whole }
-        let fraction = String(scaled % scale)
-        return (value < 0 && scaled != 0 ? "-" : "") + whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+        value.isFinite ? String(decimal: value, digits: digits) : "null"
     }
 
     public static func quote(_ value: String) -> String {

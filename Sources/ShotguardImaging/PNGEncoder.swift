@@ -98,8 +98,8 @@ public enum PNGEncoder {
     ) throws(ImagingError) {
         var message = [CChar](repeating: 0, count: 256)
         let status = sg_png_write_bgrx(
-            pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), bytesPerRow, hasAlpha ? 1 : 0,
-            Int32(options.compressionLevel), options.filter.rawValue, UInt32(max(0, options.bandRows)),
+            pixels.assumingMemoryBound(to: UInt8.self), UInt32(clamping: width), UInt32(clamping: height), bytesPerRow, hasAlpha ? 1 : 0,
+            Int32(clamping: options.compressionLevel), options.filter.rawValue, UInt32(clamping: options.bandRows),
             fd, &message, message.count)
         guard status == 0 else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -114,8 +114,8 @@ public enum PNGEncoder {
         var job: OpaquePointer?
         var message = [CChar](repeating: 0, count: 256)
         let status = sg_png_compress_bgrx(
-            pixels.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), bytesPerRow, hasAlpha ? 1 : 0,
-            Int32(options.compressionLevel), options.filter.rawValue, UInt32(max(0, options.bandRows)),
+            pixels.assumingMemoryBound(to: UInt8.self), UInt32(clamping: width), UInt32(clamping: height), bytesPerRow, hasAlpha ? 1 : 0,
+            Int32(clamping: options.compressionLevel), options.filter.rawValue, UInt32(clamping: options.bandRows),
             &job, &message, message.count)
         defer { sg_png_job_free(job) }
         guard status == 0, let job else {

@@ -19,9 +19,9 @@ public final class PNGStreamWriter {
                 to fd: Int32, destination: String) throws(ImagingError) {
         var message = [CChar](repeating: 0, count: 256)
         stream = sg_png_stream_start(
-            UnsafeRawPointer(rows.base).assumingMemoryBound(to: UInt8.self), UInt32(rows.width), UInt32(rows.height),
-            rows.bytesPerRow, hasAlpha ? 1 : 0, Int32(options.compressionLevel), options.filter.rawValue,
-            UInt32(max(0, options.bandRows)), fd, &message, message.count)
+            UnsafeRawPointer(rows.base).assumingMemoryBound(to: UInt8.self), UInt32(clamping: rows.width), UInt32(clamping: rows.height),
+            rows.bytesPerRow, hasAlpha ? 1 : 0, Int32(clamping: options.compressionLevel), options.filter.rawValue,
+            UInt32(clamping: options.bandRows), fd, &message, message.count)
         self.destination = destination
         height = rows.height
         self.covers = StagedFills(rows, fills: covers)

@@ -7,7 +7,6 @@ import Musl
 #endif
 
 import ShotguardBase
-import ShotguardImaging
 
 extension RegionsFile {
     /// The largest regions file `load` accepts. Real files are a few hundred bytes; the cap keeps

@@ -1,7 +1,6 @@
 // Top-level windows that shotguard paints itself: the demo's sample windows and the tests'.
 import CX11
 import Glibc
-import ShotguardBase
 import ShotguardX11
 import ShotguardImaging
 

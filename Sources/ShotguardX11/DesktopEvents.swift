@@ -1,6 +1,5 @@
 // The agent's eyes on X: clipboard owner changes and screenshot tools' windows, as signals.
 import CX11
-import ShotguardImaging
 
 /// Something on the desktop that may mean a screenshot.
 public enum DesktopSignal {

@@ -1,6 +1,5 @@
 // RandR 1.5 monitors: the named parts of the root window that the screens show.
 import CX11
-import ShotguardImaging
 import ShotguardScreen
 
 extension Display {

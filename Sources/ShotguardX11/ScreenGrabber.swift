@@ -11,6 +11,8 @@ public final class ScreenGrabber {
     private let display: Display
     private var shared: SharedMemoryImage?
     public private(set) var method: Method
+    /// Why the grabber stopped using MIT-SHM, until `takeFallbackNotice` hands it out.
+    private var fallbackNotice: String?
 
     /// `stripSegment`: a segment of one strip's rows (`stripRows(forHeight:)`) rather than the
     /// whole screen's, for a process that makes one strip capture (`withStripCapture`): the
@@ -41,17 +43,18 @@ public final class ScreenGrabber {
             // of the screen's size replaces it.
             shared = nil
             shared = SharedMemoryImage(display: display, width: size.width, height: size.height)
-            method = shared == nil ? .getImage : .sharedMemory
+            if shared == nil { fallBack("no MIT-SHM segment of \(size.width)x\(size.height) could be made") }
         }
         if let shared {
-            if let rows = try? shared.grab(box) {
+            do throws(X11Error) {
+                let rows = try shared.grab(box)
                 // The segment keeps the pixels until the next grab, which only this object makes.
                 return body(rows, area)
+            } catch {
+                if display.isLost { throw lost() }
+                // The server refused the segment (it can after an attach succeeded): stop using it.
+                fallBack("the X server refused the MIT-SHM segment (\(error.message))")
             }
-            if display.isLost { throw lost() }
-            // The server refused the segment (it can after an attach succeeded): stop using it.
-            self.shared = nil
-            method = .getImage
         }
         let (captured, error) = display.trap {
             XGetImage(display.handle, display.root, Int32(box.x), Int32(box.y), UInt32(box.width), UInt32(box.height), ~0, ZPixmap)
@@ -99,14 +102,28 @@ public final class ScreenGrabber {
                 } catch {
                     if self.display.isLost { return self.lost() }
                     // The server refused the segment: later captures use XGetImage.
-                    self.shared = nil
-                    self.method = .getImage
+                    self.fallBack("the X server refused the MIT-SHM segment (\(error.message))")
                     return error
                 }
             }
             // Both closures are only called inside `body`.
             return withoutActuallyEscaping(release) { release in body(rows, area, grab, release) }
         }
+    }
+
+    /// Why this grabber stopped using MIT-SHM for good, the first time it is asked after that
+    /// happened, and nil otherwise: a caller that logs it says so once, not at every capture. A
+    /// grabber that never had a segment (a remote display, `--no-shm`) has nothing to say.
+    public func takeFallbackNotice() -> String? {
+        defer { fallbackNotice = nil }
+        return fallbackNotice
+    }
+
+    /// Drops the segment for good; later grabs use XGetImage.
+    private func fallBack(_ reason: String) {
+        shared = nil
+        if method == .sharedMemory { fallbackNotice = reason + "; capturing with XGetImage from now on" }
+        method = .getImage
     }
 
     /// Rows of a strip for a grab of `height` rows: about 16 strips, as each request costs a

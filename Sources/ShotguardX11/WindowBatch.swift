@@ -2,7 +2,6 @@
 import CX11
 import CXCB
 import Glibc
-import ShotguardImaging
 import ShotguardScreen
 
 /// The window list at event time, read in a fixed number of round trips whatever the number

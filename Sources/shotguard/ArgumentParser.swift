@@ -84,11 +84,12 @@ extension ParsedArguments {
         return number
     }
 
-    /// The single required `-o FILE`.
+    /// The single required `-o FILE`: a regular file, a new name or `-` (see `OutputPath`).
     func output(for command: CommandSpec) throws(CLIError) -> String {
         guard let path = value("output") else {
             throw .usage("\(command.name): missing -o FILE (use -o - for standard output)")
         }
+        try OutputPath.check(path, option: "\(command.name) -o")
         return path
     }
 }

@@ -1,9 +1,20 @@
 // The one exit path: picks the subcommand, runs it, prints errors, returns the exit code.
-@preconcurrency import Glibc
+import ShotguardBase
 import ShotguardImaging
 
 enum CLI {
+    /// Runs the command line and returns the exit code: that of the command, or 1 when a result
+    /// it printed could not be written.
     static func run(_ arguments: [String]) -> ExitCode {
+        let code = dispatch(arguments)
+        if let failure = Console.takeOutputFailure() {
+            Console.error("shotguard: \(failure.description.escapingControlCharacters())\n")
+            return code == .success ? .failure : code
+        }
+        return code
+    }
+
+    private static func dispatch(_ arguments: [String]) -> ExitCode {
         let root = Commands.root
         guard let first = arguments.first else {
             Console.error(root.helpText)
@@ -78,18 +89,28 @@ extension CLI {
 }
 
 /// Standard output for results, standard error for diagnostics.
+///
+/// A result that cannot be written (standard output on a full disk, a closed descriptor) must
+/// not end in exit 0: the first such failure is kept, and `CLI.run` turns it into exit 1 once
+/// the command returns. Printing goes on as if it had worked, so a command does not need a
+/// `try` at each line. A diagnostic that cannot be written has nowhere left to go.
 enum Console {
-    static func output(_ text: String) { write(text, to: STDOUT_FILENO) }
-    static func error(_ text: String) { write(text, to: STDERR_FILENO) }
+    /// The first failed write of a result; only `output` sets it, only `takeOutputFailure` reads it.
+    nonisolated(unsafe) private static var outputFailure: FileError?
 
-    private static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { return }
-            offset += count
+    static func output(_ text: String) {
+        do throws(FileError) {
+            try FileDescriptor.standardOutput.writeAll(text)
+        } catch {
+            if outputFailure == nil { outputFailure = error }
         }
+    }
+
+    static func error(_ text: String) { try? FileDescriptor.standardError.writeAll(text) }
+
+    /// The first result that could not be written, once.
+    static func takeOutputFailure() -> FileError? {
+        defer { outputFailure = nil }
+        return outputFailure
     }
 }

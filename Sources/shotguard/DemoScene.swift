@@ -1,5 +1,4 @@
 // The demo's desktop: a wallpaper with a top bar and clock, a card vault, a chat and notes.
-import ShotguardBase
 import ShotguardScene
 import ShotguardImaging
 import ShotguardX11

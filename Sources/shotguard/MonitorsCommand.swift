@@ -1,8 +1,6 @@
 // `shotguard monitors`: the RandR monitors, by name, for monitor rules and capture --monitor.
 import ShotguardBase
 import ShotguardImaging
-import ShotguardRegions
-import ShotguardAgent
 import ShotguardX11
 import ShotguardScreen
 

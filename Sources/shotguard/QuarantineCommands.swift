@@ -8,26 +8,30 @@ enum QuarantineListCommand: Subcommand {
     static let spec = CommandSpec(
         name: "quarantine list", summary: "list the screenshots guard set aside",
         arguments: "",
-        options: [OptionSpec("json", help: "Print one JSON object per entry, one per line."), .help],
+        options: [OptionSpec("json", help: "Print one JSON array of the entries."), .help],
         details: "Guard quarantines a screenshot it could not place on the screen while a rule hit a window:\n"
             + "the original goes to $XDG_STATE_HOME/shotguard/quarantine/ID/ and the redacted fallback takes\n"
-            + "its place. Each line shows the ID, when, the size, the path it came from, and why.")
+            + "its place. Each line shows the ID, when, the size, the path it came from, and why; an entry\n"
+            + "whose entry.json cannot be read is listed with the reason, since its original may be there.")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("quarantine list: takes no arguments") }
         let store = QuarantineStore()
-        let entries = store.list()
+        let (entries, unreadable) = store.scan()
         if arguments.has("json") {
-            Console.output(entries.map { QuarantineStore.json($0).text + "\n" }.joined())
+            Console.output(JSON.array(entries.map(QuarantineStore.json) + unreadable.map(QuarantineStore.json)).text + "\n")
             return
         }
-        guard !entries.isEmpty else {
+        guard !entries.isEmpty || !unreadable.isEmpty else {
             Console.output("no quarantined screenshots in \(store.folder)\n")
             return
         }
         for entry in entries {
             Console.output("\(entry.id)  \(Log.iso8601(entry.time))  \(entry.size) bytes  "
                 + "\(escaped(entry.originalPath))  (\(escaped(entry.reason)))\n")
+        }
+        for entry in unreadable {
+            Console.output("\(entry.id)  unreadable: \(escaped(entry.reason)); look in \(escaped(entry.folder))\n")
         }
     }
 }
@@ -38,31 +42,33 @@ enum QuarantineRestoreCommand: Subcommand {
         arguments: "ID",
         options: [OptionSpec("output", short: "o", value: "PATH",
                              help: "Write the original to PATH instead of the path it was taken from."),
+                  OptionSpec("force", help: "Replace a file at the path that guard did not leave there."),
                   .help],
         details: "Writes the original, unredacted bytes, deliberately: without -o they replace the redacted\n"
-            + "fallback at the path the screenshot was taken from. The entry stays in quarantine until\n"
-            + "'shotguard quarantine purge'.")
+            + "fallback at the exact path the screenshot was taken from, with its mode. A file there that\n"
+            + "is newer, or not the one guard left, is kept unless --force is given. The agent leaves the\n"
+            + "restored file alone. The entry stays in quarantine until 'shotguard quarantine purge'.")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count == 1 else {
             throw .usage("quarantine restore: expected one ID (see 'shotguard quarantine list')")
         }
+        let output = arguments.value("output")
+        if let output {
+            guard output != "-" else { throw .usage("quarantine restore: -o takes a path; the original is not written to standard output") }
+            try OutputPath.check(output, option: "quarantine restore -o")
+        }
         let store = QuarantineStore()
-        let entry: QuarantineEntry
-        let bytes: [UInt8]
         do throws(QuarantineError) {
-            entry = try store.entry(arguments.positionals[0])
-            bytes = try store.originalBytes(of: entry)
+            let entry = try store.entry(arguments.positionals[0])
+            let path = try store.restore(entry, to: output.map { BytePath($0) }, force: arguments.has("force"))
+            Console.error("restored \(entry.id) (\(entry.size) bytes) to \(escaped(path.description))\n")
         } catch {
-            throw .failure(error.description)
+            switch error.kind {
+            case .notARegularFile: throw .usage(error.description)
+            case .failure, .unknownEntry, .wouldOverwrite: throw .failure(error.description)
+            }
         }
-        let target = arguments.value("output") ?? String(decoding: entry.originalPathBytes, as: UTF8.self)
-        do throws(FileError) {
-            try FileIO.writeAtomically(bytes, to: target, mode: 0o600)
-        } catch {
-            throw .failure(error.description)
-        }
-        Console.error("restored \(entry.id) (\(bytes.count) bytes) to \(escaped(target))\n")
     }
 }
 
@@ -71,8 +77,8 @@ enum QuarantinePurgeCommand: Subcommand {
         name: "quarantine purge", summary: "delete quarantined originals",
         arguments: "",
         options: [OptionSpec("older-than", value: "DAYS", help: "Delete only entries older than DAYS days."), .help],
-        details: "Without --older-than, every entry is deleted. The originals show what the rules were meant\n"
-            + "to hide: nothing else keeps a copy.")
+        details: "Without --older-than, every entry is deleted, unreadable ones too. The originals show what\n"
+            + "the rules were meant to hide: nothing else keeps a copy.")
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("quarantine purge: takes no arguments") }
@@ -84,9 +90,13 @@ enum QuarantinePurgeCommand: Subcommand {
             cutoff = Double(time(nil)) - days * 86_400
         }
         let store = QuarantineStore()
-        let doomed = store.list().filter { $0.time < cutoff }
+        let (entries, unreadable) = store.scan()
+        let doomed = entries.filter { $0.time < cutoff }
         for entry in doomed { store.remove(entry) }
-        Console.error("deleted \(doomed.count) quarantined screenshots from \(store.folder)\n")
+        // An entry whose time cannot be read goes only when every entry does.
+        let unreadableDoomed = cutoff == .infinity ? unreadable : []
+        for entry in unreadableDoomed { store.remove(entry) }
+        Console.error("deleted \(doomed.count + unreadableDoomed.count) quarantined screenshots from \(store.folder)\n")
     }
 }
 

@@ -2,7 +2,6 @@
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
-import ShotguardAgent
 import ShotguardX11
 import ShotguardScreen
 

@@ -1,8 +1,6 @@
 // `shotguard windows`: the viewable windows, with what a rule needs to match them.
 import ShotguardBase
 import ShotguardImaging
-import ShotguardRegions
-import ShotguardAgent
 import ShotguardX11
 import ShotguardScreen
 

@@ -2,6 +2,7 @@
 import Foundation
 @testable import ShotguardAgent
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class FileSourceTests: XCTestCase {

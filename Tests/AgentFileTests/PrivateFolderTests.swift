@@ -1,6 +1,7 @@
 // Private folders: created 0700, every component checked, links into shared places refused.
 import Foundation
 @testable import ShotguardAgent
+import ShotguardTestSupport
 import XCTest
 
 final class PrivateFolderTests: XCTestCase {

@@ -1,6 +1,7 @@
 // Spool retention: the newest N reports stay, the oldest go first, nothing else is touched.
 import Foundation
 @testable import ShotguardAgent
+import ShotguardTestSupport
 import XCTest
 
 final class SpoolRetentionTests: XCTestCase {

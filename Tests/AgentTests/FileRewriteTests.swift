@@ -1,16 +1,14 @@
 // The crash points of guard's rewrite: before, during and after the swap, a file is never lost.
 import Foundation
 @testable import ShotguardAgent
+import ShotguardTestSupport
 import XCTest
 
 final class FileRewriteTests: XCTestCase {
     private var folder = ""
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-rewrite-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let folder = folder
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        folder = try TemporaryFolder(self, label: "rewrite").path
     }
 
     private func write(_ name: String, _ bytes: [UInt8], mode: Int = 0o640) throws -> String {

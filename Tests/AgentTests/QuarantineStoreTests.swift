@@ -1,12 +1,12 @@
 // The quarantine store: private, listable, and it gives back the exact bytes and path.
 import Foundation
 @testable import ShotguardAgent
+import ShotguardTestSupport
 import XCTest
 
 final class QuarantineStoreTests: XCTestCase {
     func testAnEntryKeepsTheOriginalBytesAndItsPathEvenWhenTheNameIsNotUTF8() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-q-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try TemporaryFolder(self, label: "quarantine").path
         let store = QuarantineStore(folder: folder + "/quarantine")
         let path: [UInt8] = Array("/home/u/Screenshot ".utf8) + [0xFF, 0xFE] + Array(".png".utf8)
         let entry = try store.store([1, 2, 3, 4], id: "20261201-101010-001-1", originalPath: path, pathExtension: "png",

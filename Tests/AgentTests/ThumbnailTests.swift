@@ -1,5 +1,6 @@
 // Thumbnail names: MD5 of the file's URI, with the URI escaped as GLib escapes it.
 @testable import ShotguardAgent
+import ShotguardTestSupport
 import XCTest
 
 final class ThumbnailTests: XCTestCase {
@@ -17,9 +18,9 @@ final class ThumbnailTests: XCTestCase {
     }
 
     func testEverySizeAndFailureFolderIsACandidate() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-thumbs-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder + "/fail/gnome-thumbnail-factory", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder(self, label: "thumbnails")
+        try temporary.folder("fail/gnome-thumbnail-factory")
+        let folder = temporary.path
         let thumbnails = Thumbnails(folder: folder)
         let name = md5Hex(Array("file:///home/u/shot.png".utf8)) + ".png"
         XCTAssertEqual(Set(thumbnails.candidates(forPath: Array("/home/u/shot.png".utf8))),

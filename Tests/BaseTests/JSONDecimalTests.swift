@@ -17,3 +17,22 @@ final class JSONDecimalTests: XCTestCase {
         XCTAssertEqual(JSON.decimal(9e15, digits: 3).text, "9000000000000000.000")
     }
 }
+
+/// Decimals in log lines: the same rounding as JSON, and never a trap.
+final class DecimalTextTests: XCTestCase {
+    func testDecimalsAreRoundedAndPadded() {
+        XCTAssertEqual(String(decimal: 12.345, digits: 1), "12.3")
+        XCTAssertEqual(String(decimal: 0.1234, digits: 3), "0.123")
+        XCTAssertEqual(String(decimal: 2, digits: 3), "2.000")
+        XCTAssertEqual(String(decimal: -0.04, digits: 1), "0.0")
+    }
+
+    /// `String(format1:)` trapped here: a measurement of nothing divides by zero.
+    func testValuesThatAreNotFiniteAreWrittenNotTrapped() {
+        XCTAssertEqual(String(decimal: .nan, digits: 1), "nan")
+        XCTAssertEqual(String(decimal: .infinity, digits: 3), "inf")
+        XCTAssertEqual(String(decimal: -.infinity, digits: 0), "-inf")
+        XCTAssertEqual(String(decimal: 1e300, digits: 1), "1e+300")
+        XCTAssertEqual(JSON.decimal(.infinity, digits: 3).text, "null")
+    }
+}

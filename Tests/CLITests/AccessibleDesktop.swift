@@ -2,6 +2,7 @@
 import Foundation
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 
@@ -23,7 +24,7 @@ final class AccessibleDesktop {
         for program in ["dbus-run-session", "Xvfb"] where !programExists(program) {
             throw FixtureError("\(program) is not installed (Debian packages 'dbus', 'xvfb')")
         }
-        server = try VirtualDisplay(width: 640, height: 400)
+        server = try startPrivateServer(width: 640, height: 400)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-fields-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ready = folder.appendingPathComponent("ready")

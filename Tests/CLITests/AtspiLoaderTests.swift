@@ -2,6 +2,7 @@
 // checks the copy against the real headers, the loading, and that no command links it any more.
 import CAtspiLoader
 import Foundation
+import ShotguardTestSupport
 import XCTest
 
 final class AtspiLoaderTests: XCTestCase {

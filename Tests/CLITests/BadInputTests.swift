@@ -1,5 +1,6 @@
 // Inputs and outputs that cannot work: exit 1, one line naming the file, nothing written or replaced.
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class BadInputTests: XCTestCase {

@@ -1,5 +1,6 @@
 // `redact` between PNG, JPEG and WebP: format by extension or --format, quality, no metadata carried over.
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class FormatTests: XCTestCase {

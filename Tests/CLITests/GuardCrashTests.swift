@@ -2,6 +2,7 @@
 // complete redacted file, never a part of one, and the next start removes what was left.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 

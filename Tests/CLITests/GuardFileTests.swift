@@ -1,6 +1,7 @@
 // Guard on screenshot files: rewritten redacted in place, left alone, quarantined and restored.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
@@ -111,9 +112,9 @@ final class GuardFileTests: WatchDesktopTestCase {
 
         let list = try sandbox.run(["quarantine", "list", "--json"])
         XCTAssertEqual(list.status, 0, list.stderr)
-        let entries = list.stdoutText.split(separator: "\n")
+        let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(list.stdout)) as? [[String: Any]], list.stdoutText)
         XCTAssertEqual(entries.count, 1)
-        let entry = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(entries[0].utf8)) as? [String: Any])
+        let entry = try XCTUnwrap(entries.first)
         XCTAssertEqual(entry["id"] as? String, id)
         XCTAssertEqual(entry["path"] as? String, shot.path)
 
@@ -127,7 +128,7 @@ final class GuardFileTests: WatchDesktopTestCase {
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains(id), "the error lists the ids there are: \(unknown.stderr)")
         XCTAssertEqual(try sandbox.run(["quarantine", "purge"]).status, 0)
-        XCTAssertEqual(try sandbox.run(["quarantine", "list", "--json"]).stdoutText, "")
+        XCTAssertEqual(try sandbox.run(["quarantine", "list", "--json"]).stdoutText, "[]\n")
     }
 
     func testLeftoverTemporaryFilesAreRemovedAtStart() throws {

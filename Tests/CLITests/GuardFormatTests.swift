@@ -2,6 +2,7 @@
 // own format; and a screenshot showing a pop-up that was gone at the event leaks nothing.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest

@@ -3,6 +3,7 @@ import Foundation
 import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
+import ShotguardTestSupport
 import XCTest
 
 final class GuardPrecisionTests: WatchDesktopTestCase {

@@ -1,4 +1,5 @@
 // `--version`, `--help` and `redact --help`: exit 0, text on stdout, every option named.
+import ShotguardTestSupport
 import XCTest
 
 final class HelpTests: XCTestCase {

@@ -1,5 +1,6 @@
 // `redact --rect`: every pixel inside each rectangle is the fill, every pixel outside is the input.
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class RedactRectTests: XCTestCase {

@@ -1,5 +1,6 @@
 // `redact --regions FILE` and the default regions file: screen rules applied, bad files refused.
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class RegionsFileTests: XCTestCase {

@@ -1,6 +1,8 @@
 // `redact - -o -`: the PNG comes in on standard input and goes out, redacted, on standard output.
+import Foundation
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class StandardStreamsTests: XCTestCase {
@@ -43,5 +45,17 @@ final class StandardStreamsTests: XCTestCase {
             assertFailure(result, status: 1, prefix: "shotguard: \(bad): ", mentions: ["corrupt"])
         }
         assertOnlyFiles(["bad.png"], in: sandbox)
+    }
+
+    /// Help written to a full disk was exit 0: a result that was not written is a failure.
+    func testAResultThatCannotBeWrittenFailsTheCommand() throws {
+        let sandbox = try Sandbox(self)
+        for arguments in [["--help"], ["capture", "--help"], ["quarantine", "list"]] {
+            let result = try runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" \"$@\" >/dev/full",
+                                                                          try shotguardBinary().path] + arguments,
+                                        environment: testEnvironment(home: sandbox.home), in: sandbox.home)
+            assertFailure(result, status: 1, prefix: "shotguard: standard output: write: No space left on device",
+                          mentions: [])
+        }
     }
 }

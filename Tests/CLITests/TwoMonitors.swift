@@ -1,5 +1,6 @@
 // Two RandR monitors on a private Xvfb, made as a user's xrandr would make them.
 import ShotguardImaging
+import ShotguardTestSupport
 
 enum TwoMonitors {
     /// LEFT (primary) and RIGHT, side by side on a 640x240 screen.
@@ -17,6 +18,6 @@ enum TwoMonitors {
     /// `xrandr --setmonitor NAME W/MMWxH/MMH+X+Y OUTPUT` (96 dpi, for the millimetres).
     static func setMonitor(_ name: String, _ rect: Rect, output: String, on display: String) throws {
         let geometry = "\(rect.width)/\(rect.width * 254 / 960)x\(rect.height)/\(rect.height * 254 / 960)+\(rect.x)+\(rect.y)"
-        try runXTool("xrandr", ["--setmonitor", name, geometry, output], display: display)
+        try runTool("xrandr", ["--setmonitor", name, geometry, output], display: display)
     }
 }

@@ -1,4 +1,5 @@
 // Command-line mistakes: exit 2, one `shotguard: ` line saying what is wrong, and no output file.
+import ShotguardTestSupport
 import XCTest
 
 final class UsageErrorTests: XCTestCase {

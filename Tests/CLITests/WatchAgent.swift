@@ -2,6 +2,7 @@
 import Foundation
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
@@ -92,48 +93,4 @@ final class WatchAgent {
         exited.signal()  // later callers see the exit too
         return process.terminationStatus
     }
-}
-
-/// Wakes a test when another process writes to one of some files (inotify `IN_MODIFY`), so it
-/// waits on the write itself rather than sleeping and looking again.
-final class FileChanges {
-    private let fd: Int32
-
-    init(_ paths: [String]) throws {
-        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard fd >= 0 else { throw FixtureError("inotify_init1: \(String(cString: strerror(errno)))") }
-        for path in paths where inotify_add_watch(fd, path, UInt32(IN_MODIFY)) < 0 {
-            throw FixtureError("inotify_add_watch \(path): \(String(cString: strerror(errno)))")
-        }
-    }
-
-    deinit { close(fd) }
-
-    /// True as soon as `condition` holds, checked at once and after each write; false when
-    /// `seconds` pass without it.
-    func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !condition() {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return false }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
-            _ = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        }
-        return true
-    }
-}
-
-struct FixtureError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Runs `command` through /bin/sh with `DISPLAY` set (scrot, maim, xclip...); fails on non-zero.
-/// Spawned with posix_spawn, not Foundation's Process: `xclip` leaves a daemon behind that keeps
-/// the descriptors Process waits on open, and Process.waitUntilExit then never returns.
-func runTool(_ command: String, display: String, file: StaticString = #filePath, line: UInt = #line) throws {
-    let child = try ChildProcess("/bin/sh", ["-c", command], environment: ["DISPLAY": display], output: .standardError)
-    XCTAssertEqual(child.waitForExit(), 0, "\(command) failed", file: file, line: line)
 }

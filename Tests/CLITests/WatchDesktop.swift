@@ -1,6 +1,7 @@
 // The desktop the watch tests photograph: a private Xvfb with openbox, a busy wallpaper, windows.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
@@ -22,8 +23,7 @@ final class WatchDesktop {
 
     /// `windowManagerConfig`: an openbox `rc.xml` of the test's own (its key bindings).
     init(windowManagerConfig: String? = nil) throws {
-        server = try VirtualDisplay(width: 640, height: 400)
-        guard server.startWindowManager(configFile: windowManagerConfig) else { throw FixtureError("openbox did not start (Debian package 'openbox')") }
+        server = try startPrivateServer(width: 640, height: 400, windowManager: true, windowManagerConfig: windowManagerConfig)
         display = try Display(name: server.name)
         try display.setRootBackground(Self.wallpaper(width: 640, height: 400))
         vault = try PaintedWindow(display: display, frame: Rect(x: 40, y: 60, width: 200, height: 120),
@@ -75,29 +75,4 @@ final class WatchDesktop {
         notes.destroy()
         server.stop()
     }
-}
-
-/// Asserts that `image`, showing `origin` of the screen, equals `screen` there except inside
-/// each expected rectangle, where every pixel is the fill.
-func assertRedacted(_ image: PixelBuffer?, origin: Rect, screen: PixelBuffer, expected: [(rect: Rect, fill: UInt32)],
-                    file: StaticString = #filePath, line: UInt = #line) {
-    guard let image else { return XCTFail("the report has no image", file: file, line: line) }
-    XCTAssertEqual(image.width, origin.width, file: file, line: line)
-    XCTAssertEqual(image.height, origin.height, file: file, line: line)
-    var failures = 0
-    for y in 0..<min(image.height, origin.height) {
-        for x in 0..<min(image.width, origin.width) {
-            let (sx, sy) = (origin.x + x, origin.y + y)
-            let fill = expected.first { $0.rect.contains(x: sx, y: sy) }?.fill
-            let want = fill ?? (screen[sx, sy] & 0xFF_FFFF)
-            if image[x, y] & 0xFF_FFFF != want {
-                failures += 1
-                if failures <= 3 {
-                    XCTFail("pixel (\(x),\(y)) at screen (\(sx),\(sy)) is \(String(image[x, y] & 0xFF_FFFF, radix: 16)), "
-                        + "expected \(String(want, radix: 16))\(fill == nil ? "" : " (the fill)")", file: file, line: line)
-                }
-            }
-        }
-    }
-    XCTAssertEqual(failures, 0, "pixels differ", file: file, line: line)
 }

@@ -1,6 +1,7 @@
 // `shotguard watch` driven by real screenshot programs on a private X server with openbox.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest

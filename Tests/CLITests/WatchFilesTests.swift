@@ -1,6 +1,7 @@
 // `shotguard watch` and files: folders replaced, names not UTF-8, a relative spool, retention, --exec's session.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 

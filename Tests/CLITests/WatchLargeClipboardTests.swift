@@ -2,6 +2,7 @@
 // and a paste after guard's takeover reads the redacted image back by INCR.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest

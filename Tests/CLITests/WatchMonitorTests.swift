@@ -2,6 +2,7 @@
 // monitors made while the agent runs followed without a restart.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest

@@ -1,6 +1,7 @@
 // `shotguard watch --shield` against openbox whose Print binding runs scrot, driven by xdotool.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 import ShotguardScene

@@ -1,5 +1,6 @@
 // `capture --active` and `--frame` under openbox: the active client, with or without decorations.
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
@@ -17,7 +18,7 @@ final class X11ActiveWindowTests: X11DesktopTestCase {
     /// Activates window `index` and returns where openbox put its client area.
     private func activate(_ index: Int) throws -> Rect {
         let id = desktop.ids[index]
-        try runXTool("xdotool", ["windowactivate", "--sync", hexID(id)], display: try desktop.name())
+        try runTool("xdotool", ["windowactivate", "--sync", hexID(id)], display: try desktop.name())
         return try desktop.display().geometry(of: .init(id)).frame
     }
 

@@ -1,5 +1,6 @@
 // `capture` when something is missing: the window, the display, the regions file, or a valid one.
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
@@ -26,7 +27,7 @@ final class X11CaptureFailureTests: X11DesktopTestCase {
     func testAnUnmappedWindowIsNotCaptured() throws {
         let hidden = try window()
         let id = hexID(UInt(hidden.id))
-        try runXTool("xdotool", ["windowunmap", "--sync", id], display: try desktop.name())
+        try runTool("xdotool", ["windowunmap", "--sync", id], display: try desktop.name())
         let result = try desktop.run(["capture", "--window", id, "--regions", rules, "-o", "shot.png"], in: sandbox)
         assertFailure(result, status: 1, prefix: "shotguard: window \(id) ", mentions: ["not viewable"])
         assertOnlyFiles(["rules"], in: sandbox)

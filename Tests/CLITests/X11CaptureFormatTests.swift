@@ -1,5 +1,6 @@
 // `capture -o shot.jpg` and `shot.webp` on a known desktop: the format asked for, the rules' covers in place.
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class X11CaptureFormatTests: X11DesktopTestCase {

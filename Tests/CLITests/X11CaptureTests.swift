@@ -1,5 +1,6 @@
 // `capture` on a known desktop: the screen, a rectangle, a window; every pixel redacted or not as the rules say.
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 

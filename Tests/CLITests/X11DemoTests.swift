@@ -1,5 +1,6 @@
 // `demo --dir`: its own Xvfb; after.png differs from before.png exactly inside the redacted areas.
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class X11DemoTests: XCTestCase {
@@ -19,7 +20,7 @@ final class X11DemoTests: XCTestCase {
                 x += 1
             }
         }
-        throw DesktopError(description: "the demo's \(name) window is not in before.png")
+        throw FixtureError("the demo's \(name) window is not in before.png")
     }
 
     func testDemoWritesBeforeAfterPreviewAndRegions() throws {

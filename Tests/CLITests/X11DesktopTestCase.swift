@@ -1,4 +1,5 @@
 // The shape every X11 CLI suite shares: one private desktop per class, a sandbox per test.
+import ShotguardTestSupport
 import XCTest
 
 /// A suite whose tests run `shotguard` against one private desktop, started once for the

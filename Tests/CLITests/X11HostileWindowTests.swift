@@ -1,6 +1,7 @@
 // Windows whose properties another program set to nonsense: no command may crash or trust them.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
@@ -13,13 +14,13 @@ final class X11HostileWindowTests: X11DesktopTestCase {
 
     override func tearDown() {
         if let name = try? desktop.name() {
-            try? runXTool("xprop", ["-id", vault, "-remove", "_NET_FRAME_EXTENTS"], display: name)
+            try? runTool("xprop", ["-id", vault, "-remove", "_NET_FRAME_EXTENTS"], display: name)
         }
         super.tearDown()
     }
 
     private func setFrameExtents(_ values: String) throws {
-        try runXTool("xprop", ["-id", vault, "-f", "_NET_FRAME_EXTENTS", "32c", "-set", "_NET_FRAME_EXTENTS", values],
+        try runTool("xprop", ["-id", vault, "-f", "_NET_FRAME_EXTENTS", "32c", "-set", "_NET_FRAME_EXTENTS", values],
                      display: try desktop.name())
     }
 

@@ -2,6 +2,7 @@
 // on an Xvfb with two RandR monitors.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
@@ -47,15 +48,11 @@ final class X11MonitorCommandTests: X11DesktopTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        if let failure = Self.monitorFailure { throw DesktopError(description: failure) }
+        if let failure = Self.monitorFailure { throw FixtureError(failure) }
     }
 
     private func expected(_ area: Rect) -> PixelBuffer {
-        let moved = covers.compactMap { cover -> (Rect, UInt32)? in
-            let rect = cover.0.intersection(area).offsetBy(dx: -area.x, dy: -area.y)
-            return rect.isEmpty ? nil : (rect, cover.1)
-        }
-        return Pixels.painted(desktop.screen.cropped(to: area), moved)
+        Pixels.painted(desktop.screen.cropped(to: area), Pixels.covers(covers, inImageAt: area))
     }
 
     func testMonitorRulesApplyToAScreenCapture() throws {

@@ -1,5 +1,6 @@
 // `redact` with window rules resolved against a live display, with and without --origin.
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 

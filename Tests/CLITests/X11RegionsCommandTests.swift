@@ -1,5 +1,6 @@
 // `regions check` and `regions show` against a known desktop: each rule's hits, and red outlines.
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 

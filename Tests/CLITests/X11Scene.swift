@@ -1,5 +1,6 @@
 // The desktop the X11 CLI suites share: four windows (two past the screen's edges) and rules for them.
 import ShotguardImaging
+import ShotguardTestSupport
 
 enum X11Scene {
     static let width = 320
@@ -50,9 +51,6 @@ enum X11Scene {
 
     /// The covers that fall in `area` of the screen, moved to the coordinates of an image of it.
     static func covers(inImageAt area: Rect) -> [(Rect, UInt32)] {
-        covers.compactMap { cover in
-            let rect = cover.rect.intersection(area).offsetBy(dx: -area.x, dy: -area.y)
-            return rect.isEmpty ? nil : (rect, cover.rgb)
-        }
+        Pixels.covers(covers.map { ($0.rect, $0.rgb) }, inImageAt: area)
     }
 }

@@ -1,6 +1,7 @@
 // `windows`, `windows --json` and `windows --ids` on a known desktop with a focused window.
 import Foundation
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
@@ -13,7 +14,7 @@ final class X11WindowsCommandTests: X11DesktopTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try runXTool("xdotool", ["windowfocus", "--sync", hexID(desktop.ids[active])], display: try desktop.name())
+        try runTool("xdotool", ["windowfocus", "--sync", hexID(desktop.ids[active])], display: try desktop.name())
     }
 
     private func windows(_ extra: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {

@@ -1,5 +1,6 @@
 // The bash, zsh and fish completions against the built binary's help: commands, options, values.
 import Foundation
+import ShotguardTestSupport
 import XCTest
 
 final class CompletionTests: XCTestCase {
@@ -183,7 +184,7 @@ private struct Sandbox {
     let bin: URL
 
     init(_ test: XCTestCase) throws {
-        folder = try test.scratchFolder("completion")
+        folder = try TemporaryFolder(test, label: "completion").url
         bin = folder.appendingPathComponent(".bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 // shotguard(1) and shotguard-regions(5) against the built binary's help, and mandoc's linter.
 import Foundation
+import ShotguardTestSupport
 import XCTest
 
 final class ManPageTests: XCTestCase {
@@ -118,7 +119,7 @@ final class ManPageTests: XCTestCase {
             .drop { $0.isEmpty }.prefix { !$0.isEmpty }
             .map { String($0.dropFirst(7)) }
         XCTAssertGreaterThan(example.count, 3, "the example of shotguard-regions(5)")
-        let folder = try scratchFolder("example")
+        let folder = try TemporaryFolder(self, label: "example").url
         let regions = folder.appendingPathComponent("regions")
         try (example.joined(separator: "\n") + "\n").write(to: regions, atomically: true, encoding: .utf8)
         // 'regions check' parses the file before it opens the display, which is absent here:
@@ -134,7 +135,7 @@ final class ManPageTests: XCTestCase {
         for path in Self.pages {
             // -W style reports everything mandoc knows to complain about, style included.
             let result = try runProgram(mandoc, ["-Tlint", "-W", "style", repositoryFile(path).path])
-            XCTAssertEqual(result.stdout + result.stderr, "", "mandoc -Tlint -W style \(path)")
+            XCTAssertEqual(result.stdoutText + result.stderr, "", "mandoc -Tlint -W style \(path)")
             XCTAssertEqual(result.status, 0, "mandoc -Tlint -W style \(path)")
         }
     }

@@ -1,6 +1,7 @@
 // The systemd user unit, the XDG autostart entry, and `make install` / `make uninstall`.
 import Foundation
 import Glibc
+import ShotguardTestSupport
 import XCTest
 
 final class PackagingTests: XCTestCase {
@@ -51,7 +52,7 @@ final class PackagingTests: XCTestCase {
     /// MANPATH.
     func testSystemdAnalyzeVerifiesTheUnit() throws {
         let analyze = try requireTool("systemd-analyze", package: "systemd")
-        let folder = try scratchFolder("unit")
+        let folder = try TemporaryFolder(self, label: "unit").url
         let manual = folder.appendingPathComponent("man")
         for (section, page) in [("man1", "shotguard.1"), ("man5", "shotguard-regions.5")] {
             let target = manual.appendingPathComponent(section)
@@ -72,7 +73,7 @@ final class PackagingTests: XCTestCase {
         environment["SYSTEMD_PAGER"] = ""
         let result = try runProgram(analyze, ["--user", "verify", unit.path], environment: environment)
         XCTAssertEqual(result.status, 0, "systemd-analyze --user verify: \(result.stderr)")
-        XCTAssertEqual(result.stdout + result.stderr, "", "systemd-analyze --user verify reports problems")
+        XCTAssertEqual(result.stdoutText + result.stderr, "", "systemd-analyze --user verify reports problems")
     }
 
     func testDesktopEntryHasItsKeys() throws {
@@ -94,8 +95,8 @@ final class PackagingTests: XCTestCase {
     func testDesktopFileValidateAcceptsTheEntry() throws {
         let validate = try requireTool("desktop-file-validate", package: "desktop-file-utils")
         let result = try runProgram(validate, [repositoryFile("packaging/shotguard.desktop").path])
-        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertEqual(result.stdout + result.stderr, "", "desktop-file-validate reports problems")
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
+        XCTAssertEqual(result.stdoutText + result.stderr, "", "desktop-file-validate reports problems")
     }
 
     // MARK: make install
@@ -108,7 +109,7 @@ final class PackagingTests: XCTestCase {
     /// made, but not a folder that was there before.
     private func checkInstall(prefix: String, autostart: Bool) throws {
         let make = try requireTool("make", package: "make")
-        let destination = try scratchFolder("destdir")
+        let destination = try TemporaryFolder(self, label: "destdir").url
         let relative = String(prefix.dropFirst())
         // A file that belongs to someone else, beside where shotguard goes, and an empty folder
         // that another package made (zsh-common makes site-functions under /usr/local).
@@ -122,7 +123,7 @@ final class PackagingTests: XCTestCase {
         let arguments = ["-C", repository.path, "PREFIX=\(prefix)", "DESTDIR=\(destination.path)", "SWIFT=\(swift.script.path)",
                          "BINARY=/nonexistent/old/shotguard"] + (autostart ? ["AUTOSTART=1"] : [])
         let install = try runProgram(make, ["install"] + arguments, environment: swift.environment(home: destination))
-        XCTAssertEqual(install.status, 0, "make install: \(install.stdout)\(install.stderr)")
+        XCTAssertEqual(install.status, 0, "make install: \(install.stdoutText)\(install.stderr)")
         XCTAssertEqual(try swift.builds(), ["build -c release --static-swift-stdlib"],
                        "make install builds the release, warnings not as errors")
 
@@ -150,7 +151,7 @@ final class PackagingTests: XCTestCase {
         }
 
         let uninstall = try runProgram(make, ["uninstall"] + arguments, environment: swift.environment(home: destination))
-        XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdout)\(uninstall.stderr)")
+        XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdoutText)\(uninstall.stderr)")
         XCTAssertEqual(try files(under: destination).keys.sorted(), ["/\(relative)/bin/other"],
                        "make uninstall removes what make install wrote, and nothing else")
         // The folders the test made before install, and their parents.
@@ -171,14 +172,14 @@ final class PackagingTests: XCTestCase {
     /// existed, forever.
     func testInstallIntoADestdirThatDoesNotExistYet() throws {
         let make = try requireTool("make", package: "make")
-        let destination = try scratchFolder("package").appendingPathComponent("debian/shotguard")
+        let destination = try TemporaryFolder(self, label: "package").url.appendingPathComponent("debian/shotguard")
         let swift = try FakeSwift(self)
         let install = try runProgram(make, ["-C", repository.path, "install", "PREFIX=/usr", "DESTDIR=\(destination.path)",
                                             "SWIFT=\(swift.script.path)", "STRIP=true", "MANIFEST=",
                                             "ZSHCOMPDIR=/usr/share/zsh/vendor-completions"],
                                      environment: swift.environment(home: destination.deletingLastPathComponent()),
                                      timeout: 60)
-        XCTAssertEqual(install.status, 0, "make install: \(install.stdout)\(install.stderr)")
+        XCTAssertEqual(install.status, 0, "make install: \(install.stdoutText)\(install.stderr)")
         var expected = Self.installedFiles(prefix: "/usr")
         expected["/usr/share/shotguard/installed"] = nil
         expected["/usr/share/zsh/site-functions/_shotguard"] = nil
@@ -195,7 +196,7 @@ final class PackagingTests: XCTestCase {
         let changelog = try runProgram(parse, ["-l", repositoryFile("debian/changelog").path, "-S", "Version"])
         XCTAssertEqual(changelog.status, 0, changelog.stderr)
         let version = try runProgram(try shotguardBinary(), ["--version"])
-        XCTAssertEqual("shotguard " + changelog.stdout, version.stdout)
+        XCTAssertEqual("shotguard " + changelog.stdoutText, version.stdoutText)
     }
 
     /// `PREFIX=~/.local` for one user, run as a user who is not root (nobody, when the tests
@@ -203,7 +204,7 @@ final class PackagingTests: XCTestCase {
     /// the session read, and uninstall leaves the home folder as it was.
     func testInstallForOneUserWithoutRoot() throws {
         let make = try requireTool("make", package: "make")
-        let home = try scratchFolder("home")
+        let home = try TemporaryFolder(self, label: "home").url
         let swift = try FakeSwift(self)
         var command = [make.path, "-C", repository.path, "PREFIX=~/.local", "SWIFT=\(swift.script.path)", "AUTOSTART=1"]
         if getuid() == 0 {
@@ -217,7 +218,7 @@ final class PackagingTests: XCTestCase {
         environment["XDG_CONFIG_HOME"] = nil
         let install = try runProgram(URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + ["install"],
                                      environment: environment)
-        XCTAssertEqual(install.status, 0, "make install: \(install.stdout)\(install.stderr)")
+        XCTAssertEqual(install.status, 0, "make install: \(install.stdoutText)\(install.stderr)")
         XCTAssertEqual(try files(under: home).keys.sorted(), [
             "/.config/autostart/shotguard.desktop",
             "/.local/bin/shotguard",
@@ -238,7 +239,7 @@ final class PackagingTests: XCTestCase {
 
         let uninstall = try runProgram(URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + ["uninstall"],
                                        environment: environment)
-        XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdout)\(uninstall.stderr)")
+        XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdoutText)\(uninstall.stderr)")
         XCTAssertEqual(try folders(under: home), [], "the home folder is as it was: empty")
     }
 
@@ -247,7 +248,7 @@ final class PackagingTests: XCTestCase {
     /// The installed binary is the one the release build made, stripped, and it runs.
     private func checkStripped(_ binary: URL, builtBy swift: FakeSwift, file: StaticString = #filePath, line: UInt = #line) throws {
         let fileTool = try requireTool("file", package: "file", file: file, line: line)
-        let described = try runProgram(fileTool, ["-b", binary.path], file: file, line: line).stdout
+        let described = try runProgram(fileTool, ["-b", binary.path], file: file, line: line).stdoutText
         XCTAssertTrue(described.contains(", stripped"), "file says: \(described)", file: file, line: line)
         let strip = try requireTool("strip", package: "binutils", file: file, line: line)
         let expected = swift.folder.appendingPathComponent("expected")
@@ -258,7 +259,7 @@ final class PackagingTests: XCTestCase {
                        "the installed binary is the release build's, stripped", file: file, line: line)
         let version = try runProgram(binary, ["--version"], file: file, line: line)
         XCTAssertEqual(version.status, 0, version.stderr, file: file, line: line)
-        XCTAssertTrue(version.stdout.hasPrefix("shotguard "), version.stdout, file: file, line: line)
+        XCTAssertTrue(version.stdoutText.hasPrefix("shotguard "), version.stdoutText, file: file, line: line)
     }
 
     /// An installed unit or entry is its source with shotguard's path under `bin` and nothing else changed.
@@ -317,7 +318,7 @@ struct FakeSwift {
     private let log: URL
 
     init(_ test: XCTestCase) throws {
-        folder = try test.scratchFolder("swift")
+        folder = try TemporaryFolder(test, label: "swift").url
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
         script = folder.appendingPathComponent("swift")
         products = folder.appendingPathComponent("release")

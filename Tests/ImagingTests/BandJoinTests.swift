@@ -95,7 +95,43 @@ final class BandJoinTests: XCTestCase {
     func testUnfinishingAMalformedStreamFailsInsteadOfReadingPastIt() {
         var bytes: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0]
         var size = 0
-        XCTAssertEqual(sg_deflate_unfinish(&bytes, 4, &size), -1)
+        XCTAssertEqual(sg_deflate_unfinish(&bytes, 4, bytes.count, &size), -1)
+    }
+
+    /// The capacity is the caller's, not a promise in a comment: a stream with no room after it
+    /// for the empty stored block is refused and left as it was.
+    func testUnfinishingWithoutRoomForTheStoredBlockFailsAndChangesNothing() throws {
+        let stream = try Self.rawDeflate(of: try PNGEncoder.encode(TestData.screenshotLike(width: 64, height: 16),
+                                                                   options: EncodeOptions(compressionLevel: 1, filter: .up,
+                                                                                          bandRows: 16),
+                                                                   destination: "m"))
+        var exact = stream
+        var size = 0
+        XCTAssertEqual(sg_deflate_unfinish(&exact, exact.count, exact.count, &size), -1)
+        XCTAssertEqual(exact, stream, "a refused stream is not changed")
+        XCTAssertEqual(sg_deflate_unfinish(&exact, exact.count, exact.count + 3, &size), -1)
+        var roomy = stream + [0, 0, 0, 0, 0]
+        XCTAssertEqual(sg_deflate_unfinish(&roomy, stream.count, roomy.count, &size), 0)
+        XCTAssertLessThanOrEqual(size, roomy.count)
+    }
+
+    /// Regression (found under ASan): bands of more rows than the image has made the band count
+    /// 0 (height + band_rows - 1 wrapped around in 32 bits) and the encoder read bands[0] past
+    /// its array; in Swift, a band count over UInt32.max trapped. Any count now encodes.
+    func testBandsOfMoreRowsThanTheImageHasEncodeAsOneBand() throws {
+        let image = TestData.screenshotLike(width: 33, height: 21)
+        for bandRows in [21, 22, Int(UInt32.max) - 1, Int(UInt32.max), Int(UInt32.max) + 1, Int.max, -5] {
+            let options = EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: bandRows)
+            let png = try PNGEncoder.encode(image, options: options, destination: "m")
+            XCTAssertEqual(try PNGDecoder.decode(png, source: "m").pixels, image.pixels, "bands of \(bandRows) rows")
+            let path = NSTemporaryDirectory() + "bands-\(UUID().uuidString).png"
+            defer { unlink(path) }
+            try FileIO.writeAtomically(to: path, failure: ImagingError.init) { (fd) throws(ImagingError) in
+                try PNGEncoder.write(image, options: options, to: fd, destination: path)
+            }
+            XCTAssertEqual(try PNGDecoder.decode(try FileIO.read(path, limit: 1 << 20), source: path).pixels, image.pixels,
+                           "streamed, bands of \(bandRows) rows")
+        }
     }
 
     /// At level 1, mostly-flat bands are compressed by zlib and busy ones by libdeflate, in one
@@ -190,7 +226,7 @@ final class BandJoinTests: XCTestCase {
         XCTAssertEqual(sg_deflate_end_from_back(&stream, stream.count, &fromBack), -1, "several places fit")
         stream += [0, 0, 0, 0, 0]
         var size = 0
-        XCTAssertEqual(sg_deflate_unfinish(&stream, stream.count - 5, &size), 0)
+        XCTAssertEqual(sg_deflate_unfinish(&stream, stream.count - 5, stream.count, &size), 0)
         XCTAssertEqual(stream[0] & 1, 0, "the block is no longer final")
         XCTAssertEqual(Array(stream[size - 4..<size]), [0, 0, 0xFF, 0xFF], "an empty stored block ends it")
     }

@@ -1,38 +1,22 @@
 // Handing the served image to a clipboard manager (a python3-xlib one) before the server goes.
 import Foundation
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 import ShotguardBase
 
-final class ClipboardHandOffTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
-
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 320, height: 240)
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
+final class ClipboardHandOffTests: XvfbTestCase {
     /// The small clipboard manager the tests share (Tests/Scripts/clipboard-manager.py).
-    static let managerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Scripts/clipboard-manager.py").path
+    static let managerScript = repositoryFile("Tests/Scripts/clipboard-manager.py").path
 
     func testTheServedImageIsHandedToTheClipboardManager() throws {
-        let display = try Self.fixture.display()
         let pump = try EventPump(display: display, watchClipboard: true)
         XCTAssertNil(pump.server.clipboardManager, "no manager runs yet")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hand-off-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let saved = folder.appendingPathComponent("saved.png")
+        let saved = try TemporaryFolder(self, label: "hand-off").url.appendingPathComponent("saved.png")
 
         let image = (0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        try pump.server.takeOwnership(now: now())
-        pump.server.provide(png: image, now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
+        pump.server.provide(png: image, now: monotonicNow())
         let manager = try PipedCommand("/usr/bin/python3 '\(Self.managerScript)' '\(saved.path)'", display: display.name)
         defer { manager.child.stop() }
         XCTAssertTrue(pump.run(seconds: 10, output: manager) { manager.output.starts(with: Array("ready".utf8)) },
@@ -45,11 +29,10 @@ final class ClipboardHandOffTests: XCTestCase {
     }
 
     func testNoHandOffWithoutAnImage() throws {
-        let display = try Self.fixture.display()
         let pump = try EventPump(display: display, watchClipboard: false)
-        try pump.server.takeOwnership(now: now())
-        XCTAssertFalse(pump.server.beginHandOff(now: now()), "nothing to hand while the image is pending")
-        pump.server.release(now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
+        XCTAssertFalse(pump.server.beginHandOff(now: monotonicNow()), "nothing to hand while the image is pending")
+        pump.server.release(now: monotonicNow())
         XCTAssertFalse(pump.server.ownsClipboard)
     }
 }

@@ -1,37 +1,25 @@
 // Reading an image that an exiting tool hands to a clipboard manager: the refusal is not the end.
 import Foundation
 import ShotguardBase
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
-final class ClipboardManagerReadTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
-
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 320, height: 240)
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
+final class ClipboardManagerReadTests: XvfbTestCase {
     private var pump: EventPump!
     private var displayName = ""
     private var folder: URL!
 
     override func setUpWithError() throws {
-        let display = try Self.fixture.display()
+        try super.setUpWithError()
         displayName = display.name
         pump = try EventPump(display: display, watchClipboard: true)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("clipboard-manager-\(getpid())-\(name.hashValue)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(self, label: "clipboard-manager").url
     }
 
-    override func tearDownWithError() throws {
+    override func tearDown() {
         pump = nil
-        try FileManager.default.removeItem(at: folder)
+        super.tearDown()
     }
 
     /// The image the second owner serves: any bytes do, the reader does not decode them.

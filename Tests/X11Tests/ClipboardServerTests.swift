@@ -1,33 +1,23 @@
 // ClipboardServer against xclip on a private Xvfb: the bytes served, INCR, TARGETS, queueing, loss.
 import ShotguardBase
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
-final class ClipboardServerTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
-
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 320, height: 240)
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
+final class ClipboardServerTests: XvfbTestCase {
     private var pump: EventPump!
     private var displayName = ""
 
     override func setUpWithError() throws {
-        guard programExists("xclip") else { throw FixtureError(description: "xclip is not installed (Debian package 'xclip')") }
-        let display = try Self.fixture.display()
+        guard programExists("xclip") else { throw FixtureError("xclip is not installed (Debian package 'xclip')") }
+        try super.setUpWithError()
         displayName = display.name
         pump = try EventPump(display: display, watchClipboard: true)
     }
 
     override func tearDown() {
         pump = nil
+        super.tearDown()
     }
 
     /// Bytes that no two tests share, and that do not compress (xclip passes them through as they are).
@@ -59,8 +49,8 @@ final class ClipboardServerTests: XCTestCase {
 
     func testXclipPastesExactlyTheProvidedBytes() throws {
         let image = noise(40_000, seed: 1)
-        try pump.server.takeOwnership(now: now())
-        pump.server.provide(png: image, now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
+        pump.server.provide(png: image, now: monotonicNow())
         let pasted = try paste("-t image/png")
         XCTAssertEqual(pasted.status, 0)
         XCTAssertEqual(pasted.bytes.count, image.count)
@@ -70,8 +60,8 @@ final class ClipboardServerTests: XCTestCase {
 
     func testFiveMegabytesGoByINCRAndArriveWhole() throws {
         let image = noise(5 * 1024 * 1024, seed: 2)
-        try pump.server.takeOwnership(now: now())
-        pump.server.provide(png: image, now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
+        pump.server.provide(png: image, now: monotonicNow())
         let pasted = try paste("-t image/png")
         XCTAssertEqual(pasted.status, 0)
         XCTAssertEqual(pasted.bytes.count, image.count)
@@ -80,8 +70,8 @@ final class ClipboardServerTests: XCTestCase {
     }
 
     func testTargetsListTheImageAndOtherTargetsAreRefused() throws {
-        try pump.server.takeOwnership(now: now())
-        pump.server.provide(png: noise(100, seed: 3), others: [(target: "image/bmp", bytes: noise(50, seed: 4))], now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
+        pump.server.provide(png: noise(100, seed: 3), others: [(target: "image/bmp", bytes: noise(50, seed: 4))], now: monotonicNow())
         let listed = try paste("-t TARGETS")
         XCTAssertEqual(listed.status, 0)
         let names = String(decoding: listed.bytes, as: UTF8.self).split(separator: "\n").map(String.init)
@@ -99,13 +89,13 @@ final class ClipboardServerTests: XCTestCase {
 
     func testARequestQueuedWhilePendingIsAnsweredWithTheProvidedBytes() throws {
         let image = noise(70_000, seed: 5)
-        try pump.server.takeOwnership(now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
         XCTAssertEqual(pump.server.state, .pending)
         var provided = false
         let pasted = try paste("-t image/png") {
             // Provided only once xclip's request waits in the queue: as when redaction ends.
             if !provided, self.pump.server.queuedRequests > 0 {
-                self.pump.server.provide(png: image, now: now())
+                self.pump.server.provide(png: image, now: monotonicNow())
                 provided = true
             }
         }
@@ -115,12 +105,12 @@ final class ClipboardServerTests: XCTestCase {
     }
 
     func testQueuedRequestsAreRefusedWhenNoImageComesInTime() throws {
-        try pump.server.takeOwnership(now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
         var expired = false
         let pasted = try paste("-t image/png") {
             if !expired, self.pump.server.queuedRequests > 0 {
                 // The clock of the server is the caller's: jump past the pending timeout.
-                _ = self.pump.desktop.expire(now: now() + ClipboardServer.pendingTimeout + 1)
+                _ = self.pump.desktop.expire(now: monotonicNow() + ClipboardServer.pendingTimeout + 1)
                 expired = true
             }
         }
@@ -130,8 +120,8 @@ final class ClipboardServerTests: XCTestCase {
     }
 
     func testLosingTheClipboardToXclipIsReportedWithTheNewOwner() throws {
-        try pump.server.takeOwnership(now: now())
-        pump.server.provide(png: noise(100, seed: 6), now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
+        pump.server.provide(png: noise(100, seed: 6), now: monotonicNow())
         let taker = try PipedCommand("xclip -i -quiet -selection clipboard /dev/null", display: displayName)
         defer { taker.child.stop() }
         XCTAssertTrue(pump.run(seconds: 10) {
@@ -145,18 +135,18 @@ final class ClipboardServerTests: XCTestCase {
     /// (it may be an earlier screenshot left as it was).
     func testANewOwnershipWaitsForItsOwnImageAndKnowsTheOldOne() throws {
         let old = noise(100, seed: 8)
-        try pump.server.takeOwnership(now: now())
-        pump.server.provide(png: old, now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
+        pump.server.provide(png: old, now: monotonicNow())
         let taker = try PipedCommand("xclip -i -quiet -selection clipboard /dev/null", display: displayName)
         defer { taker.child.stop() }
         XCTAssertTrue(pump.run(seconds: 10) { !self.pump.server.ownsClipboard }, "the clipboard was not lost: \(pump.serverEvents)")
-        try pump.server.takeOwnership(now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
         XCTAssertEqual(pump.server.state, .pending, "no image yet for the new ownership")
         XCTAssertFalse(pump.server.isServing(old), "the old image is not served any more")
         let new = noise(120, seed: 9)
         let pasted = try paste("-t image/png") {
             if self.pump.server.queuedRequests > 0, self.pump.server.state == .pending {
-                self.pump.server.provide(png: new, now: now())
+                self.pump.server.provide(png: new, now: monotonicNow())
             }
         }
         XCTAssertEqual(pasted.status, 0)
@@ -166,15 +156,15 @@ final class ClipboardServerTests: XCTestCase {
     /// After the pending time ran out once, a later paste waits again and is answered (or
     /// refused after its own wait), never queued forever.
     func testAPasteAfterAnExpiredWaitStartsANewWait() throws {
-        try pump.server.takeOwnership(now: now())
-        pump.server.expire(now: now() + ClipboardServer.pendingTimeout + 1)
+        try pump.server.takeOwnership(now: monotonicNow())
+        pump.server.expire(now: monotonicNow() + ClipboardServer.pendingTimeout + 1)
         XCTAssertNil(pump.server.deadline, "nothing waits")
         let image = noise(90, seed: 10)
         var sawDeadline = false
         let pasted = try paste("-t image/png") {
             if self.pump.server.queuedRequests > 0, self.pump.server.deadline != nil {
                 sawDeadline = true
-                self.pump.server.provide(png: image, now: now())
+                self.pump.server.provide(png: image, now: monotonicNow())
             }
         }
         XCTAssertTrue(sawDeadline, "the queued paste had no deadline")
@@ -183,8 +173,8 @@ final class ClipboardServerTests: XCTestCase {
     }
 
     func testItsOwnOwnershipIsNoClipboardSignal() throws {
-        try pump.server.takeOwnership(now: now())
-        pump.server.provide(png: noise(100, seed: 7), now: now())
+        try pump.server.takeOwnership(now: monotonicNow())
+        pump.server.provide(png: noise(100, seed: 7), now: monotonicNow())
         pump.display.sync()
         pump.run(seconds: 0) { false }
         XCTAssertNil(pump.desktop.deadline, "no read of our own image was started")

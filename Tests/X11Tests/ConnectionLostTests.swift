@@ -1,22 +1,15 @@
 // The X server going away while a Display is open: errors, never a dead test process.
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
 
 /// Each test starts and stops its own servers: losing one is the point.
 final class X11ConnectionLostTests: XCTestCase {
-    private func server() throws -> VirtualDisplay {
-        do {
-            return try VirtualDisplay(width: 160, height: 120)
-        } catch {
-            throw FixtureError(description: "cannot start a private X server: \(error.message)")
-        }
-    }
-
     func testCaptureAfterTheServerStopsThrowsAndTheProcessLivesOn() throws {
-        let doomed = try server()
+        let doomed = try startPrivateServer(width: 160, height: 120)
         let display = try Display(name: doomed.name)
         for allow in [true, false] {
             XCTAssertEqual(try ScreenGrabber(display: display, allowSharedMemory: allow).captureScreen().width, 160)
@@ -38,7 +31,7 @@ final class X11ConnectionLostTests: XCTestCase {
     /// Losing one server says nothing about another: its windows must still close, and its
     /// captures must not be reported as a lost connection.
     func testLosingOneServerLeavesOtherConnectionsWorking() throws {
-        let healthy = try server()
+        let healthy = try startPrivateServer(width: 160, height: 120)
         try checkOtherConnection(on: healthy.name)
         healthy.stop()
     }
@@ -47,7 +40,7 @@ final class X11ConnectionLostTests: XCTestCase {
     /// return, before its server stops.
     private func checkOtherConnection(on name: String) throws {
         let live = try Display(name: name)
-        let doomed = try server()
+        let doomed = try startPrivateServer(width: 160, height: 120)
         let dying = try Display(name: doomed.name)
         doomed.stop()
         XCTAssertThrowsError(try ScreenGrabber(display: dying).captureScreen())

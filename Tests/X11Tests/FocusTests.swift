@@ -1,34 +1,13 @@
 // activeWindow() with no window manager: the top-level window that holds the input focus.
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
 import ShotguardScreen
 
-final class X11FocusTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
-
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 320, height: 240)
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
-    private var display: Display!
-
-    override func setUpWithError() throws {
-        display = try Self.fixture.display()
-    }
-
-    override func tearDown() {
-        display = nil
-    }
-
+final class X11FocusTests: XvfbTestCase {
     private func window(_ x: Int, _ title: String) throws -> PaintedWindow {
         try PaintedWindow(display: display, frame: Rect(x: x, y: 20, width: 50, height: 50),
                           content: PixelBuffer(width: 50, height: 50), instance: title, className: "Focus", title: title)

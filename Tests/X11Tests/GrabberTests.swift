@@ -1,35 +1,16 @@
 // ScreenGrabber on a screen of known pixels: the whole screen, rectangles, clipping, both methods.
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
-final class X11GrabberTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
+final class X11GrabberTests: XvfbTestCase {
     nonisolated(unsafe) static var screen = PixelBuffer(width: 0, height: 0)
 
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 320, height: 240)
-        fixture.prepare { display in
-            let (windows, screen) = try Scene.show(Scene.standard, on: display)
-            Self.screen = screen
-            return windows
-        }
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
-    private var display: Display!
-
-    override func setUpWithError() throws {
-        display = try Self.fixture.scene()
-    }
-
-    override func tearDown() {
-        display = nil
+    override class func prepare(_ display: Display) throws -> [AnyObject] {
+        let (windows, screen) = try showDesktop(Scene.standard, on: display)
+        Self.screen = screen
+        return windows
     }
 
     private var screen: PixelBuffer { Self.screen }
@@ -37,8 +18,9 @@ final class X11GrabberTests: XCTestCase {
     func testWholeScreenBySharedMemory() throws {
         let grabber = ScreenGrabber(display: display)
         XCTAssertEqual(grabber.method, .sharedMemory, "a local Xvfb offers MIT-SHM")
-        assertSameRGB(try grabber.captureScreen(), screen)
+        assertSameColours(try grabber.captureScreen(), screen)
         XCTAssertEqual(grabber.method, .sharedMemory, "the segment kept working")
+        XCTAssertNil(grabber.takeFallbackNotice(), "nothing fell back")
     }
 
     func testStripsArriveTopToBottomAndHoldTheSamePixels() throws {
@@ -52,7 +34,7 @@ final class X11GrabberTests: XCTestCase {
         XCTAssertNil(error)
         XCTAssertEqual(captured, rect)
         XCTAssertEqual(reports, Array(stride(from: 16, to: 201, by: 16)) + [201], "one report per strip, the last one short")
-        assertSameRGB(image, screen.cropped(to: rect))
+        assertSameColours(image, screen.cropped(to: rect))
         XCTAssertNil(try ScreenGrabber(display: display, allowSharedMemory: false).withStripCapture(rect) { _, _, _, _ in 0 },
                      "without MIT-SHM there are no strips")
     }
@@ -71,18 +53,18 @@ final class X11GrabberTests: XCTestCase {
             XCTAssertNil(error)
             let strip = ScreenGrabber.stripRows(forHeight: rect.height)
             XCTAssertEqual(reports, (rect.height + strip - 1) / strip, "\(rect): every strip copied out of one segment")
-            assertSameRGB(image, screen.cropped(to: rect), "\(rect)")
+            assertSameColours(image, screen.cropped(to: rect), "\(rect)")
         }
         XCTAssertNil(try grabber.withStripCapture(Self.screen.bounds, stripRows: 100) { _, _, _, _ in 0 },
                      "a strip taller than the segment is not grabbed in strips")
-        assertSameRGB(try grabber.captureScreen(), screen, "a whole-frame segment replaced the strip-sized one")
+        assertSameColours(try grabber.captureScreen(), screen, "a whole-frame segment replaced the strip-sized one")
         XCTAssertEqual(grabber.method, .sharedMemory)
     }
 
     func testWholeScreenByGetImageWhenSharedMemoryIsNotAllowed() throws {
         let grabber = ScreenGrabber(display: display, allowSharedMemory: false)
         XCTAssertEqual(grabber.method, .getImage)
-        assertSameRGB(try grabber.captureScreen(), screen)
+        assertSameColours(try grabber.captureScreen(), screen)
     }
 
     func testRectangleAcrossWindowsByBothMethods() throws {
@@ -90,7 +72,7 @@ final class X11GrabberTests: XCTestCase {
         for allow in [true, false] {
             let (image, captured) = try ScreenGrabber(display: display, allowSharedMemory: allow).capture(rect)
             XCTAssertEqual(captured, rect, "shm \(allow)")
-            assertSameRGB(image, screen.cropped(to: rect), "shm \(allow)")
+            assertSameColours(image, screen.cropped(to: rect), "shm \(allow)")
         }
     }
 
@@ -106,7 +88,7 @@ final class X11GrabberTests: XCTestCase {
             for (asked, expected) in cases {
                 let (image, captured) = try grabber.capture(asked)
                 XCTAssertEqual(captured, expected, "capture of \(asked), shm \(allow)")
-                assertSameRGB(image, screen.cropped(to: expected), "capture of \(asked), shm \(allow)")
+                assertSameColours(image, screen.cropped(to: expected), "capture of \(asked), shm \(allow)")
             }
         }
     }
@@ -123,7 +105,7 @@ final class X11GrabberTests: XCTestCase {
                 }
             }
             // The grabber still works after refusing.
-            assertSameRGB(try grabber.captureScreen(), screen, "after the errors, shm \(allow)")
+            assertSameColours(try grabber.captureScreen(), screen, "after the errors, shm \(allow)")
         }
     }
 
@@ -137,7 +119,7 @@ final class X11GrabberTests: XCTestCase {
             for rect in rects + rects.reversed() {
                 let (image, captured) = try grabber.capture(rect)
                 XCTAssertEqual(captured, rect)
-                assertSameRGB(image, screen.cropped(to: rect), "capture of \(rect), shm \(allow)")
+                assertSameColours(image, screen.cropped(to: rect), "capture of \(rect), shm \(allow)")
             }
             XCTAssertEqual(grabber.method, allow ? .sharedMemory : .getImage, "no fallback was needed")
         }

@@ -4,26 +4,19 @@
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
 import ShotguardScreen
 
-final class X11ManagedContextTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
+final class X11ManagedContextTests: XvfbTestCase {
+    override class var serverSize: (width: Int, height: Int) { (400, 300) }
+    override class var windowManager: Bool { true }
 
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 400, height: 300, windowManager: true)
-        fixture.prepare { display in
-            try Scene.paintWallpaper(on: display)
-            return []
-        }
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
+    override class func prepare(_ display: Display) throws -> [AnyObject] {
+        try paintWallpaper(on: display)
+        return []
     }
 
     func testAPopupIsInTheContextAboveTheManagedWindows() throws {

@@ -4,35 +4,13 @@ import CX11
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
 import ShotguardScreen
 
-final class X11ScreenContextTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
-
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 320, height: 240)
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
-    /// A connection per test: the windows a test opens are its own.
-    private var display: Display!
-
-    override func setUpWithError() throws {
-        display = try Self.fixture.display()
-    }
-
-    override func tearDown() {
-        display = nil
-    }
-
+final class X11ScreenContextTests: XvfbTestCase {
     private func window(_ frame: Rect, instance: String = "inst", className: String = "Klass",
                         title: String = "a window") throws -> PaintedWindow {
         try PaintedWindow(display: display, frame: frame, content: PixelBuffer(width: frame.width, height: frame.height),

@@ -1,27 +1,22 @@
 // The shield's key-to-cover path: an XTEST key press, heard as a raw event, maps the covers.
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
 
-final class ShieldKeyTests: XCTestCase {
-    nonisolated(unsafe) private static let fixture = XvfbFixture()
-    private static let wallpaper = Scene.wallpaper(width: 320, height: 240)
+final class ShieldKeyTests: XvfbTestCase {
+    private static let wallpaper = Pixels.screenshot(width: 320, height: 240)
     private let red = Rect(x: 10, y: 12, width: 60, height: 40)
     private let mosaic = Rect(x: 200, y: 100, width: 50, height: 70)
 
-    override class func setUp() {
-        fixture.start(width: 320, height: 240)
-        fixture.prepare { display in
-            try display.setRootBackground(wallpaper)
-            return []
-        }
+    override class func prepare(_ display: Display) throws -> [AnyObject] {
+        try display.setRootBackground(wallpaper)
+        return []
     }
 
-    override class func tearDown() { fixture.stop() }
-
     private func shieldedPump() throws -> (pump: EventPump, shield: Shield, display: Display) {
-        let display = try Self.fixture.display()
+        let display: Display = self.display
         let pump = try EventPump(display: display, watchClipboard: false)
         let shield = try pump.desktop.enableShield(keys: ["Print", "F9"])
         shield.overlays.update([ShieldCover(rect: red, rgb: 0xFF0000), ShieldCover(rect: mosaic, fill: .pixelate(blockSize: 8))])

@@ -4,32 +4,29 @@ import Glibc
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
 import ShotguardScreen
 
-final class WindowListCostTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
+final class WindowListCostTests: XvfbTestCase {
+    override class var serverSize: (width: Int, height: Int) { (640, 480) }
+    override class var windowManager: Bool { true }
     nonisolated(unsafe) static var windows: [PaintedWindow] = []
     static let count = 50
 
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 640, height: 480, windowManager: true)
-        fixture.prepare { display in
-            windows = try (0..<count).map { index in
-                try PaintedWindow(display: display, frame: Rect(x: 10 * index, y: 5 * index, width: 120, height: 90),
-                                  content: PixelBuffer(width: 120, height: 90, fill: 0xFF30_3030),
-                                  instance: "app\(index)", className: "App", title: "window \(index) – ✓")
-            }
-            return windows
+    override class func prepare(_ display: Display) throws -> [AnyObject] {
+        windows = try (0..<count).map { index in
+            try PaintedWindow(display: display, frame: Rect(x: 10 * index, y: 5 * index, width: 120, height: 90),
+                              content: PixelBuffer(width: 120, height: 90, fill: 0xFF30_3030),
+                              instance: "app\(index)", className: "App", title: "window \(index) – ✓")
         }
+        return windows
     }
 
     override class func tearDown() {
         windows = []
-        fixture.stop()
         super.tearDown()
     }
 

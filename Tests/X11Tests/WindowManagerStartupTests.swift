@@ -1,6 +1,7 @@
 // startWindowManager(): once it returns, openbox manages and shows the next window at once.
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
@@ -11,16 +12,8 @@ final class X11WindowManagerStartupTests: XCTestCase {
     /// servers, since the race is in startup.
     func testAWindowOpenedRightAfterStartupIsShownAndManaged() throws {
         for attempt in 1...3 {
-            let server: VirtualDisplay
-            do {
-                server = try VirtualDisplay(width: 200, height: 150)
-            } catch {
-                throw FixtureError(description: "cannot start a private X server: \(error.message)")
-            }
+            let server = try startPrivateServer(width: 200, height: 150, windowManager: true)
             defer { server.stop() }
-            guard server.startWindowManager() else {
-                throw FixtureError(description: programExists("openbox") ? "openbox did not start" : "openbox is not installed")
-            }
             try openWindow(on: server.name, attempt: attempt)
         }
     }

@@ -1,41 +1,23 @@
 // Windows under openbox: reparented clients, _NET_ACTIVE_WINDOW, stacking list and frame extents.
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 import XCTest
 import ShotguardScreen
 
-final class X11WindowManagerTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
+final class X11WindowManagerTests: XvfbTestCase {
+    override class var serverSize: (width: Int, height: Int) { (400, 300) }
+    override class var windowManager: Bool { true }
 
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 400, height: 300, windowManager: true)
-        fixture.prepare { display in
-            try Scene.paintWallpaper(on: display)
-            return []
-        }
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
-    private var display: Display!
-
-    override func setUpWithError() throws {
-        _ = try Self.fixture.scene()  // the wallpaper is painted
-        display = try Self.fixture.display()
-    }
-
-    override func tearDown() {
-        display = nil
+    override class func prepare(_ display: Display) throws -> [AnyObject] {
+        try paintWallpaper(on: display)
+        return []
     }
 
     private func window(_ index: Int, colours: [UInt32]) throws -> (PaintedWindow, PixelBuffer) {
-        let content = Scene.quadrants(width: 90, height: 70, colours)
+        let content = Pixels.quadrants(width: 90, height: 70, colours)
         let painted = try PaintedWindow(display: display, frame: Rect(x: 30 + index * 120, y: 40, width: 90, height: 70),
                                         content: content, instance: "wm\(index)", className: "Managed", title: "managed \(index)")
         return (painted, content)
@@ -56,7 +38,7 @@ final class X11WindowManagerTests: XCTestCase {
         XCTAssertEqual(info.frame.height, 70)
         let (image, captured) = try ScreenGrabber(display: display).capture(info.frame)
         XCTAssertEqual(captured, info.frame)
-        assertSameRGB(image, content, "the client's pixels are at its root geometry")
+        assertSameColours(image, content, "the client's pixels are at its root geometry")
     }
 
     func testFrameExtentsAreTheDecorationsAroundTheClient() throws {

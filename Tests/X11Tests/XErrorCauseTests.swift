@@ -1,20 +1,11 @@
 // X protocol errors explained as causes, through the one error trap.
 import ShotguardImaging
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
-final class XErrorCauseTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
-
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 160, height: 120)
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
+final class XErrorCauseTests: XvfbTestCase {
+    override class var serverSize: (width: Int, height: Int) { (160, 120) }
 
     /// BadMatch (8) from GetImage (73) means the rectangle or the window, not the server.
     func testBadMatchFromGetImageNamesTheRectangle() {
@@ -32,7 +23,6 @@ final class XErrorCauseTests: XCTestCase {
 
     /// A real request on a window that does not exist, trapped and explained; no crash.
     func testGeometryOfAMissingWindowThrowsItsCause() throws {
-        let display = try Self.fixture.display()
         XCTAssertThrowsError(try display.geometry(of: 0x1FF_FFF0)) { error in
             let error = error as? X11Error
             XCTAssertEqual(error?.kind, .windowGone)

@@ -32,7 +32,9 @@ typedef struct sg_png_job sg_png_job;
  * bytes_per_row apart (an X image's rows can be used as they are).
  * has_alpha = 0 writes RGB and drops the fourth byte; 1 writes RGBA.
  * level is the libdeflate level 0-12 (0-9 as in zlib); filter one SG_PNG_FILTER_* for every row.
- * band_rows is the rows per compressed band, 0 for just under 64 KiB each.
+ * band_rows is the rows per compressed band, 0 for just under 64 KiB each; any other value is
+ * taken at most as the image's height and as 256 MiB of filtered rows, so there is always
+ * at least one band.
  * Compresses on up to one thread per core. Returns 0 with the job in *job (its PNG's size from
  * sg_png_size); otherwise -1 with a message in err (NUL-terminated). */
 int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
@@ -78,9 +80,9 @@ int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t er
 /* Makes the raw deflate stream in data[0..size) continuable: its final block becomes
  * non-final and an empty stored block follows, ending on a byte boundary. The stream must end
  * with its final block, padded with zero bits to the byte (as libdeflate and zlib write it).
- * data must have 5 bytes of room past size. Returns 0 and the new size, or -1 when the stream
- * is malformed. */
-int sg_deflate_unfinish(unsigned char *data, size_t size, size_t *new_size);
+ * data holds capacity bytes (at least size); the new stream takes up to size + 5. Returns 0
+ * and the new size, or -1, changing nothing, when the stream is malformed or does not fit. */
+int sg_deflate_unfinish(unsigned char *data, size_t size, size_t capacity, size_t *new_size);
 
 /* How many bands this process has had compressed by zlib (flat bands at level 1, encode.c):
  * for tests. */

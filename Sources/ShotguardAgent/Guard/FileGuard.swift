@@ -44,17 +44,19 @@ protocol FileGuarding: AnyObject {
 /// File guard on the real file system.
 final class DiskFileGuard: FileGuarding {
     private let quarantine: QuarantineStore
+    private let restored: RestoredFilesWatch
     private let thumbnails = Thumbnails()
     private let agentStart: Double
 
     init(quarantine: QuarantineStore, agentStart: Double) {
         self.quarantine = quarantine
+        restored = RestoredFilesWatch(store: quarantine)
         self.agentStart = agentStart
     }
 
     func mayTouch(_ identity: FileIdentity) -> Bool {
         GuardPolicy.mayRewrite(modified: seconds(identity.modified), agentStart: agentStart, ownedByUser: identity.owner == getuid(),
-                               isRestored: quarantine.isRestored(identity))
+                               isRestored: restored.contains(identity.stamp))
     }
 
     func redact(_ path: BytePath, read: FileRead, with image: PixelBuffer, id: String) -> FileGuardResult {
@@ -75,7 +77,7 @@ final class DiskFileGuard: FileGuarding {
                 // a rename: the original goes to quarantine, the inode itself is overwritten.
                 _ = try? quarantine.store(read.bytes, id: id + "-linked", originalPath: path.bytes,
                                           pathExtension: path.pathExtension, reason: "hard-linked file rewritten in place",
-                                          time: now())
+                                          time: now(), mode: read.identity.mode)
                 try rewrite.overwriteInPlace(bytes)
             } else {
                 try rewrite.prepare(bytes)
@@ -122,6 +124,8 @@ final class DiskFileGuard: FileGuarding {
             try ImagingError.file { () throws(FileError) in try FileIO.writeAtomically(bytes, to: path.description, mode: current.mode & 0o777) }
             keys = ownKeys(path, bytes: bytes)
             written = true
+            // A restore replaces what guard left here without --force, but not a file written since.
+            if let stamp = FileStamp.of(path: path) { try? quarantine.recordReplacement(of: entry, by: stamp) }
         } catch {
             // The original is safe in quarantine; the path stays empty.
         }

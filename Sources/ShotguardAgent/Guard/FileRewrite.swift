@@ -41,6 +41,12 @@ struct FileIdentity: Equatable, Sendable {
         return fstat(fd, &status) == 0 ? FileIdentity(status) : nil
     }
 
+    /// The identity as a stamp (device, inode, size, mtime), as the quarantine records files.
+    var stamp: FileStamp {
+        FileStamp(device: device, inode: inode, size: size, modifiedSeconds: Int64(modified.tv_sec),
+                  modifiedNanoseconds: Int64(modified.tv_nsec))
+    }
+
     /// Same file, same content as far as the file system tells: device, inode, size, mtime.
     func isSameFile(as other: FileIdentity) -> Bool {
         device == other.device && inode == other.inode && size == other.size

@@ -16,17 +16,39 @@ public struct QuarantineEntry: Sendable {
     public let size: Int
     public let folder: String
     public let file: String
+    /// The original's permission bits, when the agent recorded them.
+    public let mode: UInt32?
+    /// The file guard left at the path in the original's place, once recorded.
+    public let leftBehind: FileStamp?
+}
+
+/// An entry folder whose `entry.json` cannot be read: its original may still be in it.
+public struct UnreadableEntry: Sendable {
+    public let id: String
+    public let folder: String
+    public let reason: String
 }
 
 /// Why a quarantine operation failed, as a sentence naming the entry or path.
 public struct QuarantineError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    /// True when the user named an entry that does not exist (exit 1, with the list of ids).
-    public let isUnknownEntry: Bool
+    public enum Kind: Sendable {
+        case failure
+        /// The user named an entry that does not exist (the message lists the ids).
+        case unknownEntry
+        /// The place to restore to is not a regular file (a folder, a FIFO, a device...).
+        case notARegularFile
+        /// A file there is newer than the entry, or not the one guard left: `--force` replaces it.
+        case wouldOverwrite
+    }
 
-    init(_ description: String, isUnknownEntry: Bool = false) {
+    public let description: String
+    public let kind: Kind
+
+    public var isUnknownEntry: Bool { kind == .unknownEntry }
+
+    init(_ description: String, kind: Kind = .failure) {
         self.description = description
-        self.isUnknownEntry = isUnknownEntry
+        self.kind = kind
     }
 }
 
@@ -36,16 +58,13 @@ public struct QuarantineStore: Sendable {
     public let folder: String
 
     public init(folder: String? = nil) {
-        if let folder {
-            self.folder = folder
-        } else {
-            self.folder = UserFolders.stateFolder() + "/quarantine"
-        }
+        self.folder = folder ?? UserFolders.stateFolder() + "/quarantine"
     }
 
     /// Stores `bytes` (the original as read) under `id`, durably, before its path is touched.
+    /// `mode` is the original's mode, which a restore gives back.
     func store(_ bytes: [UInt8], id: String, originalPath: [UInt8], pathExtension: String, reason: String,
-               time: Double) throws(QuarantineError) -> QuarantineEntry {
+               time: Double, mode: UInt32? = nil) throws(QuarantineError) -> QuarantineEntry {
         do throws(PrivateFolderError) {
             _ = try UserFolders.preparePrivateFolder(folder)
         } catch {
@@ -57,8 +76,9 @@ public struct QuarantineStore: Sendable {
             throw QuarantineError("cannot create \(partial): \(errnoText())")
         }
         let fileName = "original." + (pathExtension.isEmpty ? "bin" : pathExtension)
-        let entry = QuarantineEntry(id: id, time: time, originalPath: BytePath(bytes: originalPath).description, originalPathBytes: originalPath,
-                                    reason: reason, size: bytes.count, folder: final, file: final + "/" + fileName)
+        let entry = QuarantineEntry(id: id, time: time, originalPath: BytePath(bytes: originalPath).description,
+                                    originalPathBytes: originalPath, reason: reason, size: bytes.count, folder: final,
+                                    file: final + "/" + fileName, mode: mode.map { $0 & 0o7777 }, leftBehind: nil)
         do throws(FileError) {
             try FileIO.writeAtomically(bytes, to: partial + "/" + fileName, mode: 0o600)
             try FileIO.writeAtomically(Array((Self.json(entry).text + "\n").utf8), to: partial + "/entry.json", mode: 0o600)
@@ -74,27 +94,51 @@ public struct QuarantineStore: Sendable {
         return entry
     }
 
+    /// Records the file guard put at the entry's path in the original's place, so that a
+    /// restore replaces it without `--force` but not a file someone wrote there since.
+    public func recordReplacement(of entry: QuarantineEntry, by stamp: FileStamp) throws(QuarantineError) {
+        let updated = QuarantineEntry(id: entry.id, time: entry.time, originalPath: entry.originalPath,
+                                      originalPathBytes: entry.originalPathBytes, reason: entry.reason, size: entry.size,
+                                      folder: entry.folder, file: entry.file, mode: entry.mode, leftBehind: stamp)
+        do throws(FileError) {
+            try FileIO.writeAtomically(Array((Self.json(updated).text + "\n").utf8), to: entry.folder + "/entry.json", mode: 0o600)
+        } catch {
+            throw QuarantineError("cannot record what replaced \(entry.originalPath): \(error.description)")
+        }
+    }
+
     /// Every entry, oldest first. Folders that are not entries (a crash's `.partial`) are skipped.
-    public func list() -> [QuarantineEntry] {
-        guard let directory = opendir(folder) else { return [] }
+    public func list() -> [QuarantineEntry] { scan().entries }
+
+    /// Every entry, oldest first, and the entry folders whose `entry.json` cannot be read, with
+    /// why: their originals are still there, and must not be hidden from the user.
+    public func scan() -> (entries: [QuarantineEntry], unreadable: [UnreadableEntry]) {
+        guard let directory = opendir(folder) else { return ([], []) }
         defer { closedir(directory) }
         var entries: [QuarantineEntry] = []
+        var unreadable: [UnreadableEntry] = []
         while let item = readdir(directory) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix("."), let entry = load(id: name) else { continue }
-            entries.append(entry)
+            guard !name.hasPrefix("."), isFolder(folder + "/" + name) else { continue }
+            switch load(id: name) {
+            case .success(let entry): entries.append(entry)
+            case .failure(let error): unreadable.append(UnreadableEntry(id: name, folder: folder + "/" + name, reason: error.description))
+            }
         }
-        return entries.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+        return (entries.sorted { ($0.time, $0.id) < ($1.time, $1.id) }, unreadable.sorted { $0.id < $1.id })
     }
 
     /// The entry `id`, or an error that lists the ids there are.
     public func entry(_ id: String) throws(QuarantineError) -> QuarantineEntry {
-        guard !id.contains("/"), !id.hasPrefix("."), let entry = load(id: id) else {
+        guard !id.contains("/"), !id.hasPrefix("."), isFolder(folder + "/" + id) else {
             let ids = list().map(\.id)
             throw QuarantineError("no quarantined screenshot '\(id)' in \(folder) (there are: \(ids.isEmpty ? "none" : ids.joined(separator: ", ")))",
-                                  isUnknownEntry: true)
+                                  kind: .unknownEntry)
         }
-        return entry
+        switch load(id: id) {
+        case .success(let entry): return entry
+        case .failure(let error): throw QuarantineError("quarantined screenshot '\(id)' (\(folder)/\(id)): \(error.description)")
+        }
     }
 
     /// The original bytes of `entry`.
@@ -111,32 +155,78 @@ public struct QuarantineStore: Sendable {
         removeFolder(entry.folder)
     }
 
-    private func load(id: String) -> QuarantineEntry? {
-        let entryFolder = folder + "/" + id
+    /// Deletes an entry folder whose entry.json could not be read, original and all.
+    public func remove(_ entry: UnreadableEntry) {
+        removeFolder(entry.folder)
+    }
+
+    private func isFolder(_ path: String) -> Bool {
         var status = stat()
-        guard lstat(entryFolder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
-        guard let text = try? FileIO.read(entryFolder + "/entry.json", limit: 1 << 20),
-              let fields = JSONValue.parseObject(text) else { return nil }
-        guard let file = fields["file"]?.string, !file.contains("/"),
-              let time = fields["time"]?.number, let size = fields["size"]?.number else { return nil }
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    private func load(id: String) -> Result<QuarantineEntry, QuarantineError> {
+        let entryFolder = folder + "/" + id
+        let text: [UInt8]
+        do throws(FileError) {
+            text = try FileIO.read(entryFolder + "/entry.json", limit: 1 << 20)
+        } catch {
+            return .failure(QuarantineError("cannot read its entry.json: \(error.message)"))
+        }
+        guard let fields = JSONValue.parseObject(text) else {
+            return .failure(QuarantineError("its entry.json is not a JSON object"))
+        }
+        guard let file = fields["file"]?.string, !file.contains("/"), !file.isEmpty else {
+            return .failure(QuarantineError("its entry.json names no original file"))
+        }
+        // `time` is ISO 8601 (an epoch number in entries written before).
+        guard let time = fields["time"]?.number ?? fields["time"]?.string.flatMap(Self.seconds(iso8601:)),
+              let size = fields["size"]?.number, size >= 0, size < 1e18 else {
+            return .failure(QuarantineError("its entry.json has no valid time or size"))
+        }
         let pathBytes = fields["pathHex"]?.string.flatMap(bytesFromHex) ?? Array((fields["path"]?.string ?? "").utf8)
-        return QuarantineEntry(id: id, time: time, originalPath: fields["path"]?.string ?? "", originalPathBytes: pathBytes,
-                               reason: fields["reason"]?.string ?? "", size: Int(size), folder: entryFolder,
-                               file: entryFolder + "/" + file)
+        let mode = fields["mode"]?.string.flatMap { UInt32($0, radix: 8) }.map { $0 & 0o7777 }
+        return .success(QuarantineEntry(id: id, time: time, originalPath: fields["path"]?.string ?? "",
+                                        originalPathBytes: pathBytes, reason: fields["reason"]?.string ?? "",
+                                        size: Int(size), folder: entryFolder, file: entryFolder + "/" + file, mode: mode,
+                                        leftBehind: FileStamp(fields: fields, prefix: "left")))
     }
 
     /// The entry as the JSON object of `entry.json` and `quarantine list --json`.
     public static func json(_ entry: QuarantineEntry) -> JSON {
-        .object([
+        var members: [(String, JSON)] = [
             ("id", .string(entry.id)),
-            ("time", .number(Int(entry.time))),
-            ("iso8601", .string(Log.iso8601(entry.time))),
+            ("time", .string(Log.iso8601(entry.time))),
             ("path", .string(entry.originalPath)),
             ("pathHex", .string(entry.originalPathBytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined())),
             ("reason", .string(entry.reason)),
             ("size", .number(entry.size)),
             ("file", .string(String(entry.file.split(separator: "/").last ?? ""))),
-        ])
+        ]
+        if let mode = entry.mode { members.append(("mode", .string(String(mode, radix: 8).leftPadded(to: 4)))) }
+        if let left = entry.leftBehind { members += left.jsonMembers(prefix: "left") }
+        return .object(members)
+    }
+
+    /// An unreadable entry as `quarantine list --json` shows it.
+    public static func json(_ entry: UnreadableEntry) -> JSON {
+        .object([("id", .string(entry.id)), ("folder", .string(entry.folder)), ("error", .string(entry.reason))])
+    }
+
+    /// Seconds since the epoch of `2026-11-29T14:07:03.120Z`, as `Log.iso8601` writes it.
+    static func seconds(iso8601 text: String) -> Double? {
+        let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).map(String.init)
+        guard parts.count == 6, text.hasSuffix("Z"), let year = Int32(parts[0]), let month = Int32(parts[1]),
+              let day = Int32(parts[2]), let hour = Int32(parts[3]), let minute = Int32(parts[4]),
+              let second = Double(parts[5]), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var fields = tm()
+        fields.tm_year = year - 1900
+        fields.tm_mon = month - 1
+        fields.tm_mday = day
+        fields.tm_hour = hour
+        fields.tm_min = minute
+        fields.tm_sec = 0
+        return Double(timegm(&fields)) + second
     }
 
     private func removeFolder(_ path: String) {

@@ -18,7 +18,8 @@ extension QuarantineStore {
         guard mkdir(partial, 0o700) == 0 else { throw QuarantineError("cannot create \(partial): \(errnoText())") }
         let fileName = "original." + (path.pathExtension.isEmpty ? "bin" : path.pathExtension)
         let entry = QuarantineEntry(id: id, time: time, originalPath: path.description, originalPathBytes: path.bytes, reason: reason,
-                                    size: Int(expected.size), folder: final, file: final + "/" + fileName)
+                                    size: Int(expected.size), folder: final, file: final + "/" + fileName,
+                                    mode: expected.mode & 0o7777, leftBehind: nil)
         func abandon() {
             unlink(partial + "/entry.json")
             rmdir(partial)

@@ -1,5 +1,4 @@
 // What a reporter is: something that takes a written report (its image and JSON) and hands it on.
-import Glibc
 import ShotguardBase
 import ShotguardImaging
 
@@ -43,16 +42,11 @@ final class JSONLineReporter: Reporter {
     func deliver(_ report: WrittenReport) throws(ReporterError) { try announce(report.json) }
 
     func announce(_ line: String) throws(ReporterError) {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                // EPIPE once the reader went away (SIGPIPE is ignored): nobody reads reports now.
-                throw ReporterError(description: "standard output is closed (\(errnoText())): cannot print reports")
-            }
-            offset += count
+        do throws(FileError) {
+            try FileDescriptor.standardOutput.writeAll(line + "\n")
+        } catch {
+            // EPIPE once the reader went away (SIGPIPE is ignored): nobody reads reports now.
+            throw ReporterError(description: "\(error.description): cannot print reports")
         }
     }
 }

@@ -15,11 +15,10 @@ public struct Log: Sendable {
     public func verbose(_ message: @autoclosure () -> String) { if isVerbose { write("", message()) } }
 
     /// One line per message: titles and file names in it come from other programs, so its
-    /// control characters (a newline, ESC, BEL) are escaped before it reaches a terminal.
+    /// control characters (a newline, ESC, BEL) are escaped before it reaches a terminal. A
+    /// short write is finished, never cut; a log that cannot be written has nowhere to say so.
     private func write(_ level: String, _ message: String) {
-        let line = "\(Self.timestamp()) shotguard: \(level)\(message.escapingControlCharacters())\n"
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        try? FileDescriptor.standardError.writeAll("\(Self.timestamp()) shotguard: \(level)\(message.escapingControlCharacters())\n")
     }
 
     /// Local time as `2026-11-29 14:07:03.120`.

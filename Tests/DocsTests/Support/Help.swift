@@ -1,5 +1,6 @@
 // What the built binary says about itself: its commands and options, read from `--help`.
 import Foundation
+import ShotguardTestSupport
 import XCTest
 
 /// One option as a help text's "Options:" section lists it: `-o, --output FILE`.
@@ -50,13 +51,14 @@ struct ShotguardHelp {
     /// Runs the built binary for its help texts.
     static func read(file: StaticString = #filePath, line: UInt = #line) throws -> ShotguardHelp {
         let binary = try shotguardBinary(file: file, line: line)
-        let home = try temporaryFolder("help")
-        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = try TemporaryFolder(label: "help")
+        defer { folder.remove() }
+        let home = folder.url
         func help(_ words: [String]) throws -> String {
             let result = try runProgram(binary, words + ["--help"], environment: testEnvironment(home: home), file: file, line: line)
             XCTAssertEqual(result.status, 0, "shotguard \(words.joined(separator: " ")) --help failed: \(result.stderr)",
                            file: file, line: line)
-            return result.stdout
+            return result.stdoutText
         }
 
         let rootText = try help([])
@@ -113,23 +115,3 @@ func longOptionNames(in text: String) -> Set<String> {
     }
     return names
 }
-
-/// The `shotguard` executable built alongside these tests.
-///
-/// SwiftPM puts the test bundle and the executables in one products folder; on Linux
-/// `Bundle(for:)` answers that folder itself, on macOS the `.xctest` folder inside it.
-/// `.build/debug` of the checkout is the fallback for a default build folder.
-func shotguardBinary(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-    let bundle = Bundle(for: BinaryLocator.self).bundleURL
-    let products = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
-    let candidates = [products.appendingPathComponent("shotguard"), repositoryFile(".build/debug/shotguard")]
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        XCTFail("the shotguard binary was not built (looked in \(candidates.map(\.path).joined(separator: ", "))); "
-            + "build with --build-tests", file: file, line: line)
-        throw CocoaError(.fileNoSuchFile)
-    }
-    return found
-}
-
-/// A class to ask `Bundle(for:)` where the test bundle is.
-private final class BinaryLocator {}

@@ -1,5 +1,6 @@
 // A man page as mandoc renders it to plain text, cut into its sections and subsections.
 import Foundation
+import ShotguardTestSupport
 import XCTest
 
 /// A rendered man page. Reading the rendering rather than the roff source means that fonts,
@@ -27,7 +28,7 @@ struct ManPage {
         let result = try runProgram(mandoc, ["-Tascii", "-O", "width=400", repositoryFile(path).path], file: file, line: line)
         XCTAssertEqual(result.status, 0, "mandoc could not render \(path): \(result.stderr)", file: file, line: line)
         // Bold is "X\bX" and underline "_\bX": keep the character after each backspace.
-        let text = result.stdout.replacing(/.\x{08}/, with: "")
+        let text = result.stdoutText.replacing(/.\x{08}/, with: "")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // The first and last non-empty lines are the page's header and footer.
         while lines.last?.isEmpty == true { lines.removeLast() }

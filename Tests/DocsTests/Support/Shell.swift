@@ -1,5 +1,6 @@
 // Asks bash, zsh and fish what they would complete, through the completion files of completions/.
 import Foundation
+import ShotguardTestSupport
 import XCTest
 
 /// A shell and its completion file. `complete` runs the shell's own completion machinery
@@ -24,7 +25,7 @@ enum Shell: String, CaseIterable {
         let shell = try requireTool(rawValue, package: package, file: file, line: line)
         let completions = repositoryFile(completionFile)
         var environment = testEnvironment(home: directory, path: path)
-        let result: RunOutput
+        let result: RunResult
         switch self {
         case .bash:
             result = try runProgram(shell, ["--norc", "--noprofile", "-c", Self.bashDriver, "bash", completions.path] + lines,
@@ -51,7 +52,7 @@ enum Shell: String, CaseIterable {
             }
         }
         for asked in lines where candidates[asked] == nil {
-            XCTFail("\(rawValue) completion gave no answer for '\(asked)':\n\(result.stdout)", file: file, line: line)
+            XCTFail("\(rawValue) completion gave no answer for '\(asked)':\n\(result.stdoutText)", file: file, line: line)
         }
         return candidates
     }

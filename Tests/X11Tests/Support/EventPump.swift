@@ -1,6 +1,7 @@
 // Drives DesktopEvents as the agent's poll loop does, while other programs use the clipboard.
 import Glibc
 import ShotguardBase
+import ShotguardTestSupport
 import ShotguardX11
 import XCTest
 
@@ -23,23 +24,23 @@ final class EventPump {
     /// given, is read as it becomes readable.
     @discardableResult
     func run(seconds: Double, output: PipedCommand? = nil, until done: () -> Bool) -> Bool {
-        let end = now() + seconds
+        let end = monotonicNow() + seconds
         while true {
             collect()
             if done() { return true }
             let wake = min(end, desktop.deadline ?? end)
-            let remaining = wake - now()
-            guard end > now() else { return false }
+            let remaining = wake - monotonicNow()
+            guard end > monotonicNow() else { return false }
             var fds = [pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)]
             if let output, !output.ended { fds.append(pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             _ = poll(&fds, nfds_t(fds.count), Int32(max(0, remaining * 1000).rounded(.up)))
             if fds.count > 1, fds[1].revents != 0 { output?.readAvailable() }
-            signals += desktop.expire(now: now())
+            signals += desktop.expire(now: monotonicNow())
         }
     }
 
     private func collect() {
-        signals += desktop.process(now: now())
+        signals += desktop.process(now: monotonicNow())
         serverEvents += server.takeEvents()
     }
 
@@ -59,12 +60,6 @@ final class EventPump {
     }
 }
 
-func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
 /// A shell command whose standard output comes back through a pipe, read without blocking
 /// (xclip -o and its like). Standard error goes to the test's.
 final class PipedCommand {
@@ -75,7 +70,7 @@ final class PipedCommand {
 
     init(_ command: String, display: String) throws {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw FixtureError(description: "pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fds) == 0 else { throw FixtureError("pipe: \(String(cString: strerror(errno)))") }
         // Close-on-exec: only the child named by keepDescriptors gets the write end.
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         defer { close(fds[1]) }

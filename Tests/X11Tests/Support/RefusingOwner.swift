@@ -1,6 +1,7 @@
 // A clipboard owner that offers image/png, refuses to give it, and hands over to another program.
 import Glibc
 import ShotguardBase
+import ShotguardTestSupport
 import ShotguardX11
 
 /// Emulates a GTK tool that copies and exits (gnome-screenshot -c) while a clipboard manager
@@ -17,7 +18,7 @@ enum RefusingOwner {
     static func start(display: String, order: Order, handOver: [String]) throws -> ChildProcess {
         let python = "/usr/bin/python3"
         guard programExists("xclip"), access(python, X_OK) == 0 else {
-            throw FixtureError(description: "this test needs /usr/bin/python3 with python3-xlib, and xclip")
+            throw FixtureError("this test needs /usr/bin/python3 with python3-xlib, and xclip")
         }
         return try ChildProcess(python, ["-c", script, order.rawValue] + handOver, environment: ["DISPLAY": display],
                                 output: .inherit)

@@ -5,8 +5,8 @@ import XCTest
 /// exactly one line on standard error that starts with `prefix` (which begins `shotguard: `)
 /// and contains each of `mentions`. Returns that line.
 @discardableResult
-func assertFailure(_ result: RunResult, status: Int32, prefix: String, mentions: [String] = [],
-                   file: StaticString = #filePath, line: UInt = #line) -> String {
+public func assertFailure(_ result: RunResult, status: Int32, prefix: String, mentions: [String] = [],
+                          file: StaticString = #filePath, line: UInt = #line) -> String {
     XCTAssertEqual(result.status, status, "exit status; stderr: \(result.stderr)", file: file, line: line)
     XCTAssertEqual(result.stdout, [], "nothing on standard output after a failure", file: file, line: line)
     XCTAssertTrue(result.stderr.hasSuffix("\n"), "stderr ends its line: \(result.stderr)", file: file, line: line)
@@ -21,6 +21,6 @@ func assertFailure(_ result: RunResult, status: Int32, prefix: String, mentions:
 }
 
 /// Asserts that the sandbox holds exactly `expected`: no output and no leftover temporary file.
-func assertOnlyFiles(_ expected: Set<String>, in sandbox: Sandbox, file: StaticString = #filePath, line: UInt = #line) {
+public func assertOnlyFiles(_ expected: Set<String>, in sandbox: Sandbox, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(sandbox.contents(), expected, "files after the run", file: file, line: line)
 }
