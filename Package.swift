@@ -24,7 +24,8 @@ let package = Package(
             // libdeflate compresses and inflates PNG data; libpng reads any PNG; zlib joins checksums.
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
-        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi"),
+        // libXtst for RECORD (who reads the screen), libXRes for X-Resource (which process a client is).
+        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi xtst xres"),
         // XCB on Xlib's connection: many requests, then their replies, in one round trip.
         .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb"),
         .target(name: "CShotguardSys"),

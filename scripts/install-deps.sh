@@ -2,11 +2,13 @@
 # Installs the Debian packages shotguard needs to build, test, run the demo and bench.
 # Uses apt-get as root, sudo otherwise; installs only what is missing.
 set -eu
+# libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen; x11-apps
+# (xwd) and ffmpeg (x11grab) are screen readers the tests watch being seen.
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
-packages="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libpng-dev zlib1g-dev libpcre2-dev
+packages="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev libpng-dev zlib1g-dev libpcre2-dev
   libturbojpeg0-dev libwebp-dev libdeflate-dev webp
-  xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish
+  xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
   libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus gir1.2-gtk-3.0 gir1.2-atspi-2.0
   picom"
