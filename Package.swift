@@ -76,6 +76,10 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The screen-read source's loop alone, for measuring what capture sensing costs (scripts/bench-sensing.py).
+        .executableTarget(name: "sensing-probe", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11"],
+                          path: "Sources/SensingProbe", swiftSettings: strict),
+
         .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"],
                     swiftSettings: strict),
