@@ -15,20 +15,44 @@ final class ProcessDetailsTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
     /// A child started here: its program, executable, folder, arguments, parent and group.
+    /// posix_spawn returns once the child has begun to exec, before the kernel has set its new
+    /// name and command line; the child prints its own command line (tail follows it and stays),
+    /// so that once it is read the exec has finished.
     func testDetailsOfAChild() throws {
-        let child = try ChildProcess("sleep", ["60", "0.5s"])
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[0]) }
+        let child: ChildProcess
+        do {
+            defer { close(ends[1]) }
+            child = try ChildProcess("/bin/sh", ["-c", "exec tail -n +1 -f /proc/self/cmdline >/dev/fd/\(ends[1])"],
+                                     keepDescriptors: [ends[1]])
+        }
         defer { child.stop() }
+        let expected = Array("tail\0-n\0+1\0-f\0/proc/self/cmdline\0".utf8)
+        var printed: [UInt8] = []
+        var waiting = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        // Bounded for a broken system only: tail prints at once.
+        while printed.count < expected.count, poll(&waiting, 1, 10_000) == 1 {
+            var chunk = [UInt8](repeating: 0, count: 256)
+            let count = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            printed += chunk[0..<count]
+        }
+        XCTAssertEqual(Array(printed.prefix(expected.count)), expected, "tail printed its command line")
+
         let details = try XCTUnwrap(ProcessDetails.of(pid: child.pid))
         XCTAssertEqual(details.pid, child.pid)
-        XCTAssertEqual(details.program, "sleep")
+        XCTAssertEqual(details.program, "tail")
         let executable = try XCTUnwrap(details.executable.map { String(decoding: $0, as: UTF8.self) })
-        XCTAssertEqual(executable, URL(fileURLWithPath: "/bin/sleep").resolvingSymlinksInPath().path)
+        XCTAssertEqual(executable, URL(fileURLWithPath: "/usr/bin/tail").resolvingSymlinksInPath().path)
         XCTAssertEqual(details.workingFolder.map { String(decoding: $0, as: UTF8.self) },
                        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path)
-        XCTAssertEqual(details.arguments, ["sleep", "60", "0.5s"])
+        XCTAssertEqual(details.arguments, ["tail", "-n", "+1", "-f", "/proc/self/cmdline"])
         XCTAssertEqual(details.parentPID, getpid())
         XCTAssertEqual(details.processGroup, getpgrp())
 
+        // setsid runs in the child before its exec, so the group is its own from the start.
         let leader = try ChildProcess("sleep", ["60"], newSession: true)
         defer { leader.stop() }
         XCTAssertEqual(ProcessDetails.of(pid: leader.pid)?.processGroup, leader.pid)
