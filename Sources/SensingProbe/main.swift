@@ -6,8 +6,8 @@
 // `report reads=N wakeups=N polls=N user=S system=S voluntary=N`: the reads so far, the times
 // the source's descriptor woke the loop, all wake-ups of poll, this process's CPU time in
 // seconds and its voluntary context switches. `--resolve` also asks, for each read, where its
-// pixels are (a round trip) and, once per client, its process (X-Resource and /proc), as the
-// agent would. `--verbose` prints a line per read. Ends at the end of standard input.
+// pixels are (a round trip) and, once per client, its process's details (/proc), as the agent
+// would. `--verbose` prints a line per read. Ends at the end of standard input.
 import Glibc
 import ShotguardBase
 import ShotguardImaging
@@ -81,19 +81,19 @@ struct Probe {
         reads += 1
         guard resolve || verbose else { return }
         let rect = display.rootRectangle(of: read)
-        let who = program(of: read.client)
+        let who = program(of: read)
         guard verbose else { return }
         emit("read \(read.request.rawValue) client=\(hexID(UInt(read.client))) drawable=\(hexID(read.drawable)) "
             + "area=\(read.area) time=\(read.serverTime) window=\(read.pixmapWindow.map(hexID) ?? "none") "
             + "rect=\(rect.map(\.description) ?? "none") \(who)")
     }
 
-    /// The program behind a client, asked once per client (until it ends).
-    private mutating func program(of client: UInt32) -> String {
-        if let known = programs[client] { return known }
-        let pid = display.processID(ofClient: client)
-        let name = pid.flatMap { ProcessDetails.of(pid: $0) }.map { "program=\($0.program) pid=\($0.pid)" } ?? "program=unknown"
-        programs[client] = name
+    /// The program behind a read's client, read from /proc once per client (until it ends).
+    private mutating func program(of read: ScreenRead) -> String {
+        if let known = programs[read.client] { return known }
+        let details = read.processID.flatMap { ProcessDetails.of(pid: $0) }
+        let name = details.map { "program=\($0.program) pid=\($0.pid)" } ?? "program=unknown pid=\(read.processID.map(String.init) ?? "unknown")"
+        programs[read.client] = name
         return name
     }
 

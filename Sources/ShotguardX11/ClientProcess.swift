@@ -20,8 +20,9 @@ extension Display {
 
     /// The process id of the client with resource-id base `base`, from X-Resource 1.2
     /// (`XResQueryClientIds` with `XRES_CLIENT_ID_PID_MASK`). Nil when the server has no
-    /// X-Resource (or an older one), when the client is gone (a screenshot tool may exit right
-    /// after its read: ask at once), or when the server cannot know: a client over TCP (ssh -X)
+    /// X-Resource (or an older one), when the client is gone (a screenshot tool may close its
+    /// connection right after its read: the screen-read source asks as each client connects,
+    /// see `ScreenRead.processID`), or when the server cannot know: a client over TCP (ssh -X)
     /// has no local process. A client that passed its connection on (a wrapper, a forked child)
     /// shows the pid the server saw when the connection was made.
     public func processID(ofClient base: UInt32) -> Int32? {

@@ -5,8 +5,11 @@ import ShotguardBase
 
 /// Screen reads by every client but the agent: core `GetImage`, MIT-SHM `ShmGetImage`, and
 /// Composite's `NameWindowPixmap` (kept, so that a read of a window's pixmap is traced to the
-/// window). Nothing else is recorded: the server hooks only these requests, so an idle desktop
-/// costs nothing (no wake-ups) and a 30 fps recording costs one small message per frame.
+/// window), with the notices of clients connecting and leaving. Nothing else is recorded: the
+/// server hooks only these requests, so an idle desktop costs nothing (no wake-ups) and a
+/// 30 fps recording costs one small message per frame. Each client's process is asked of
+/// X-Resource as it connects (a round trip on the control connection, inside `read()`), so a
+/// read names its process even when its connection closes at once.
 ///
 /// RECORD needs two connections of its own: the context is made and later disabled on the
 /// control connection, and its data comes as a stream of replies on the data connection.
@@ -47,7 +50,8 @@ public final class ScreenReadSource {
                                       composite: Self.majorOpcode("Composite", on: control))
         let excluded = Set(excluding.map(\.clientBase) + [control.clientBase, data.clientBase])
         let collector = RecordCollector(opcodes: opcodes, excluded: excluded,
-                                        baseMask: UInt32(truncatingIfNeeded: XRecordIdBaseMask(control.handle)))
+                                        baseMask: UInt32(truncatingIfNeeded: XRecordIdBaseMask(control.handle)),
+                                        processOf: { [control] in control.processID(ofClient: $0) })
         context = try Self.createContext(on: control, opcodes: opcodes)
         self.control = control
         self.data = data
@@ -96,7 +100,7 @@ public final class ScreenReadSource {
     }
 
     /// A context for all clients, present and future, with one range per kind of request (a
-    /// range holds one extension): `GetImage` with the notice of a client's end,
+    /// range holds one extension): `GetImage` with the notices of a client's start and end,
     /// `ShmGetImage`, `NameWindowPixmap`. Each request is stamped with the server time.
     private static func createContext(on control: Display, opcodes: RecordedOpcodes) throws(X11Error) -> XRecordContext {
         var ranges: [UnsafeMutablePointer<XRecordRange>?] = []
@@ -104,6 +108,7 @@ public final class ScreenReadSource {
         guard let core = XRecordAllocRange() else { throw X11Error(.unsupported, "out of memory for a RECORD range") }
         ranges.append(core)
         core.pointee.core_requests = XRecordRange8(first: RecordedRequest.getImageOpcode, last: RecordedRequest.getImageOpcode)
+        core.pointee.client_started = 1
         core.pointee.client_died = 1
         for (major, minor) in [(opcodes.sharedMemory, RecordedRequest.shmGetImageMinor),
                                (opcodes.composite, RecordedRequest.nameWindowPixmapMinor)] {

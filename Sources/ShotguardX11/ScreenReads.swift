@@ -24,9 +24,14 @@ public struct ScreenRead: Sendable, Equatable {
     /// with Composite's `NameWindowPixmap` (a browser sharing one window reads it so); nil
     /// for a window, the root, or any other pixmap.
     public let pixmapWindow: UInt?
+    /// The reading client's process id, from X-Resource, asked as the client connected (or at
+    /// its first read, for a client that was there before recording began). Nil for a client
+    /// over TCP (no local process), on a server without X-Resource 1.2, or when the client had
+    /// gone before it could be asked.
+    public let processID: Int32?
 
     public init(request: Request, client: UInt32, drawable: UInt, area: Rect, serverTime: UInt, receivedAt: Double,
-                pixmapWindow: UInt? = nil) {
+                pixmapWindow: UInt? = nil, processID: Int32? = nil) {
         self.request = request
         self.client = client
         self.drawable = drawable
@@ -34,6 +39,7 @@ public struct ScreenRead: Sendable, Equatable {
         self.serverTime = serverTime
         self.receivedAt = receivedAt
         self.pixmapWindow = pixmapWindow
+        self.processID = processID
     }
 }
 
@@ -42,7 +48,8 @@ public enum ScreenReadEvent: Sendable, Equatable {
     case read(ScreenRead)
     /// A client that read the screen disconnected. The server may give its resource-id base to
     /// the next client at once (a screenshot tool's base often goes to the next tool run), so
-    /// what was learnt of it, its process above all, must be forgotten here.
+    /// what was learnt of it, its process above all, must be forgotten here. The source
+    /// forgets its own knowledge (pixmap names, the process) at this point too.
     case clientEnded(UInt32)
 }
 

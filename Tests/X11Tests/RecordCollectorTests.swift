@@ -35,7 +35,7 @@ final class RecordCollectorTests: XCTestCase {
     }
 
     func testReadsCarryTheirClientTimeAndWindow() {
-        let collector = RecordCollector(opcodes: opcodes, excluded: [0x20_0000], baseMask: 0x1FE0_0000)
+        let collector = RecordCollector(opcodes: opcodes, excluded: [0x20_0000], baseMask: 0x1FE0_0000, processOf: { _ in nil })
         collector.receivedAt = 42
         deliver(collector, [], client: 0, category: XRecordStartOfData)
         XCTAssertTrue(collector.started)
@@ -55,7 +55,7 @@ final class RecordCollectorTests: XCTestCase {
     /// A client's end is reported for readers only, in order with the reads around it, and
     /// forgets the pixmaps it named: its base may go to the next client at once.
     func testClientEndsAreOrderedAndForgetPixmaps() {
-        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000)
+        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, processOf: { _ in nil })
         deliver(collector, name(window: 0x80_0000, pixmap: 0xA0_0001), client: 0xA0_0000)
         deliver(collector, getImage(0x50D, Rect(x: 0, y: 0, width: 8, height: 8)), client: 0xA0_0000)
         deliver(collector, [], client: 0xC0_0000, category: XRecordClientDied)  // never read: nothing to say
@@ -71,7 +71,7 @@ final class RecordCollectorTests: XCTestCase {
 
     /// Elements that are not reads, or claim no data, bring nothing; swapped elements decode.
     func testOddElementsBringNothing() {
-        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000)
+        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, processOf: { _ in nil })
         deliver(collector, [], client: 0xA0_0000)
         deliver(collector, getImage(0x50D, Rect(x: 0, y: 0, width: 1, height: 1)), client: 0xA0_0000, units: 0)
         deliver(collector, getImage(0x50D, Rect(x: 0, y: 0, width: 1, height: 1)), client: 0xA0_0000, units: 2)
@@ -82,9 +82,38 @@ final class RecordCollectorTests: XCTestCase {
         XCTAssertEqual(collector.takeEvents().count, 1)
     }
 
+    /// A client's process is asked once, as it connects, and again only for a new client on
+    /// the same base; a client there before recording is asked at its first read; the agent's
+    /// own connections never.
+    func testProcessesAreAskedAsClientsConnect() {
+        var asked: [UInt32] = []
+        var next: Int32 = 100
+        let collector = RecordCollector(opcodes: opcodes, excluded: [0x20_0000], baseMask: 0x1FE0_0000, processOf: { client in
+            asked.append(client)
+            next += 1
+            return client == 0xE0_0000 ? nil : next
+        })
+        let read = getImage(0x50D, Rect(x: 0, y: 0, width: 1, height: 1))
+        deliver(collector, [], client: 0xA0_0000, category: XRecordClientStarted)
+        deliver(collector, [], client: 0x20_0000, category: XRecordClientStarted)
+        deliver(collector, read, client: 0xA0_0000)
+        deliver(collector, read, client: 0xA0_0000)
+        deliver(collector, read, client: 0xC0_0000)  // connected before recording began
+        deliver(collector, read, client: 0xC0_0000)
+        deliver(collector, [], client: 0xE0_0000, category: XRecordClientStarted)  // over TCP: no process
+        deliver(collector, read, client: 0xE0_0000)
+        deliver(collector, [], client: 0xA0_0000, category: XRecordClientDied)
+        deliver(collector, [], client: 0xA0_0000, category: XRecordClientStarted)
+        deliver(collector, read, client: 0xA0_0000)
+        XCTAssertEqual(asked, [0xA0_0000, 0xC0_0000, 0xE0_0000, 0xA0_0000])
+        var processes: [Int32?] = []
+        for case .read(let read) in collector.takeEvents() { processes.append(read.processID) }
+        XCTAssertEqual(processes, [101, 101, 102, 102, nil, 104])
+    }
+
     /// One call keeps at most `limit` reads and counts the rest; a client's end still comes.
     func testReadsPerCallAreBounded() {
-        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000)
+        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, processOf: { _ in nil })
         let read = getImage(0x50D, Rect(x: 0, y: 0, width: 1, height: 1))
         for _ in 0..<(RecordCollector.limit + 10) { deliver(collector, read, client: 0xA0_0000) }
         deliver(collector, [], client: 0xA0_0000, category: XRecordClientDied)

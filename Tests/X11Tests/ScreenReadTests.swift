@@ -39,17 +39,18 @@ final class ScreenReadTests: XCTestCase {
         let childPID: Int32
     }
 
-    /// Runs `command` with its output in a one-page pipe, so that it stays connected and blocked
-    /// after its read until the test reads the pipe; asks the reader's pid, program and
-    /// rectangle at its first read, then lets it finish and collects its reads until its end
-    /// is seen (after every read it made, in the server's order).
+    /// Runs `command` with its output in a one-page pipe, so that it stays blocked after its read
+    /// until the test reads the pipe (connected, too, unless it closes its connection before it
+    /// writes, as ImageMagick's import does); reads the reader's program and places its first
+    /// read, then lets it finish and collects its reads until its end is seen (after every read
+    /// it made, in the server's order).
     private func observe(_ command: String, file: StaticString = #filePath, line: UInt = #line) throws -> Observed {
         let display = try Self.fixture.display()
         let pump = ScreenReadPump(try ScreenReadSource(displayName: display.name, excluding: [display]))
         let tool = try PipedCommand(command, display: display.name, capacity: 4096)
         XCTAssertTrue(pump.run(seconds: 20) { !pump.reads.isEmpty }, "\(command) read nothing that was seen", file: file, line: line)
         guard let first = pump.reads.first else { throw FixtureError(description: "no read from \(command)") }
-        let pid = display.processID(ofClient: first.client)
+        let pid = first.processID
         let details = pid.flatMap { ProcessDetails.of(pid: $0) }
         let rect = display.rootRectangle(of: first)
         XCTAssertTrue(pump.run(seconds: 30, output: tool) { tool.ended }, "\(command) did not finish", file: file, line: line)
@@ -58,11 +59,13 @@ final class ScreenReadTests: XCTestCase {
                       file: file, line: line)
         XCTAssertFalse(tool.output.isEmpty, "\(command) wrote nothing", file: file, line: line)
         XCTAssertEqual(Set(pump.reads.map(\.client)), [first.client], "only \(command) read", file: file, line: line)
-        return Observed(reads: pump.reads(of: first.client), pid: pid, details: details, rect: rect, childPID: Int32(tool.child.pid))
+        let reads = pump.reads(of: first.client)
+        XCTAssertTrue(reads.allSatisfy { $0.processID == pid }, "every read names the process", file: file, line: line)
+        return Observed(reads: reads, pid: pid, details: details, rect: rect, childPID: Int32(tool.child.pid))
     }
 
     private func assertReader(_ observed: Observed, program: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(observed.pid, observed.childPID, "X-Resource names the reader", file: file, line: line)
+        XCTAssertEqual(observed.pid, observed.childPID, "X-Resource named the reader", file: file, line: line)
         XCTAssertEqual(observed.details?.program, program, file: file, line: line)
         XCTAssertEqual(observed.details?.parentPID, getpid(), file: file, line: line)
     }
