@@ -10,8 +10,8 @@ public struct ScreenRead: Sendable, Equatable {
     }
 
     public let request: Request
-    /// The reading client's resource-id base (RECORD's `id_base`): the key for X-Resource
-    /// (`Display.processID(ofClient:)`).
+    /// The reading client's resource-id base (RECORD's `id_base`). The server gives it to the
+    /// next client once this one ends (`ScreenReadEvent.clientEnded`).
     public let client: UInt32
     public let drawable: UInt
     /// The rectangle as requested, in the drawable's coordinates.
