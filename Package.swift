@@ -24,7 +24,8 @@ let package = Package(
             // libdeflate compresses and inflates PNG data; libpng reads any PNG; zlib joins checksums.
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
-        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi"),
+        // libXtst for RECORD (who reads the screen), libXRes for X-Resource (which process a client is).
+        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi xtst xres"),
         // XCB on Xlib's connection: many requests, then their replies, in one round trip.
         .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb"),
         .target(name: "CShotguardSys"),
@@ -86,6 +87,9 @@ let package = Package(
         // built binary and of outside tools, temporary folders, pixel checks.
         .target(name: "ShotguardTestSupport", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene"],
                 path: "Tests/Support", swiftSettings: strict),
+        // The screen-read source's loop alone, for measuring what capture sensing costs (scripts/bench-sensing.py).
+        .executableTarget(name: "sensing-probe", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11"],
+                          path: "Sources/SensingProbe", swiftSettings: strict),
 
         .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"],

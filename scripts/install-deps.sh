@@ -9,16 +9,19 @@
 # call and prints nothing. --check installs nothing: it names what is missing and fails.
 set -eu
 # libsystemd-dev: sd-bus, for the agent's session-bus service, its client and notifications.
-build="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libpng-dev zlib1g-dev
-  libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev"
+# libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen.
+build="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev
+  libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev"
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
 # dbus-daemon gives the bus tests a private session bus; systemd has busctl (and
 # systemd-analyze for the unit); libglib2.0-bin has gdbus; python3-gi with gir1.2-glib-2.0 runs
 # the fake notification server and user manager of Tests/Scripts; desktop-file-utils checks the
 # autostart entry; make, file and binutils (strip) the install tests; dpkg-dev reads
-# debian/changelog.
-tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish
+# debian/changelog. x11-apps (xwd) and ffmpeg (x11grab) are screen readers the tests watch
+# being seen.
+tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc
+  zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
   libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus gir1.2-gtk-3.0 gir1.2-atspi-2.0
   picom

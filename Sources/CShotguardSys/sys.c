@@ -4,7 +4,10 @@
 #include <pthread.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include "shotguard_sys.h"
@@ -23,6 +26,15 @@ int sg_rename_exchange(const char *from, const char *to) {
 }
 
 const short sg_posix_spawn_setsid = POSIX_SPAWN_SETSID;
+
+int sg_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 
 typedef struct {
     void *memory;

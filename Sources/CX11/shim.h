@@ -1,5 +1,5 @@
-/* Xlib, MIT-SHM, XFixes, RandR (1.5 monitors) and XInput 2 for Swift. Function-like macros do not import: Swift code calls
- * the real functions (XDefaultRootWindow, ...) and the image's function table instead. */
+/* Xlib, MIT-SHM, XFixes, RandR (1.5 monitors), XInput 2, RECORD and X-Resource for Swift. Function-like macros do not
+ * import: Swift code calls the real functions (XDefaultRootWindow, ...) and the image's function table instead. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
@@ -8,5 +8,7 @@
 #include <X11/extensions/Xrandr.h>
 #include <X11/extensions/shape.h>
 #include <X11/extensions/XInput2.h>
+#include <X11/extensions/record.h>
+#include <X11/extensions/XRes.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>

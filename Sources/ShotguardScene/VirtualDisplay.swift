@@ -12,9 +12,10 @@ public final class VirtualDisplay {
 
     /// Starts `Xvfb -displayfd` (which picks a free display and writes its number back),
     /// `-noreset` (else the screen is cleared when the last client leaves) and `-nolisten tcp`.
-    /// `withoutSharedMemory` turns MIT-SHM off, as on a remote display.
+    /// `withoutSharedMemory` turns MIT-SHM off, as on a remote display; `withoutExtensions`
+    /// turns off others by name (`RECORD`, `X-Resource`), as some servers ship.
     public init(width: Int = 1280, height: Int = 800, depth: Int = 24,
-                withoutSharedMemory: Bool = false) throws(X11Error) {
+                withoutSharedMemory: Bool = false, withoutExtensions: [String] = []) throws(X11Error) {
         guard programExists("Xvfb") else {
             throw X11Error(.unsupported, "Xvfb is not installed (Debian package 'xvfb')")
         }
@@ -27,6 +28,7 @@ public final class VirtualDisplay {
         var arguments = ["-displayfd", String(fds[1]), "-screen", "0", "\(width)x\(height)x\(depth)",
                          "-nolisten", "tcp", "-noreset"]
         if withoutSharedMemory { arguments += ["-extension", "MIT-SHM"] }
+        for name in withoutExtensions { arguments += ["-extension", name] }
         let server: ChildProcess
         do throws(SystemError) {
             server = try ChildProcess("Xvfb", arguments, keepDescriptors: [fds[1]])

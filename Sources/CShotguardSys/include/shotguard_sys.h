@@ -33,4 +33,9 @@ void sg_unmap_in_background(void *memory, size_t size);
  * module leaves out: the child starts its own session, out of the parent's process group. */
 extern const short sg_posix_spawn_setsid;
 
+/* pidfd_open(2) (Linux 5.3) through syscall(2), which Swift cannot call (it is variadic): a
+ * descriptor that becomes readable when process `pid` exits. -1 with errno ENOSYS on an older
+ * kernel, ESRCH when there is no such process. */
+int sg_pidfd_open(pid_t pid);
+
 #endif

@@ -68,9 +68,17 @@ final class PipedCommand {
     private(set) var output: [UInt8] = []
     private(set) var ended = false
 
-    init(_ command: String, display: String) throws {
+    /// Starts `command`; `capacity` shrinks the pipe first (to one page at least), so that a
+    /// command writing more stays blocked, alive and connected, until the pipe is read.
+    init(_ command: String, display: String, capacity: Int32? = nil) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw FixtureError("pipe: \(String(cString: strerror(errno)))") }
+        // F_SETPIPE_SZ (1031), a Linux extension the Glibc module leaves out.
+        if let capacity, fcntl(fds[0], 1031, capacity) < 0 {
+            close(fds[0])
+            close(fds[1])
+            throw FixtureError("cannot shrink a pipe to \(capacity) bytes: \(String(cString: strerror(errno)))")
+        }
         // Close-on-exec: only the child named by keepDescriptors gets the write end.
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         defer { close(fds[1]) }

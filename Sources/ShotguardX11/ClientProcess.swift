@@ -1,0 +1,52 @@
+// Which client a resource belongs to, and which process a client is (X-Resource).
+import CX11
+import CXCB
+
+extension Display {
+    /// This connection's resource-id base: what RECORD reports as the `id_base` of its
+    /// requests, so a source can leave this connection's own reads out.
+    public var clientBase: UInt32 {
+        guard let setup = xcb_get_setup(XGetXCBConnection(handle)) else { return 0 }
+        return setup.pointee.resource_id_base
+    }
+
+    /// The resource-id base of the client that created `resource` (a window, a pixmap). The
+    /// server splits every 29-bit id into the client's base and the client's own part; the
+    /// size of that part is the same for every client, so this connection's mask tells it.
+    public func clientBase(ofResource resource: UInt) -> UInt32 {
+        let own = xcb_get_setup(XGetXCBConnection(handle)).map { $0.pointee.resource_id_mask } ?? 0x1F_FFFF
+        return UInt32(truncatingIfNeeded: resource) & ~own & 0x1FFF_FFFF
+    }
+
+    /// The process id of the client with resource-id base `base`, from X-Resource 1.2
+    /// (`XResQueryClientIds` with `XRES_CLIENT_ID_PID_MASK`). Nil when the server has no
+    /// X-Resource (or an older one), when the client is gone (a screenshot tool may close its
+    /// connection right after its read: the screen-read source asks as each client connects,
+    /// see `ScreenRead.processID`), or when the server cannot know: a client over TCP (ssh -X)
+    /// has no local process. A client that passed its connection on (a wrapper, a forked child)
+    /// shows the pid the server saw when the connection was made.
+    public func processID(ofClient base: UInt32) -> Int32? {
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        // Asked of the server once per connection; Xlib keeps the answer.
+        guard base != 0, XResQueryExtension(handle, &eventBase, &errorBase) != 0 else { return nil }
+        var spec = XResClientIdSpec(client: XID(base), mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
+        var count = 0
+        var values: UnsafeMutablePointer<XResClientIdValue>?
+        let (status, error) = trap { XResQueryClientIds(handle, 1, &spec, &count, &values) }
+        defer { if let values { XResClientIdsDestroy(count, values) } }
+        guard status == Success, error == nil, let values else { return nil }
+        // One spec asks for one client's pid: one value, or none; a few more are looked at, no more.
+        for index in 0..<min(max(count, 0), 8) {
+            let pid = XResGetClientPid(values + index)
+            if pid > 0 { return pid }
+        }
+        return nil
+    }
+
+    /// The process id of the client that created `window` (its id's base). For a top-level
+    /// window a window manager reparented, that is the application; for the frame around it,
+    /// the window manager.
+    public func processID(ofWindow window: UInt) -> Int32? {
+        processID(ofClient: clientBase(ofResource: window))
+    }
+}

@@ -1,0 +1,133 @@
+// The screen-read source itself: what it leaves out, window pixmaps, a recording's rate, X-Resource.
+import Foundation
+import Glibc
+import ShotguardBase
+import ShotguardImaging
+import ShotguardScene
+import ShotguardX11
+import ShotguardTestSupport
+import XCTest
+
+final class ScreenReadSourceTests: XCTestCase {
+    nonisolated(unsafe) static let fixture = XvfbFixture()
+
+    override class func setUp() {
+        super.setUp()
+        fixture.start(width: 320, height: 240)
+        fixture.prepare { display in
+            try paintWallpaper(on: display)
+            return []
+        }
+    }
+
+    override class func tearDown() {
+        fixture.stop()
+        super.tearDown()
+    }
+
+    private func pump(excluding: [Display]) throws -> ScreenReadPump {
+        ScreenReadPump(try ScreenReadSource(displayName: try Self.fixture.scene().name, excluding: excluding))
+    }
+
+    /// The agent's own grabs are left out; another connection's, made after them, come
+    /// through, so the first did reach the server while recording. Requests of other kinds
+    /// (xprop's property reads, the grabber's set-up) bring nothing, not even a client's end.
+    func testLeavesOutExcludedConnectionsAndOtherRequests() throws {
+        let agent = try Self.fixture.display()
+        let other = try Self.fixture.display()
+        let pump = try pump(excluding: [agent])
+        let full = Rect(x: 0, y: 0, width: 320, height: 240)
+        _ = try ScreenGrabber(display: agent).capture(full)
+        _ = try ScreenGrabber(display: agent, allowSharedMemory: false).capture(full)
+        try runTool("xprop", ["-root"], display: agent.name)
+        _ = try ScreenGrabber(display: other, allowSharedMemory: false).capture(Rect(x: 5, y: 6, width: 7, height: 8))
+        // In the server's order: the excluded reads, had they come, would have come first.
+        XCTAssertTrue(pump.run(seconds: 10) { !pump.events.isEmpty })
+        XCTAssertEqual(pump.events.count, 1, "\(pump.events)")
+        XCTAssertEqual(pump.reads.first?.client, other.clientBase)
+        XCTAssertEqual(pump.reads.first?.request, .getImage)
+        XCTAssertEqual(pump.reads.first?.drawable, UInt(other.root))
+        XCTAssertEqual(pump.reads.first?.area, Rect(x: 5, y: 6, width: 7, height: 8))
+        XCTAssertTrue(pump.reads.allSatisfy { $0.client != agent.clientBase })
+    }
+
+    /// A client that names a window's pixmap with Composite and reads it: the reads carry the
+    /// window, and land on the window's rectangle with its border (the pixmap holds both).
+    func testWindowPixmapReadsArePlacedOnTheirWindow() throws {
+        let display = try Self.fixture.display()
+        let pump = try pump(excluding: [display])
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/window-pixmap-reader.py").path
+        let reader = try PipedCommand("/usr/bin/python3 \(script) 150 20 60 40 3 5 5 10 10", display: display.name, capacity: 4096)
+        XCTAssertTrue(pump.run(seconds: 20) { pump.reads.count == 2 }, "the pixmap reads were not seen")
+        // The reader is blocked on its output, so its window is still there.
+        let placed = pump.reads.map { display.rootRectangle(of: $0) }
+        XCTAssertTrue(pump.run(seconds: 20, output: reader) { reader.ended })
+        XCTAssertEqual(reader.status(), 0)
+        let window = String(decoding: reader.output.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        XCTAssertEqual(pump.reads.map { $0.pixmapWindow.map(hexID) }, [window, window])
+        XCTAssertEqual(pump.reads.map(\.area), [Rect(x: 0, y: 0, width: 66, height: 46), Rect(x: 5, y: 5, width: 10, height: 10)])
+        XCTAssertEqual(placed, [Rect(x: 150, y: 20, width: 66, height: 46), Rect(x: 155, y: 25, width: 10, height: 10)])
+        // Gone with its client: the same pixmap read now is nowhere.
+        XCTAssertTrue(pump.runUntilEnded(pump.reads[0].client, asking: display, seconds: 10))
+        XCTAssertNil(display.rootRectangle(of: pump.reads[0]))
+    }
+
+    /// A 30 fps recording of 2 s is 60 frames: each is one read, delivered as it happens.
+    func testRecordingAtThirtyFramesASecondIsSeenFrameByFrame() throws {
+        let display = try Self.fixture.display()
+        let pump = try pump(excluding: [display])
+        let recorder = try ChildProcess("ffmpeg", ["-loglevel", "error", "-f", "x11grab", "-framerate", "30", "-video_size",
+                                                   "320x240", "-t", "2", "-i", display.name, "-f", "null", "-"],
+                                        environment: ["DISPLAY": display.name])
+        XCTAssertTrue(pump.run(seconds: 30) { !pump.reads.isEmpty }, "the recording was not seen")
+        XCTAssertEqual(recorder.waitForExit(), 0)
+        XCTAssertTrue(pump.runUntilEnded(pump.reads[0].client, asking: display, seconds: 10), "the recorder's end was not seen")
+        let frames = pump.reads
+        XCTAssertEqual(Set(frames.map(\.client)).count, 1)
+        XCTAssertTrue((58...66).contains(frames.count), "\(frames.count) reads for 60 frames")
+        XCTAssertTrue(frames.allSatisfy { $0.request == .shmGetImage && $0.area == Rect(x: 0, y: 0, width: 320, height: 240) })
+        let span = frames.last!.serverTime &- frames.first!.serverTime
+        print("30 fps for 2 s: \(frames.count) reads over \(span) ms of server time, in \(pump.wakeups) wake-ups")
+    }
+
+    /// X-Resource names this process for its own connection and window.
+    func testProcessOfAClientAndOfAWindow() throws {
+        let display = try Self.fixture.display()
+        XCTAssertEqual(display.processID(ofClient: display.clientBase), getpid())
+        let window = try PaintedWindow(display: display, frame: Rect(x: 1, y: 2, width: 3, height: 4),
+                                       content: PixelBuffer(width: 3, height: 4), instance: "own", className: "Own", title: "own")
+        XCTAssertEqual(display.clientBase(ofResource: UInt(window.id)), display.clientBase)
+        XCTAssertEqual(display.processID(ofWindow: UInt(window.id)), getpid())
+        XCTAssertEqual(display.processID(ofWindow: UInt(display.root)), nil, "the root is the server's")
+        XCTAssertNil(display.processID(ofClient: 0x1FE0_0000), "no client has this base")
+    }
+
+    /// A server without RECORD: a clear error, and X-Resource's absence is an unknown pid.
+    func testServerWithoutRecordSaysSo() throws {
+        let server = try VirtualDisplay(width: 64, height: 48, withoutExtensions: ["RECORD", "X-Resource"])
+        defer { server.stop() }
+        XCTAssertThrowsError(try ScreenReadSource(displayName: server.name)) { error in
+            let failure = error as? X11Error
+            XCTAssertEqual(failure?.kind, .unsupported)
+            XCTAssertEqual(failure?.message, "the X server '\(server.name)' has no RECORD extension: programs that read "
+                + "the screen (scrot, ffmpeg, a screen share) cannot be seen as they read it")
+        }
+        let display = try Display(name: server.name)
+        XCTAssertNil(display.processID(ofClient: display.clientBase))
+    }
+
+    /// The server going away: the descriptor wakes the loop, `read` hands over nothing and
+    /// says the source is lost, and letting the source go does not end the process.
+    func testServerLossEndsTheSourceCleanly() throws {
+        let doomed = try VirtualDisplay(width: 64, height: 48)
+        var source: ScreenReadSource? = try ScreenReadSource(displayName: doomed.name)
+        let pump = ScreenReadPump(try XCTUnwrap(source))
+        XCTAssertFalse(source?.isLost ?? true)
+        doomed.stop()
+        XCTAssertFalse(pump.run(seconds: 10) { false }, "runs until it finds the source lost")
+        XCTAssertTrue(source?.isLost ?? false)
+        XCTAssertEqual(source?.read(), [])
+        source = nil
+    }
+}
