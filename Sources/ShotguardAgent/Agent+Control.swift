@@ -28,14 +28,14 @@ extension Agent {
             protection = .protecting
         }
         let last = outputs.sink.last.map { AgentStatus.Report(id: $0.id, time: $0.time, outcome: $0.outcome) }
-        return AgentStatus(protection: protection, rules: rules.countsByKind, sources: sourceNames, recordAvailable: false,
+        return AgentStatus(protection: protection, rules: rules.countsByKind, sources: sourceNames, recordAvailable: inputs.sensing != nil,
                            lastReport: last, display: inputs.display.name, version: options.version)
     }
 
     /// The sources that are on, as the status lists them.
     var sourceNames: [String] {
         [options.watchFiles ? "files" : nil, options.watchClipboard ? "clipboard" : nil, options.watchTools ? "tool windows" : nil,
-         outputs.shield.isOn ? "shield" : nil].compactMap { $0 }
+         inputs.sensing != nil ? "screen reads" : nil, outputs.shield.isOn ? "shield" : nil].compactMap { $0 }
     }
 
     func pause(seconds: Double) -> PauseAnswer {

@@ -21,7 +21,9 @@ extension Agent {
                 if !arrival.created { log.verbose("ignored \(path): \(reason)") }
             case .success(let file):
                 let naming: Naming = file.strength == .strong ? .strong : .weak
-                let candidate = Candidate.file(path, naming: naming, key: FileKeys.key(file.identity), evidence: .none,
+                var evidence = Evidence()
+                if let read = inputs.writers.writer(of: path, at: inputs.clock.now().monotonic) { evidence.screenRead = (read, .writer) }
+                let candidate = Candidate.file(path, naming: naming, key: FileKeys.key(file.identity), evidence: evidence,
                                                at: inputs.clock.now())
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
                 track(.image(candidate))
@@ -64,7 +66,7 @@ extension Agent {
         let now = inputs.clock.now()
         log.verbose("clipboard image (\(read.imageTargets.first ?? "image"), \(read.image.count) bytes\(read.incremental ? ", INCR" : "")) "
             + "from \(read.ownerDescription); \(read.targets.count) targets read\(read.complete ? "" : ", not all")")
-        let process = ClientProcesses.of(window: read.owner, on: inputs.display)
+        let process = ClientProcess.of(window: read.owner, on: inputs.display)
         let owner = ClipboardOwner(window: read.owner, description: read.ownerDescription, process: process,
                                    selectionTime: read.selectionTime)
         let offer = ClipboardOffer(image: read.image, imageTargets: read.imageTargets,
@@ -117,7 +119,7 @@ extension Agent {
         let now = inputs.clock.now()
         let context = CandidateHandler.Context(
             event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
-            reads: tracker.reads, sensing: false, now: now,
+            reads: tracker.reads, sensing: inputs.sensing != nil, now: now,
             isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) })
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }

@@ -111,6 +111,14 @@ public final class Agent {
             list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
         if let bus = outputs.desktop.descriptor { list.append(bus) }
+        if let sensing = inputs.sensing, let fd = sensing.fileDescriptor {
+            list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in handleSensed(sensing.read()) })
+        }
+        if let fd = inputs.writers.fileDescriptor {
+            list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in
+                handleWritten(inputs.writers.readArrivals(at: inputs.clock.now().monotonic))
+            })
+        }
         if let follower = rules.fileDescriptor {
             list.append(LoopDescriptor(fd: follower, events: Int16(POLLIN)) { [self] _ in
                 rules.handleEvents(at: inputs.clock.now().monotonic)
@@ -124,6 +132,7 @@ public final class Agent {
         let now = inputs.clock.now()
         if inputs.desktop.hasNewWindows { return now.monotonic }
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline,
+                inputs.sensing?.deadline, inputs.writers.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
     }
 
@@ -136,6 +145,8 @@ public final class Agent {
         if outputs.shield.fieldsChanged(rules.fieldWatcher?.status.fields, at: now.monotonic) { refreshShield() }
         (handler.clipboardGuard as? ClipboardGuard)?.logEvents()
         outputs.desktop.process()
+        if let sensing = inputs.sensing { handleSensed(sensing.expire()) }
+        handleWritten(inputs.writers.poll(at: now.monotonic))
         if rules.endPauseIfDue(at: now) { protectionResumed() }
         if rules.reloadIfDue(at: now.monotonic) != nil { refreshShield() }
         // One candidate a turn: signals and X events are answered between the images of a burst.
@@ -184,8 +195,7 @@ public final class Agent {
     }
 
     private func sayWhatIsWatched() {
-        let sources = [options.watchFiles ? "files" : nil, options.watchClipboard ? "clipboard" : nil,
-                       options.watchTools ? "tool windows" : nil].compactMap { $0 }.joined(separator: ", ")
+        let sources = sourceNames.filter { $0 != "shield" }.joined(separator: ", ")
         let guardText = options.guarding ? "on (screenshot files are rewritten redacted)" : "off (reports only)"
         let shieldText = outputs.shield.isOn
             ? "; shield: on (keys \(outputs.shield.keys.joined(separator: ", ")), \(outputs.shield.coverCount) covers ready)" : ""

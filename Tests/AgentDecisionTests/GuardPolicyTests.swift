@@ -36,9 +36,11 @@ final class GuardPolicyTests: XCTestCase {
         XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, sensing: true)), .redact)
     }
 
-    /// A clipboard image has no name: with sensing it needs evidence; without, its pixels.
+    /// A clipboard image has no name: it needs evidence, or its pixels must be the screen's.
     func testAClipboardImageNeedsEvidenceOrItsPixels() {
-        XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, sensing: true)), .leave)
+        XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, sensing: true)), .redact,
+                       "a screenshot file copied by hand later: its pixels are the screen's")
+        XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, sensing: true, placement: .differsUnderRules)), .leave)
         var owner = Evidence()
         owner.screenshotProgram = "flameshot"
         XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, evidence: owner, sensing: true)), .redact)

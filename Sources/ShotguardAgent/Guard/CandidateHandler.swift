@@ -28,9 +28,6 @@ final class CandidateHandler {
 
     /// Largest screenshot file read; a larger one that is a screenshot is set aside unread.
     static let maximumFileSize = 64 * 1024 * 1024
-    /// A weak image is not even read when no program read the screen this long before it
-    /// (with capture sensing): it cannot be a screenshot of this screen.
-    static let weakReadWindow = 10.0
 
     init(fileGuard: (any FileGuarding)?, clipboardGuard: (any ClipboardGuarding)?) {
         self.fileGuard = fileGuard
@@ -59,8 +56,8 @@ final class CandidateHandler {
             evidence.screenRead = (read, .recent)
         }
         if candidate.naming == .weak, context.sensing, evidence.isEmpty,
-           !context.reads.anyRead(within: Self.weakReadWindow, at: context.now) {
-            return HandlingResult(outcome: .left(reason: "no program read the screen before it was written"))
+           !context.reads.anyRead(within: ReadHistory.horizon, at: context.now) {
+            return HandlingResult(outcome: .left(reason: "no program read the screen in the half minute before it"))
         }
         let read: (bytes: [UInt8], file: FileRead?)
         switch readCandidate(candidate) {

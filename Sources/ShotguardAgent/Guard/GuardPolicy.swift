@@ -64,8 +64,8 @@ struct PolicyFacts: Equatable, Sendable {
 
 enum GuardPolicy {
     /// Know, don't guess: an image is a screenshot of this screen when it is placed on a
-    /// snapshot and either backed by capture evidence, or named as a screenshot, or — where
-    /// capture sensing cannot answer — its pixels are the screen's. An image that cannot be
+    /// snapshot and either backed by capture evidence, or named as a screenshot, or — on the
+    /// clipboard, or where capture sensing cannot answer — its pixels are the screen's. An image that cannot be
     /// placed is a screenshot only with strong evidence (the reading process itself, a tool
     /// window, the shield key, a screenshot program), or by its name together with a screen
     /// read shortly before it — or by its name alone where sensing cannot answer.
@@ -75,7 +75,11 @@ enum GuardPolicy {
         case .matched, .differsUnderRules:
             if !facts.evidence.isEmpty { return .screenshot(because: "capture evidence: \(facts.evidence.phrases.joined(separator: ", "))") }
             if named { return .screenshot(because: "named as a screenshot, and its pixels are the screen's") }
-            if !facts.sensing, facts.placement == .matched { return .screenshot(because: "its pixels are the screen's") }
+            // A clipboard image whose pixels are the screen's is one (a screenshot file copied
+            // later, by hand); what damage is possible is a paste, never a file.
+            if facts.placement == .matched, !facts.sensing || facts.source == .clipboard {
+                return .screenshot(because: "its pixels are the screen's")
+            }
             if !facts.sensing { return .notScreenshot(because: "it differs from the screen and nothing says it is a screenshot") }
             return .notScreenshot(because: "no program read the screen for it")
         case .unplaced:

@@ -9,6 +9,10 @@ final class AgentInputs {
     let desktop: DesktopEvents
     let files: FileSource?
     let signals: SignalReader
+    /// Capture sensing (RECORD): nil on a server without it.
+    let sensing: ScreenSensing?
+    /// Follows the programs that read the screen to the files they write.
+    let writers: WriterTracker
     let clock: any AgentClock
     /// Set by SIGINT/SIGTERM, a reporter that can take no more, or `--once` after its report.
     var stopping = false
@@ -27,6 +31,13 @@ final class AgentInputs {
             throw AgentError(message: error.message, isUsage: false)
         }
         lock = try InstanceLock(display: display.name)
+        let (sensing, why) = ScreenSensing.open(display: display, clock: clock)
+        self.sensing = sensing
+        if let why {
+            log.warning("\(why); screenshots are noticed by their files, the clipboard and tool windows only, "
+                + "and a file named as a screenshot counts as one")
+        }
+        writers = WriterTracker(log: log)
         do throws(SystemError) {
             signals = try SignalReader()
             files = options.watchFiles ? try FileSource(folders: DefaultFolders.screenshotFolders() + options.folders, log: log) : nil

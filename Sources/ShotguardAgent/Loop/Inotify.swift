@@ -64,6 +64,14 @@ final class Inotify {
         return dropped
     }
 
+    /// Stops watching `folder`.
+    func unwatch(_ folder: BytePath) {
+        for (descriptor, watched) in watches where watched.path == folder {
+            inotify_rm_watch(fileDescriptor, descriptor)
+            watches[descriptor] = nil
+        }
+    }
+
     /// Forgets a watch the kernel removed (`IN_IGNORED`).
     func forget(_ watch: Int32) { watches[watch] = nil }
 
