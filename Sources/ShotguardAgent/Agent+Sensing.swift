@@ -25,8 +25,8 @@ extension Agent {
         inputs.writers.follow(read, at: read.time.monotonic)
         track(.screenRead(read))
         if let shield = tracker.event?.shield {
-            outputs.shield.screenRead(by: read.program, readAfterKeyMs: (read.time.wall - shield.keyTime) * 1000,
-                                      at: inputs.clock.now().monotonic)
+            outputs.shield.screenRead(by: read.program, serverTime: read.serverTime,
+                                      readAfterKeyMs: (read.time.wall - shield.keyTime) * 1000, at: inputs.clock.now().monotonic)
         }
     }
 

@@ -47,9 +47,9 @@ extension Agent {
             case .toolWindowClosed(let id):
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
                 track(.toolWindowClosed(id: id))
-            case .shieldKey(let readAt, let mappedAt):
+            case .shieldKey(let readAt, let mappedAt, let serverTime):
                 let now = inputs.clock.now()
-                if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, wallNow: now.wall,
+                if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, wallNow: now.wall,
                                                       monotonicNow: now.monotonic) {
                     track(.shieldKey(record))
                 }

@@ -40,11 +40,11 @@ extension DesktopEvents {
     /// A generic event: a press of a shield key maps the covers at once, before anything else.
     func shieldKey(_ event: inout XEvent, _ shield: Shield) -> [DesktopSignal] {
         let readAt = monotonicNow()
-        guard shield.keys.isTriggerPress(&event) else { return [] }
+        guard let serverTime = shield.keys.triggerPressTime(&event) else { return [] }
         shield.overlays.raise()
         let mappedAt = monotonicNow()
         shield.raises = 0
-        return [.shieldKey(readAt: readAt, mappedAt: mappedAt)]
+        return [.shieldKey(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime)]
     }
 
     /// Notes window changes (the covers follow them) and keeps raised covers above a window

@@ -74,12 +74,16 @@ public final class RawKeys {
 
     /// Whether `event` is a raw press of one of the keys. Reads the event's cookie, which Xlib
     /// already decoded when it read the event: no request, no round trip.
-    func isTriggerPress(_ event: inout XEvent) -> Bool {
+    /// The server time of `event` when it is a press of one of the keys; nil otherwise.
+    func triggerPressTime(_ event: inout XEvent) -> UInt? {
         guard event.type == GenericEvent, event.xcookie.extension == opcode,
-              event.xcookie.evtype == XI_RawKeyPress else { return false }
-        guard XGetEventData(display.handle, &event.xcookie) != 0, let data = event.xcookie.data else { return false }
+              event.xcookie.evtype == XI_RawKeyPress else { return nil }
+        guard XGetEventData(display.handle, &event.xcookie) != 0, let data = event.xcookie.data else { return nil }
         defer { XFreeEventData(display.handle, &event.xcookie) }
-        let detail = data.assumingMemoryBound(to: XIRawEvent.self).pointee.detail
-        return detail >= 0 && detail < 256 && keycodes[Int(detail)]
+        let raw = data.assumingMemoryBound(to: XIRawEvent.self).pointee
+        guard raw.detail >= 0, raw.detail < 256, keycodes[Int(raw.detail)] else { return nil }
+        return UInt(raw.time)
     }
+
+    func isTriggerPress(_ event: inout XEvent) -> Bool { triggerPressTime(&event) != nil }
 }

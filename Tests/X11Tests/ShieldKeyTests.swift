@@ -26,7 +26,7 @@ final class ShieldKeyTests: XvfbTestCase {
 
     private var keyPresses: (EventPump) -> [(readAt: Double, mappedAt: Double)] {
         { pump in
-            pump.signals.compactMap { if case .shieldKey(let readAt, let mappedAt) = $0 { (readAt, mappedAt) } else { nil } }
+            pump.signals.compactMap { if case .shieldKey(let readAt, let mappedAt, _) = $0 { (readAt, mappedAt) } else { nil } }
         }
     }
 

@@ -20,6 +20,8 @@ final class ShieldController {
     /// changing: a password entry shown in a dialog that stays).
     private var fieldsShown: AccessibleFields = .notQueried
     private var lastFieldsCheck = 0.0
+    /// The server time of the last shield key.
+    private var keyServerTime: UInt?
 
     /// The covers come down at most this long after the key, whatever happens.
     static let limit = 3.0
@@ -57,22 +59,28 @@ final class ShieldController {
     }
 
     /// The covers went up at the key (mapped by the X layer the moment it read the key).
-    func raised(readAt: Double, mappedAt: Double, wallNow: Double, monotonicNow: Double) -> ShieldRecord? {
+    func raised(readAt: Double, mappedAt: Double, serverTime: UInt, wallNow: Double, monotonicNow: Double) -> ShieldRecord? {
         guard let shield else { return nil }
         downAt = readAt + Self.limit
+        keyServerTime = serverTime
         let record = ShieldRecord(keyTime: wallNow - (monotonicNow - readAt), mappedAfterMs: (mappedAt - readAt) * 1000,
-                                  covers: shield.overlays.count)
+                                  covers: shield.overlays.count, serverTime: serverTime)
         log.verbose("shield key: \(record.covers) covers mapped \(JSON.fixed(record.mappedAfterMs, digits: 3)) ms after the key was read")
         return record
     }
 
     /// A screenshot's read was seen while the covers were up for a key: they come down as soon
-    /// as the server has executed it. A read from before the covers went up lost the race.
-    func screenRead(by program: String, readAfterKeyMs: Double?, at now: Double) {
-        guard let shield, let downAt else { return }
-        if let readAfterKeyMs, readAfterKeyMs < 0 {
-            log.warning("shield: \(program) read the screen \(JSON.fixed(-readAfterKeyMs, digits: 1)) ms before the key's covers "
-                + "were up (the shield lost the race); guard handles its image")
+    /// as the server has executed it. Only a read the server received after the key (its
+    /// server time) counts: RECORD may hand over a read from before the key after the key's
+    /// event. A read by the key's screenshot tool that came first lost the race.
+    func screenRead(by program: String, serverTime: UInt, readAfterKeyMs: Double?, at now: Double) {
+        guard let shield, let downAt, serverTime != 0, let keyServerTime else { return }
+        guard serverTime >= keyServerTime else {
+            if ScreenshotPrograms.contains(program), let readAfterKeyMs, readAfterKeyMs > -Self.limit * 1000 {
+                log.warning("shield: \(program) read the screen before the key's covers were up (the shield lost the race); "
+                    + "guard handles its image")
+            }
+            return
         }
         // The recorded request is dispatched by the time its record reached us; one round trip
         // of ours after it proves the server has finished it.

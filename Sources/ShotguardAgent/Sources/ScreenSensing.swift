@@ -73,7 +73,7 @@ final class ScreenSensing {
         return ScreenReadRecord(request: read.request.rawValue, program: process?.program ?? "client 0x" + String(read.client, radix: 16),
                                 pid: process?.pid, parentPID: process?.parentPID, processGroup: process?.processGroup,
                                 area: display.rootRectangle(of: read), time: Moment(monotonic: now.monotonic - age, wall: now.wall - age),
-                                client: read.client)
+                                client: read.client, serverTime: read.serverTime)
     }
 }
 

@@ -25,6 +25,8 @@ struct ShieldRecord: Sendable {
     let mappedAfterMs: Double
     /// How many covers went up.
     let covers: Int
+    /// The key's server time: reads recorded after it were made with the covers up.
+    var serverTime: UInt = 0
     /// From the key to the screenshot's read, when capture sensing saw it (the covers were up
     /// for it); negative when the read came first (the shield lost the race).
     var readAfterMs: Double?

@@ -16,6 +16,9 @@ struct ScreenReadRecord: Equatable, Sendable {
     var time: Moment
     /// The X client's resource base: one client's reads of one recording share it.
     var client: UInt32
+    /// The server time of the request (0 when unknown): a read after a shield key's server
+    /// time was made with the covers up.
+    var serverTime: UInt = 0
 }
 
 /// A process known by what /proc says of it.

@@ -34,30 +34,39 @@ struct RecordingTracker {
     /// Clients followed at once (a flood of clients each reading once cannot grow it).
     static let capacity = 64
 
-    private var recent: [UInt32: [ScreenReadRecord]] = [:]
-    private(set) var recordings: [UInt32: RecordingInfo] = [:]
+    /// Reads and recordings by client. An X client's resource base is used again by the next
+    /// client the moment the last one closes (and RECORD may tell of the close late): the
+    /// process is part of the key, so two scrot runs are never one client reading twice.
+    struct Reader: Hashable, Sendable {
+        let client: UInt32
+        let pid: Int32?
+    }
+
+    private var recent: [Reader: [ScreenReadRecord]] = [:]
+    private(set) var recordings: [Reader: RecordingInfo] = [:]
 
     /// Takes one read. Returns a change when it made its client's reads a recording; `isFrame`
     /// says whether the read belongs to a recording (then it is no screenshot signal).
     mutating func add(_ read: ScreenReadRecord) -> (change: RecordingChange?, isFrame: Bool) {
         let now = read.time
-        if var recording = recordings[read.client] {
+        let reader = Reader(client: read.client, pid: read.pid)
+        if var recording = recordings[reader] {
             recording.frames += 1
             recording.lastRead = now
             recording.area = read.area ?? recording.area
-            recordings[read.client] = recording
+            recordings[reader] = recording
             return (nil, true)
         }
-        var reads = (recent[read.client] ?? []).filter { now.monotonic - $0.time.monotonic <= Self.window }
+        var reads = (recent[reader] ?? []).filter { now.monotonic - $0.time.monotonic <= Self.window }
         reads.append(read)
         if reads.count >= Self.minimumReads, now.monotonic - reads[0].time.monotonic >= Self.minimumSpan {
-            recent[read.client] = nil
+            recent[reader] = nil
             let recording = RecordingInfo(client: read.client, program: read.program, pid: read.pid, area: read.area,
                                           frames: reads.count, started: reads[0].time, lastRead: now)
-            recordings[read.client] = recording
+            recordings[reader] = recording
             return (.started(recording), true)
         }
-        recent[read.client] = reads
+        recent[reader] = reads
         if recent.count > Self.capacity, let oldest = recent.min(by: { ($0.value.last?.time.monotonic ?? 0) < ($1.value.last?.time.monotonic ?? 0) }) {
             recent[oldest.key] = nil
         }
