@@ -144,6 +144,10 @@ extension Agent {
             return .file(path, naming: .strong, key: FileKeys.key(file.identity), evidence: .none, at: inputs.clock.now())
         }
         guard let event = settled else { return }
+        if event.weakDropped > 0 {
+            log.warning("\(event.weakDropped) images written at once were not examined: taken for a bulk copy (the first "
+                + "\(CandidateQueue.weakPerEvent) of a burst are looked at; screenshots named as such always are)")
+        }
         let (report, why) = ReportBuilder.build(event, rules: rules.inForce)
         guard let report else {
             log.verbose("capture event \(event.id) \(why): no report")

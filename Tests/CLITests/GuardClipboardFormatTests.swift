@@ -8,6 +8,8 @@ import ShotguardX11
 import XCTest
 
 final class GuardClipboardFormatTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
     private let replaced = "guard: the clipboard now holds the redacted image"
 
     private func agent() throws -> WatchAgent {

@@ -7,6 +7,8 @@ import ShotguardX11
 import XCTest
 
 final class GuardClipboardTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
     private func agent() throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--no-files", "--no-tools"], sandbox: sandbox, display: desk.name)
     }

@@ -7,6 +7,8 @@ import ShotguardX11
 import XCTest
 
 final class GuardCrashTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
     private func agent(crashAt point: String?) throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
                        display: desk.name, environment: point.map { ["SHOTGUARD_CRASH_AT": $0] } ?? [:])

@@ -6,6 +6,8 @@ import ShotguardX11
 import XCTest
 
 final class GuardFileTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
     private func agent(_ extra: [String] = []) throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"] + extra,
                        sandbox: sandbox, display: desk.name)

@@ -8,6 +8,8 @@ import ShotguardScene
 import XCTest
 
 final class GuardFormatTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
     private func agent() throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox, display: desk.name)
     }

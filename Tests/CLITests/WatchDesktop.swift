@@ -21,9 +21,12 @@ final class WatchDesktop {
     let vault: PaintedWindow
     let notes: PaintedWindow
 
-    /// `windowManagerConfig`: an openbox `rc.xml` of the test's own (its key bindings).
-    init(windowManagerConfig: String? = nil) throws {
-        server = try startPrivateServer(width: 640, height: 400, windowManager: true, windowManagerConfig: windowManagerConfig)
+    /// `windowManagerConfig`: an openbox `rc.xml` of the test's own (its key bindings);
+    /// `withoutRecord` starts the server without RECORD, as some servers ship (the agent then
+    /// sees no screen reads, and works by files, the clipboard and tool windows alone).
+    init(windowManagerConfig: String? = nil, withoutRecord: Bool = false) throws {
+        server = try startPrivateServer(width: 640, height: 400, withoutExtensions: withoutRecord ? ["RECORD"] : [],
+                                        windowManager: true, windowManagerConfig: windowManagerConfig)
         display = try Display(name: server.name)
         try display.setRootBackground(Self.wallpaper(width: 640, height: 400))
         vault = try PaintedWindow(display: display, frame: Rect(x: 40, y: 60, width: 200, height: 120),

@@ -7,6 +7,8 @@ import ShotguardScene
 import XCTest
 
 final class WatchEndToEndTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
     private func agent(_ extra: [String]) throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--dir", shots] + extra, sandbox: sandbox, display: desk.name)
     }

@@ -6,6 +6,8 @@ import ShotguardX11
 import XCTest
 
 final class WatchFilesTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
     private func agent(_ extra: [String], spoolArgument: String? = nil) throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"] + extra, sandbox: sandbox,
                        display: desk.name, spoolArgument: spoolArgument)

@@ -9,7 +9,9 @@ import XCTest
 
 final class WatchLargeClipboardTests: XCTestCase {
     func testAMultiMegabyteScreenshotThroughXclipArrivesByINCR() throws {
-        let server = try VirtualDisplay(width: 1600, height: 1000)
+        // Without RECORD: maim's file, made while the agent runs, is the test's input (see
+        // WatchDesktopTestCase.serverHasRecord).
+        let server = try VirtualDisplay(width: 1600, height: 1000, withoutExtensions: ["RECORD"])
         defer { server.stop() }
         let display = try Display(name: server.name)
         // Noise does not compress: the PNG is several megabytes, far over one X request.

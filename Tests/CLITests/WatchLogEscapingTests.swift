@@ -3,6 +3,8 @@ import Foundation
 import XCTest
 
 final class WatchLogEscapingTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
     /// A screenshot named to retitle (ESC ]0;… BEL) and clear (ESC [2J) the terminal of whoever
     /// reads the log: the log line shows the escapes as text.
     func testFileNamesWithTerminalControlsAreLoggedEscaped() throws {

@@ -46,13 +46,13 @@ final class CandidateHandler {
         var isOwn: (String) -> Bool = { _ in false }
     }
 
-    /// A screen read this soon before a file named as a screenshot ties it to a capture.
+    /// A screenshot program's read this soon before a file named as a screenshot ties it to a capture.
     static let recentReadWindow = 10.0
 
     func handle(_ candidate: Candidate, in context: Context) -> HandlingResult {
         var evidence = candidate.evidence.merged(with: context.event.evidence)
         if candidate.naming == .strong, evidence.screenRead == nil,
-           let read = context.reads.read(before: candidate.arrived, within: Self.recentReadWindow) {
+           let read = context.reads.screenshotRead(before: candidate.arrived, within: Self.recentReadWindow) {
             evidence.screenRead = (read, .recent)
         }
         if candidate.naming == .weak, context.sensing, evidence.isEmpty,

@@ -112,9 +112,10 @@ final class ClipboardGuard: ClipboardGuarding {
         replacedOriginals[Self.key(offer)] = now.monotonic
     }
 
-    /// The same image from the same owner window.
+    /// The same image from the same owner: its window and its process (the X server gives a
+    /// new client the window ids of one that closed, so a new xclip can have the old one's).
     private static func key(_ offer: ClipboardOffer) -> String {
-        "\(offer.owner.window):\(offer.image.count):\(fnv1a(offer.image))"
+        "\(offer.owner.process?.pid ?? 0):\(offer.owner.window):\(offer.image.count):\(fnv1a(offer.image))"
     }
 
     /// Logs what happened to the served image since the last call (called every loop turn).

@@ -82,7 +82,9 @@ enum ClientProcess {
     /// The process that owns `window` (a clipboard owner): X-Resource's pid, else the window's
     /// `_NET_WM_PID`; nil for a remote client or a process /proc does not show.
     static func of(window: UInt, on display: Display) -> ProcessIdentity? {
-        if let pid = display.processID(ofWindow: window), let identity = identity(of: pid) { return identity }
+        // A client that forked after it connected (xclip) shows the pid that connected, which
+        // may be gone: the pid still tells one owner from another.
+        if let pid = display.processID(ofWindow: window) { return identity(of: pid) ?? ProcessIdentity(pid: pid, program: "") }
         guard let pid = display.cardinals("_NET_WM_PID", of: window)?.first, pid > 0, let value = Int32(exactly: pid) else {
             return nil
         }

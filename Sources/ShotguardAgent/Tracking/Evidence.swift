@@ -146,11 +146,12 @@ struct ReadHistory {
         }
     }
 
-    /// The newest screenshot-sized read between `seconds` before `moment` and `moment`.
-    func read(before moment: Moment, within seconds: Double) -> ScreenReadRecord? {
+    /// The newest screenshot-sized read by a screenshot program between `seconds` before
+    /// `moment` and `moment` (any other program's read — a screen share, a test — ties nothing).
+    func screenshotRead(before moment: Moment, within seconds: Double) -> ScreenReadRecord? {
         reads.reversed().first { read in
             read.time.monotonic <= moment.monotonic && moment.monotonic - read.time.monotonic <= seconds
-                && CaptureTracker.isScreenshotSized(read.area)
+                && CaptureTracker.isScreenshotSized(read.area) && ScreenshotPrograms.contains(read.program)
         }
     }
 
