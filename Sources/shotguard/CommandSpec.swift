@@ -27,7 +27,10 @@ struct CommandSpec: Sendable {
     /// The arguments after the options in the usage line, e.g. `IN.png`.
     let arguments: String
     let options: [OptionSpec]
+    /// Paragraphs after the options, blank-line separated; single line breaks are reflowed.
     let details: String
+    /// Command lines shown last in help, each a complete use of the command.
+    var examples: [String] = []
 
     func option(named long: String) -> OptionSpec? { options.first { $0.long == long } }
 }

@@ -12,9 +12,10 @@ enum Commands {
     static let root = CommandSpec(
         name: "", summary: "notice screenshots on an X11 desktop and redact them before they leave",
         arguments: "COMMAND [OPTIONS]",
-        options: [.help, OptionSpec("version", help: "Print the version and exit.")],
-        details: "Run 'shotguard COMMAND --help' (or 'shotguard help COMMAND') for the options of one command.\n"
-            + "Exit status: 0 success, 1 runtime failure, 2 usage or regions-file error.")
+        options: [.help, OptionSpec("version", short: "v", help: "Print the version and exit (-V too).")],
+        details: "Run 'shotguard COMMAND --help' (or 'shotguard help COMMAND') for the options of one command.\n\n"
+            + "Exit status: 0 success, 1 runtime failure, 2 usage or regions-file error.",
+        examples: ["shotguard capture --active -o ~/shot.png", "shotguard watch --verbose"])
 
     static var all: [any Subcommand.Type] { [
         CaptureCommand.self,
