@@ -31,6 +31,8 @@ struct CommandSpec: Sendable {
     let details: String
     /// Command lines shown last in help, each a complete use of the command.
     var examples: [String] = []
+    /// What the words after the options complete to (an input file, an entry's id).
+    var operand: ValueCompletion = .none
 
     func option(named long: String) -> OptionSpec? { options.first { $0.long == long } }
 }

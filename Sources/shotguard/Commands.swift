@@ -19,6 +19,7 @@ enum Commands {
 
     static var all: [any Subcommand.Type] { [
         CaptureCommand.self,
+        CompletionsCommand.self,
         DemoCommand.self,
         MonitorsCommand.self,
         QuarantineListCommand.self,
@@ -32,6 +33,13 @@ enum Commands {
     ] }
 
     static var specs: [CommandSpec] { all.map { $0.spec } }
+
+    /// What each group of commands is for, shown beside its name where the commands are listed
+    /// (shell completion); a group missing here is shown by its commands' names.
+    static let groupSummaries = [
+        "regions": "check or preview the regions file",
+        "quarantine": "list, restore or purge the screenshots guard set aside",
+    ]
 
     /// The subcommand named by the first one or two words, and how many words its name used.
     static func find(_ words: [String]) -> (command: any Subcommand.Type, wordCount: Int)? {

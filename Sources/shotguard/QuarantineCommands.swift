@@ -49,7 +49,8 @@ enum QuarantineRestoreCommand: Subcommand {
             + "fallback at the exact path the screenshot was taken from, with its mode. A file there that\n"
             + "is newer, or not the one guard left, is kept unless --force is given. The agent leaves the\n"
             + "restored file alone. The entry stays in quarantine until 'shotguard quarantine purge'.",
-        examples: ["shotguard quarantine restore 20261129-140703-120-1 -o ~/original.png"])
+        examples: ["shotguard quarantine restore 20261129-140703-120-1 -o ~/original.png"],
+        operand: .quarantineIDs)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count == 1 else {

@@ -24,7 +24,8 @@ enum RedactCommand: Subcommand {
             + "is not copied. Rules of the regions file apply with the image at --origin on the screen;\n"
             + "window rules are resolved against the live X display and fail closed (exit 2)\n"
             + "without one. No output file is created on any failure.",
-        examples: ["shotguard redact shot.png --rect 300x40+20+10 -o shot-redacted.png"])
+        examples: ["shotguard redact shot.png --rect 300x40+20+10 -o shot-redacted.png"],
+        operand: .file)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
