@@ -10,7 +10,7 @@ enum CompletionsCommand: Subcommand {
         details: "The script completes every command, option and value the commands themselves describe: files,\n"
             + "folders, window ids (shotguard windows --ids), monitor names, formats, fills, keys. The files\n"
             + "in the source tree's completions/ folder are this output ('make completions' writes them).",
-        examples: ["shotguard completions bash > ~/.local/share/bash-completion/completions/shotguard"],
+        examples: ["shotguard completions fish > ~/.config/fish/completions/shotguard.fish"],
         operand: .words(shells))
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
