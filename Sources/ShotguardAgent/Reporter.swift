@@ -41,7 +41,7 @@ final class JSONLineReporter: Reporter {
             try FileDescriptor.standardOutput.writeAll(report.json + "\n")
         } catch {
             // EPIPE once the reader went away (SIGPIPE is ignored): nobody reads reports now.
-            throw ReporterError(description: "\(error.description): cannot print reports")
+            throw ReporterError(description: "standard output is closed (\(error.message)): cannot print reports")
         }
     }
 }
