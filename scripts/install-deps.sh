@@ -4,12 +4,14 @@
 set -eu
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
+# desktop-file-utils: the packaging test validates the autostart entry with desktop-file-validate.
 packages="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libpng-dev zlib1g-dev libpcre2-dev
   libturbojpeg0-dev libwebp-dev libdeflate-dev webp
   xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
   libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus gir1.2-gtk-3.0 gir1.2-atspi-2.0
-  picom"
+  picom
+  desktop-file-utils"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"

@@ -87,10 +87,9 @@ final class PackagingTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.hasPrefix("OnlyShowIn=") || $0.hasPrefix("NotShowIn=") })
     }
 
+    /// A failure, not a skip, without the validator: scripts/install-deps.sh installs it.
     func testDesktopFileValidateAcceptsTheEntry() throws {
-        guard let validate = findTool("desktop-file-validate") else {
-            throw XCTSkip("desktop-file-validate is not installed (Debian package desktop-file-utils)")
-        }
+        let validate = try requireTool("desktop-file-validate", package: "desktop-file-utils")
         let result = try runProgram(validate, [repositoryFile("packaging/shotguard.desktop").path])
         XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr)
         XCTAssertEqual(result.stdoutText + result.stderr, "", "desktop-file-validate reports problems")
