@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors in the tests and CI (make test), never in a build for users or packagers.
 STRICT := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build release test demo bench fuzz install uninstall clean
+.PHONY: all deps build release test demo bench fuzz completions install uninstall clean
 
 all: build
 
@@ -45,6 +45,14 @@ bench: deps
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz.sh
+
+# The completion scripts in completions/ are what 'shotguard completions SHELL' prints, written
+# from the command model: run this after adding or changing a command or an option.
+completions:
+	$(SWIFT) build $(STRICT)
+	.build/debug/shotguard completions bash > completions/shotguard.bash
+	.build/debug/shotguard completions zsh > completions/_shotguard
+	.build/debug/shotguard completions fish > completions/shotguard.fish
 
 clean:
 	rm -rf .build Fuzz/.build out

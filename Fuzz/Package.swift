@@ -21,6 +21,9 @@ let package = Package(
         .executableTarget(name: "fuzz-webp", dependencies: [
             "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
         ]),
+        .executableTarget(name: "fuzz-bmp", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
         .executableTarget(name: "fuzz-properties", dependencies: [
             "FuzzSupport", .product(name: "ShotguardX11", package: "shotguard"),
             .product(name: "ShotguardImaging", package: "shotguard"),

@@ -1,73 +1,111 @@
 # bash completion for shotguard(1): subcommands, their options, and the options' values.
-# Installed as share/bash-completion/completions/shotguard; Tests/DocsTests checks it
-# against 'shotguard --help' and 'shotguard COMMAND --help'.
+# Written by 'shotguard completions bash' from the commands themselves: run
+# 'make completions' after changing one, rather than editing this file.
+# Installed as share/bash-completion/completions/shotguard.
 
 # The options of one command ("" for the options taken before a command).
 _shotguard_options() {
     case $1 in
-        "") echo "-h --help --version" ;;
-        autostart | resume) echo "-h --help" ;;
-        capture) echo "-o --output --screen --active --window --geometry --monitor --frame --regions" \
-            "--no-redact --no-shm --format --quality --compression -h --help" ;;
+        "") echo "-h --help -v --version" ;;
+        autostart) echo "-h --help" ;;
+        capture) echo "-o --output --screen --active --window --geometry --monitor --frame" \
+            "--regions --no-redact --no-shm --format --quality --compression -h" \
+            "--help" ;;
+        completions) echo "-h --help" ;;
         demo) echo "--dir -h --help" ;;
         monitors) echo "--json --names -h --help" ;;
         pause) echo "--until-resume -h --help" ;;
-        redact) echo "-o --output --regions --rect --fill --origin --format --quality --compression -h --help" ;;
+        "quarantine list") echo "--json -h --help" ;;
+        "quarantine restore") echo "-o --output --force -h --help" ;;
+        "quarantine purge") echo "--older-than -h --help" ;;
+        redact) echo "-o --output --regions --rect --fill --origin --format --quality" \
+            "--compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
-        "quarantine list") echo "--json -h --help" ;;
-        "quarantine restore") echo "-o --output -h --help" ;;
-        "quarantine purge") echo "--older-than -h --help" ;;
+        resume) echo "-h --help" ;;
         status) echo "--json -h --help" ;;
-        watch) echo "--regions --dir --tool-class --spool --keep --exec --json --once --verbose --no-files" \
-            "--no-clipboard --no-tools --no-guard --shield --shield-key --no-shm --compression -h --help" ;;
+        watch) echo "--regions --dir --tool-class --spool --keep --keep-for" \
+            "--keep-unredacted --exec --json --once --verbose --no-files" \
+            "--no-clipboard --no-tools --no-guard --no-notify --shield --shield-key" \
+            "--no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
 }
 
-# Whether an option takes a value (as the next word or after '=').
-_shotguard_takes_value() {
-    case $1 in
-        -o | --output | --regions | --window | --geometry | --monitor | --compression | --dir | --rect | --fill | --origin | \
-            --format | --quality | --tool-class | --spool | --keep | --exec | --older-than | --shield-key)
-            return 0 ;;
+# What the value of option $2 of command $1 is, for _shotguard_values; nothing when the
+# option takes no value.
+_shotguard_value_kind() {
+    case "$1|$2" in
+        "capture|-o" | "capture|--output" | "capture|--regions" | "quarantine restore|-o" | \
+            "quarantine restore|--output" | "redact|-o" | "redact|--output" | "redact|--regions" | \
+            "regions check|--regions" | "regions show|-o" | "regions show|--output" | "regions show|--regions" | \
+            "watch|--regions")
+            echo "file" ;;
+        "capture|--window")
+            echo "windows" ;;
+        "capture|--geometry" | "quarantine purge|--older-than" | "redact|--rect" | "redact|--origin" | \
+            "watch|--tool-class" | "watch|--keep" | "watch|--keep-for")
+            echo "free" ;;
+        "capture|--monitor")
+            echo "monitors" ;;
+        "capture|--format" | "redact|--format")
+            echo "words png jpeg webp bmp" ;;
+        "capture|--quality" | "redact|--quality")
+            echo "words 50 75 90 100" ;;
+        "capture|--compression" | "redact|--compression" | "regions show|--compression" | "watch|--compression")
+            echo "words 0 1 2 3 4 5 6 7 8 9" ;;
+        "demo|--dir" | "watch|--dir" | "watch|--spool")
+            echo "folder" ;;
+        "redact|--fill")
+            echo "fill" ;;
+        "watch|--exec")
+            echo "command" ;;
+        "watch|--shield-key")
+            echo "words Print Sys_Req Pause Scroll_Lock Insert Menu F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12" ;;
     esac
-    return 1
 }
 
-# Fills COMPREPLY with the values of option $1 that start with $2.
+# What the words after command $1 that are not options are, for _shotguard_values.
+_shotguard_operand_kind() {
+    case $1 in
+        completions) echo words bash zsh fish ;;
+        "quarantine restore") echo quarantine ;;
+        redact) echo file ;;
+    esac
+}
+
+# Fills COMPREPLY with the values of kind $1 that start with $2.
 _shotguard_values() {
     local IFS=$'\n'
+    local shotguard=${COMP_WORDS[0]/#\~/$HOME}
     case $1 in
-        -o | --output | --regions)
+        file)
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -f -- "$2")) ;;
-        --dir | --spool)
+        folder)
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -d -- "$2")) ;;
-        --exec)
+        command)
             # A command line for /bin/sh: its first word is a command.
             COMPREPLY=($(compgen -c -- "$2")) ;;
-        --window)
+        windows)
             # The ids of the viewable windows; nothing when there is no display.
-            local shotguard=${COMP_WORDS[0]/#\~/$HOME}
             COMPREPLY=($(compgen -W "$("$shotguard" windows --ids 2>/dev/null)" -- "$2")) ;;
-        --monitor)
+        monitors)
             # 'primary' and the monitors' names; only 'primary' when there is no display.
-            local shotguard=${COMP_WORDS[0]/#\~/$HOME}
             COMPREPLY=($(compgen -W "primary"$'\n'"$("$shotguard" monitors --names 2>/dev/null)" -- "$2")) ;;
-        --fill)
+        quarantine)
+            # The ids of the quarantined screenshots.
+            COMPREPLY=($(compgen -W "$("$shotguard" quarantine list 2>/dev/null | cut -d' ' -f1)" -- "$2")) ;;
+        fill)
             COMPREPLY=($(compgen -W $'black\npixelate\npixelate:16' -- "$2"))
             # '#rrggbb': offered as '\#', since an unquoted '#' starting a word begins a comment.
             [[ -z $2 ]] && COMPREPLY+=('\#') ;;
-        --compression)
-            COMPREPLY=($(compgen -W $'0\n1\n2\n3\n4\n5\n6\n7\n8\n9' -- "$2")) ;;
-        --format)
-            COMPREPLY=($(compgen -W $'png\njpeg\nwebp' -- "$2")) ;;
-        --quality)
-            COMPREPLY=($(compgen -W $'50\n75\n90\n100' -- "$2")) ;;
+        words\ *)
+            local words=${1#words }
+            COMPREPLY=($(compgen -W "${words// /$'\n'}" -- "$2")) ;;
         *)
-            COMPREPLY=() ;; # a geometry, a position or a window class: nothing to offer
+            COMPREPLY=() ;; # free text: nothing to offer
     esac
 }
 
@@ -81,23 +119,26 @@ _shotguard() {
     local cur=${words[${#words[@]} - 1]}
     local prev=${words[${#words[@]} - 2]}
 
-    # The command named so far: "", "capture", "regions" or "regions show". Commands come
-    # first, before any option.
+    # The command named so far: "", a command, a group, or a group and its command.
+    # Commands come first, before any option.
     local command=""
     if ((${#words[@]} > 2)) && [[ ${words[1]} != -* ]]; then
         command=${words[1]}
-        [[ ($command == regions || $command == quarantine) && ${#words[@]} -gt 3 ]] && command="$command ${words[2]}"
+        case $command in
+            quarantine | regions)
+                ((${#words[@]} > 3)) && command="$command ${words[2]}" ;;
+        esac
     fi
-    local expect_value=""
-    [[ $prev == -* && $prev != *=* ]] && _shotguard_takes_value "$prev" && expect_value=1
+    local kind=""
+    [[ $prev == -* && $prev != *=* ]] && kind=$(_shotguard_value_kind "$command" "$prev")
 
     COMPREPLY=()
-    if [[ -n $expect_value ]]; then
-        _shotguard_values "$prev" "$cur"
+    if [[ -n $kind ]]; then
+        _shotguard_values "$kind" "$cur"
     elif [[ $cur == --*=* ]]; then
         local option=${cur%%=*}
         cur=${cur#*=}
-        _shotguard_values "$option" "$cur"
+        _shotguard_values "$(_shotguard_value_kind "$command" "$option")" "$cur"
         # With '=' among its word breaks (the default), bash replaces only the value.
         if [[ $COMP_WORDBREAKS != *=* ]]; then
             local index
@@ -107,22 +148,13 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "autostart capture demo monitors pause quarantine redact regions resume status watch windows" -- "$cur"))
-    elif [[ $command == regions ]]; then
-        COMPREPLY=($(compgen -W "check show" -- "$cur"))
-    elif [[ $command == quarantine ]]; then
-        COMPREPLY=($(compgen -W "list restore purge" -- "$cur"))
-    elif [[ $command == "quarantine restore" ]]; then
-        # The ids of the quarantined screenshots.
-        local shotguard=${COMP_WORDS[0]/#\~/$HOME}
-        COMPREPLY=($(compgen -W "$("$shotguard" quarantine list 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
-    elif [[ $command == pause ]]; then
-        # A few durations; any NUMBER[hms]... is accepted.
-        COMPREPLY=($(compgen -W "10m 30m 1h 0" -- "$cur"))
-    elif [[ $command == redact ]]; then
-        compopt -o filenames 2>/dev/null
-        local IFS=$'\n'
-        COMPREPLY=($(compgen -f -- "$cur"))
+        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause quarantine redact regions resume status watch windows" -- "$cur"))
+    else
+        case $command in
+            quarantine) COMPREPLY=($(compgen -W "list restore purge" -- "$cur")) ;;
+            regions) COMPREPLY=($(compgen -W "check show" -- "$cur")) ;;
+            *) _shotguard_values "$(_shotguard_operand_kind "$command")" "$cur" ;;
+        esac
     fi
 
     # ':' is a word break too (as in pixelate:16): offer only what follows the last one.

@@ -1,13 +1,14 @@
 # fish completion for shotguard(1): subcommands, their options, and the options' values.
-# Installed as share/fish/vendor_completions.d/shotguard.fish; Tests/DocsTests checks it
-# against 'shotguard --help' and 'shotguard COMMAND --help'.
+# Written by 'shotguard completions fish' from the commands themselves: run
+# 'make completions' after changing one, rather than editing this file.
+# Installed as share/fish/vendor_completions.d/shotguard.fish.
 
-# Prints the command named so far: "", "capture", "regions" or "regions show".
+# Prints the command named so far: "", a command, a group, or a group and its command.
 # Commands come first, before any option.
 function __shotguard_command
     set -l tokens (commandline -opc)
     if test (count $tokens) -ge 2; and not string match -q -- '-*' $tokens[2]
-        if contains -- $tokens[2] regions quarantine; and test (count $tokens) -ge 3
+        if contains -- $tokens[2] quarantine regions; and test (count $tokens) -ge 3
             echo "$tokens[2] $tokens[3]"
         else
             echo $tokens[2]
@@ -43,93 +44,136 @@ end
 
 complete -c shotguard -f
 
-# Commands, and the options taken before one.
+# Commands and groups, and the options taken before a command.
 complete -c shotguard -n '__shotguard_using ""' -a autostart -d 'Start the agent for this X session (what the autostart entry runs)'
 complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the screen, a window or a rectangle, redacted'
+complete -c shotguard -n '__shotguard_using ""' -a completions -d 'Print the completion script for bash, zsh or fish'
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
 complete -c shotguard -n '__shotguard_using ""' -a monitors -d 'List the RandR monitors, to help write monitor rules'
 complete -c shotguard -n '__shotguard_using ""' -a pause -d 'Pause protection for a while (default 10 minutes)'
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
-complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG or WebP image'
+complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG, WebP or BMP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
 complete -c shotguard -n '__shotguard_using ""' -a resume -d 'End a pause: protect again at once'
 complete -c shotguard -n '__shotguard_using ""' -a status -d 'Say whether the agent protects this session (and why not)'
 complete -c shotguard -n '__shotguard_using ""' -a watch -d 'Notice screenshots and hand them on redacted (the background agent)'
 complete -c shotguard -n '__shotguard_using ""' -a windows -d 'List the viewable windows, to help write rules'
-complete -c shotguard -n '__shotguard_using ""' -l version -d 'Print the version and exit'
-complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regions file against the windows on screen'
-complete -c shotguard -n '__shotguard_using regions' -a show -d "Write a capture with every rule's rectangles outlined"
+complete -c shotguard -n '__shotguard_using ""' -s h -l help -d 'Show this help and exit'
+complete -c shotguard -n '__shotguard_using ""' -s v -l version -d 'Print the version and exit (-V too)'
 
+# quarantine
 complete -c shotguard -n '__shotguard_using quarantine' -a list -d 'List the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using quarantine' -a restore -d 'Put back the original of a quarantined screenshot'
 complete -c shotguard -n '__shotguard_using quarantine' -a purge -d 'Delete quarantined originals'
 
-# Every command, and the root, takes --help.
-complete -c shotguard -n 'not __shotguard_using regions; and not __shotguard_using quarantine' -s h -l help -d 'Show help and exit'
+# regions
+complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regions file against the windows on screen'
+complete -c shotguard -n '__shotguard_using regions' -a show -d 'Write a capture with every rule\'s rectangles outlined'
 
-# Options that several commands share.
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"' \
-    -s o -l output -r -F -d "Write the image to FILE; '-' for standard output"
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions check"; or __shotguard_using "regions show"; or __shotguard_using watch' \
-    -l regions -r -F -d 'Read rules from FILE'
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact; or __shotguard_using "regions show"; or __shotguard_using watch' \
-    -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level for the PNG (0 fast, 9 smallest)'
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact' \
-    -l format -x -a 'png jpeg webp' -d 'Write this format whatever the extension'
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using redact' \
-    -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG and WebP (default 90)'
-complete -c shotguard -n '__shotguard_using capture; or __shotguard_using "regions show"; or __shotguard_using watch' \
-    -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
+# autostart
+complete -c shotguard -n '__shotguard_using autostart' -s h -l help -d 'Show this help and exit'
 
 # capture
+complete -c shotguard -n '__shotguard_using capture' -s o -l output -r -F -d 'Write the image to FILE (atomically), as .png, .jpg, .webp or .bmp says; \'-\' writes PNG to stdout'
 complete -c shotguard -n '__shotguard_using capture' -l screen -d 'Capture the whole screen (the default)'
-complete -c shotguard -n '__shotguard_using capture' -l active -d 'Capture the active window'
-complete -c shotguard -n '__shotguard_using capture' -l window -x -a '(__shotguard_window_ids)' -d 'Capture this window'
-complete -c shotguard -n '__shotguard_using capture' -l geometry -x -d 'Capture this rectangle of the screen (WxH+X+Y)'
-complete -c shotguard -n '__shotguard_using capture' -l monitor -x -a '(__shotguard_monitor_names)' -d 'Capture this RandR monitor'
-complete -c shotguard -n '__shotguard_using capture' -l frame -d 'With --active or --window, include the decorations'
+complete -c shotguard -n '__shotguard_using capture' -l active -d 'Capture the active window as it shows on screen'
+complete -c shotguard -n '__shotguard_using capture' -l window -x -a '(__shotguard_window_ids)' -d 'Capture window ID (see \'shotguard windows\')'
+complete -c shotguard -n '__shotguard_using capture' -l geometry -x -d 'Capture this rectangle of the screen'
+complete -c shotguard -n '__shotguard_using capture' -l monitor -x -a '(__shotguard_monitor_names)' -d 'Capture the RandR monitor NAME, or \'primary\' (see \'shotguard monitors\')'
+complete -c shotguard -n '__shotguard_using capture' -l frame -d 'With --active or --window, include the window manager\'s decorations'
+complete -c shotguard -n '__shotguard_using capture' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
 complete -c shotguard -n '__shotguard_using capture' -l no-redact -d 'Write the capture as it is, applying no rules'
+complete -c shotguard -n '__shotguard_using capture' -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
+complete -c shotguard -n '__shotguard_using capture' -l format -x -a 'png jpeg webp bmp' -d 'Write png, jpeg, webp or bmp whatever FILE\'s extension says'
+complete -c shotguard -n '__shotguard_using capture' -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG and WebP output (default 90)'
+complete -c shotguard -n '__shotguard_using capture' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
+complete -c shotguard -n '__shotguard_using capture' -s h -l help -d 'Show this help and exit'
+
+# completions
+complete -c shotguard -n '__shotguard_using completions' -a 'bash zsh fish' -d 'SHELL'
+complete -c shotguard -n '__shotguard_using completions' -s h -l help -d 'Show this help and exit'
 
 # demo
-complete -c shotguard -n '__shotguard_using demo' -l dir -x -a '(__fish_complete_directories)' -d 'Write the files into DIR'
+complete -c shotguard -n '__shotguard_using demo' -l dir -x -a '(__fish_complete_directories)' -d 'Write the demo\'s files into DIR (created if needed; default: a new temporary folder)'
+complete -c shotguard -n '__shotguard_using demo' -s h -l help -d 'Show this help and exit'
+
+# monitors
+complete -c shotguard -n '__shotguard_using monitors' -l json -d 'Print a JSON array instead of a table'
+complete -c shotguard -n '__shotguard_using monitors' -l names -d 'Print only the monitor names, one per line (for shell completion)'
+complete -c shotguard -n '__shotguard_using monitors' -s h -l help -d 'Show this help and exit'
+
+# pause
+complete -c shotguard -n '__shotguard_using pause' -l until-resume -d 'Pause until \'shotguard resume\', with no end of its own (as DURATION 0)'
+complete -c shotguard -n '__shotguard_using pause' -s h -l help -d 'Show this help and exit'
+
+# quarantine list
+complete -c shotguard -n '__shotguard_using "quarantine list"' -l json -d 'Print one JSON array of the entries'
+complete -c shotguard -n '__shotguard_using "quarantine list"' -s h -l help -d 'Show this help and exit'
+
+# quarantine restore
+complete -c shotguard -n '__shotguard_using "quarantine restore"' -a '(__shotguard_quarantine_ids)' -d 'ID'
+complete -c shotguard -n '__shotguard_using "quarantine restore"' -s o -l output -r -F -d 'Write the original to PATH instead of the path it was taken from'
+complete -c shotguard -n '__shotguard_using "quarantine restore"' -l force -d 'Replace a file at the path that guard did not leave there'
+complete -c shotguard -n '__shotguard_using "quarantine restore"' -s h -l help -d 'Show this help and exit'
+
+# quarantine purge
+complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DAYS days'
+complete -c shotguard -n '__shotguard_using "quarantine purge"' -s h -l help -d 'Show this help and exit'
 
 # redact
-complete -c shotguard -n '__shotguard_using redact' -F -d 'Input PNG'
-complete -c shotguard -n '__shotguard_using redact' -l rect -x -d 'Also cover this rectangle of the image (WxH+X+Y)'
-complete -c shotguard -n '__shotguard_using redact' -l fill -x -a 'black pixelate pixelate:16 \#' -d 'Cover for --rect'
-complete -c shotguard -n '__shotguard_using redact' -l origin -x -d "The image's top-left corner on screen (+X+Y)"
+complete -c shotguard -n '__shotguard_using redact' -F -d 'IN'
+complete -c shotguard -n '__shotguard_using redact' -s o -l output -r -F -d 'Write the image to FILE (atomically), as .png, .jpg, .webp or .bmp says; \'-\' writes PNG to stdout'
+complete -c shotguard -n '__shotguard_using redact' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
+complete -c shotguard -n '__shotguard_using redact' -l rect -x -d 'Also cover this rectangle of the image (repeatable; % and -X/-Y allowed)'
+complete -c shotguard -n '__shotguard_using redact' -l fill -x -a 'black pixelate pixelate:16 \#' -d 'Cover for --rect: black (default), #rrggbb or pixelate[:N] (weaker)'
+complete -c shotguard -n '__shotguard_using redact' -l origin -x -d 'Where the image\'s top-left corner was on screen, for rules (default +0+0)'
+complete -c shotguard -n '__shotguard_using redact' -l format -x -a 'png jpeg webp bmp' -d 'Write png, jpeg, webp or bmp whatever FILE\'s extension says'
+complete -c shotguard -n '__shotguard_using redact' -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG and WebP output (default 90)'
+complete -c shotguard -n '__shotguard_using redact' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
+complete -c shotguard -n '__shotguard_using redact' -s h -l help -d 'Show this help and exit'
+
+# regions check
+complete -c shotguard -n '__shotguard_using "regions check"' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
+complete -c shotguard -n '__shotguard_using "regions check"' -s h -l help -d 'Show this help and exit'
+
+# regions show
+complete -c shotguard -n '__shotguard_using "regions show"' -s o -l output -r -F -d 'Write the PNG to FILE (atomically); \'-\' writes to standard output'
+complete -c shotguard -n '__shotguard_using "regions show"' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
+complete -c shotguard -n '__shotguard_using "regions show"' -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
+complete -c shotguard -n '__shotguard_using "regions show"' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
+complete -c shotguard -n '__shotguard_using "regions show"' -s h -l help -d 'Show this help and exit'
+
+# resume
+complete -c shotguard -n '__shotguard_using resume' -s h -l help -d 'Show this help and exit'
+
+# status
+complete -c shotguard -n '__shotguard_using status' -l json -d 'Print one JSON object instead of lines of text'
+complete -c shotguard -n '__shotguard_using status' -s h -l help -d 'Show this help and exit'
 
 # watch
-complete -c shotguard -n '__shotguard_using watch' -l dir -x -a '(__fish_complete_directories)' -d 'Also watch DIR for screenshots'
-complete -c shotguard -n '__shotguard_using watch' -l tool-class -x -d 'Also treat windows of WM_CLASS CLASS as a screenshot tool'
-complete -c shotguard -n '__shotguard_using watch' -l spool -x -a '(__fish_complete_directories)' -d 'Write reports into DIR'
-complete -c shotguard -n '__shotguard_using watch' -l keep -x -d 'Keep the newest N reports in the spool'
-complete -c shotguard -n '__shotguard_using watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD through /bin/sh for each report'
-complete -c shotguard -n '__shotguard_using watch' -l json -d 'Print each report as one JSON line'
+complete -c shotguard -n '__shotguard_using watch' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
+complete -c shotguard -n '__shotguard_using watch' -l dir -x -a '(__fish_complete_directories)' -d 'Also watch DIR for screenshots (repeatable; it may not exist yet)'
+complete -c shotguard -n '__shotguard_using watch' -l tool-class -x -d 'Also treat windows of WM_CLASS CLASS as a screenshot tool (repeatable)'
+complete -c shotguard -n '__shotguard_using watch' -l spool -x -a '(__fish_complete_directories)' -d 'Write reports into DIR (default $XDG_STATE_HOME/shotguard/reports)'
+complete -c shotguard -n '__shotguard_using watch' -l keep -x -d 'Keep the newest N reports in the spool, removing the oldest (default 500)'
+complete -c shotguard -n '__shotguard_using watch' -l keep-for -x -d 'Keep reports for DURATION (30m, 12h, 7d; default 1d) or \'forever\''
+complete -c shotguard -n '__shotguard_using watch' -l keep-unredacted -d 'Also keep the image of a screenshot no rule touched (by default only its report)'
+complete -c shotguard -n '__shotguard_using watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD through /bin/sh for each report, with SHOTGUARD_IMAGE and SHOTGUARD_REPORT'
+complete -c shotguard -n '__shotguard_using watch' -l json -d 'Print each report as one JSON line on standard output'
 complete -c shotguard -n '__shotguard_using watch' -l once -d 'Exit after the first report'
 complete -c shotguard -n '__shotguard_using watch' -l verbose -d 'Log every signal and decision'
 complete -c shotguard -n '__shotguard_using watch' -l no-files -d 'Do not watch folders for screenshot files'
 complete -c shotguard -n '__shotguard_using watch' -l no-clipboard -d 'Do not watch the clipboard'
-complete -c shotguard -n '__shotguard_using watch' -l no-tools -d "Do not watch for screenshot tools' windows"
-complete -c shotguard -n '__shotguard_using watch' -l no-guard -d 'Only report: leave screenshot files and the clipboard alone'
-complete -c shotguard -n '__shotguard_using watch' -l shield -d 'Cover what the rules hit the moment Print is pressed'
-complete -c shotguard -n '__shotguard_using watch' -l shield-key -r -d 'Also shield on this key (X keysym name)'
-
-# quarantine
-complete -c shotguard -n '__shotguard_using "quarantine list"' -l json -d 'Print one JSON object per entry'
-complete -c shotguard -n '__shotguard_using "quarantine restore"' -a '(__shotguard_quarantine_ids)' -d 'Quarantine ID'
-complete -c shotguard -n '__shotguard_using "quarantine restore"' -s o -l output -r -F -d 'Write the original to PATH'
-complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DAYS days'
-
-# monitors
-complete -c shotguard -n '__shotguard_using monitors' -l json -d 'Print a JSON array instead of a table'
-complete -c shotguard -n '__shotguard_using monitors' -l names -d 'Print only the monitor names'
+complete -c shotguard -n '__shotguard_using watch' -l no-tools -d 'Do not watch for screenshot tools\' windows'
+complete -c shotguard -n '__shotguard_using watch' -l no-guard -d 'Only report: leave screenshot files and the clipboard as the tool made them'
+complete -c shotguard -n '__shotguard_using watch' -l no-notify -d 'Show no desktop notifications'
+complete -c shotguard -n '__shotguard_using watch' -l shield -d 'Cover what the rules hit the moment Print is pressed, before the tool reads the screen'
+complete -c shotguard -n '__shotguard_using watch' -l shield-key -x -a 'Print Sys_Req Pause Scroll_Lock Insert Menu F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12' -d 'Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)'
+complete -c shotguard -n '__shotguard_using watch' -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
+complete -c shotguard -n '__shotguard_using watch' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
+complete -c shotguard -n '__shotguard_using watch' -s h -l help -d 'Show this help and exit'
 
 # windows
 complete -c shotguard -n '__shotguard_using windows' -l json -d 'Print a JSON array instead of a table'
-complete -c shotguard -n '__shotguard_using windows' -l ids -d 'Print only the window ids'
-
-# status, pause
-complete -c shotguard -n '__shotguard_using status' -l json -d 'Print one JSON object'
-complete -c shotguard -n '__shotguard_using pause' -a '10m 30m 1h 0' -d 'Duration (0: until resume)'
-complete -c shotguard -n '__shotguard_using pause' -l until-resume -d "Pause until 'shotguard resume'"
+complete -c shotguard -n '__shotguard_using windows' -l ids -d 'Print only the window ids, one per line (for shell completion)'
+complete -c shotguard -n '__shotguard_using windows' -s h -l help -d 'Show this help and exit'

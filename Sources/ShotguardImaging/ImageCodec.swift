@@ -5,12 +5,15 @@ public enum ImageEncoding: Sendable {
     case png(EncodeOptions)
     case jpeg(JPEGOptions)
     case webp(WebPOptions)
+    /// 24-bit, uncompressed: what screenshot tools write when asked for a BMP.
+    case bmp
 
     public var format: ImageFormat {
         switch self {
         case .png: return .png
         case .jpeg: return .jpeg
         case .webp: return .webp
+        case .bmp: return .bmp
         }
     }
 
@@ -20,13 +23,15 @@ public enum ImageEncoding: Sendable {
         case .png: return .png(.fast)
         case .jpeg: return .jpeg(JPEGOptions(quality: quality ?? JPEGOptions.standard.quality))
         case .webp: return .webp(WebPOptions(quality: quality ?? WebPOptions.standard.quality))
+        case .bmp: return .bmp
         }
     }
 
     /// An encoding that keeps an original file's format, for writing a redacted copy in its
     /// place: PNG as PNG; JPEG at the quality estimated from its quantisation tables (90 when
     /// they do not say) and its chroma subsampling (full or halved); WebP lossless or lossy at
-    /// quality 90 (WebP does not record its quality). Nil when the bytes are none of these.
+    /// quality 90 (WebP does not record its quality); BMP as 24-bit BMP. Nil when the bytes are
+    /// none of these.
     public static func matching(original data: [UInt8]) -> ImageEncoding? {
         switch ImageFormat.sniff(data) {
         case .png: return .png(.fast)
@@ -34,6 +39,7 @@ public enum ImageEncoding: Sendable {
             let quality = JPEGQuality.estimate(data) ?? JPEGQuality.fallback
             return .jpeg(JPEGOptions(quality: quality, fullChroma: JPEGDecoder.isFullChroma(data)))
         case .webp: return .webp(WebPOptions(quality: WebPOptions.standard.quality, lossless: WebPCodec.isLossless(data)))
+        case .bmp: return .bmp
         case nil: return nil
         }
     }
@@ -49,7 +55,7 @@ public struct DecodedImage: Sendable {
 }
 
 public enum ImageCodec {
-    /// Decodes PNG, JPEG or WebP, chosen by the bytes' signature (never by a file name), with
+    /// Decodes PNG, JPEG, WebP or BMP, chosen by the bytes' signature (never by a file name), with
     /// the same limits for each. Anything else is an `.unknownFormat` error.
     public static func decode(
         _ data: [UInt8], source: String, limits: DecodeLimits = .standard
@@ -61,8 +67,9 @@ public enum ImageCodec {
         case .webp:
             return DecodedImage(image: try WebPCodec.decode(data, source: source, limits: limits), format: .webp,
                                 isLossy: !WebPCodec.isLossless(data))
+        case .bmp: return DecodedImage(image: try BMPCodec.decode(data, source: source, limits: limits), format: .bmp, isLossy: false)
         case nil:
-            throw ImagingError(.unknownFormat, source: source, "not a PNG, JPEG or WebP image (unknown signature)")
+            throw ImagingError(.unknownFormat, source: source, "not a PNG, JPEG, WebP or BMP image (unknown signature)")
         }
     }
 
@@ -74,6 +81,7 @@ public enum ImageCodec {
         case .png(let options): return try PNGEncoder.encode(image, options: options, destination: destination)
         case .jpeg(let options): return try JPEGEncoder.encode(image, options: options, destination: destination)
         case .webp(let options): return try WebPCodec.encode(image, options: options, destination: destination)
+        case .bmp: return try BMPCodec.encode(image, destination: destination)
         }
     }
 }

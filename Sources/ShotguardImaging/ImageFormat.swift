@@ -2,7 +2,7 @@
 
 /// An image file format.
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case png, jpeg, webp
+    case png, jpeg, webp, bmp
 
     /// The format whose signature starts `bytes`, or nil for anything else.
     public static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat? {
@@ -11,30 +11,32 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         if bytes.count >= 12, Array(bytes[0..<4]) == Array("RIFF".utf8), Array(bytes[8..<12]) == Array("WEBP".utf8) {
             return .webp
         }
+        if BMPCodec.hasSignature(bytes) { return .bmp }
         return nil
     }
 
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? { bytes.withUnsafeBytes { sniff($0) } }
 
-    /// The format a file name's extension names (`.png`, `.jpg`, `.jpeg`, `.webp`, any case).
+    /// The format a file name's extension names (`.png`, `.jpg`, `.jpeg`, `.webp`, `.bmp`, any case).
     public init?(path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         self.init(name: String(path[path.index(after: dot)...]))
     }
 
-    /// The format a `--format` value or an extension names: png, jpeg (or jpg), webp.
+    /// The format a `--format` value or an extension names: png, jpeg (or jpg), webp, bmp.
     public init?(name: String) {
         switch name.lowercased() {
         case "png": self = .png
         case "jpg", "jpeg": self = .jpeg
         case "webp": self = .webp
+        case "bmp": self = .bmp
         default: return nil
         }
     }
 
     /// Whether `bytes` hold a whole file of this format, as far as its framing shows: PNG up
     /// to `IEND`, JPEG up to the `EOI` marker after its last scan, WebP as long as its RIFF
-    /// header says. A tool still writing the file fails this.
+    /// header says, BMP every row its headers promise. A tool still writing the file fails this.
     public func isComplete(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard ImageFormat.sniff(bytes) == self else { return false }
         switch self {
@@ -44,6 +46,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .webp:
             let size = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
             return bytes.count >= 8 + size
+        case .bmp: return BMPCodec.isComplete(bytes)
         }
     }
 

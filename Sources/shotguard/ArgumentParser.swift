@@ -84,6 +84,14 @@ extension ParsedArguments {
         return number
     }
 
+    /// At most one of the options `longs` (flags or with values): `windows --json --ids` asks for
+    /// two outputs at once, and neither may win in silence.
+    func atMostOne(of longs: [String], for command: CommandSpec) throws(CLIError) {
+        let given = longs.filter { has($0) || value($0) != nil }
+        guard given.count > 1 else { return }
+        throw .usage("\(command.name): \(given.map { "--" + $0 }.joined(separator: " and ")) do not go together (choose one)")
+    }
+
     /// The single required `-o FILE`: a regular file, a new name or `-` (see `OutputPath`).
     func output(for command: CommandSpec) throws(CLIError) -> String {
         guard let path = value("output") else {

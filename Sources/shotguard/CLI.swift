@@ -26,8 +26,8 @@ enum CLI {
                 Console.output(root.helpText)
                 return .success
             }
-            if words == ["regions"] {
-                Console.output(regionsHelp)
+            if words.count == 1, let group = groupHelp(words[0]) {
+                Console.output(group)
                 return .success
             }
             guard let topic = Commands.find(words)?.command.spec else {
@@ -37,7 +37,8 @@ enum CLI {
             Console.output(topic.helpText)
             return .success
         }
-        if first == "--version" {
+        // scrot and maim print their version for -v; -V is the other common spelling.
+        if first == "--version" || first == "-v" || first == "-V" {
             Console.output("shotguard \(Commands.version)\n")
             return .success
         }
@@ -45,15 +46,16 @@ enum CLI {
             Console.error("shotguard: unknown option '\(printable(first))' (see 'shotguard --help')\n")
             return .usage
         }
-        if first == "regions", Commands.find(arguments) == nil {
-            // `regions --help` asks for the commands of the group, as `help regions` does.
+        if let members = groupMembers(first), Commands.find(arguments) == nil {
+            // `GROUP --help` asks for the commands of the group, as `help GROUP` does.
             if arguments.count == 2, arguments[1] == "--help" || arguments[1] == "-h" {
-                Console.output(regionsHelp)
+                Console.output(groupHelp(first) ?? "")
                 return .success
             }
-            let known = Commands.specs.filter { $0.name.hasPrefix("regions ") }.map { $0.name.dropFirst(8) }
-            let wanted = arguments.dropFirst().first.map { "unknown regions command '\(printable($0))'" } ?? "regions needs a command"
-            Console.error("shotguard: \(wanted) (expected \(known.joined(separator: " or ")); see 'shotguard --help')\n")
+            let known = members.count == 2 ? members.joined(separator: " or ")
+                : members.dropLast().joined(separator: ", ") + " or " + members.last!
+            let wanted = arguments.dropFirst().first.map { "unknown \(first) command '\(printable($0))'" } ?? "\(first) needs a command"
+            Console.error("shotguard: \(wanted) (expected \(known); see 'shotguard \(first) --help')\n")
             return .usage
         }
         guard let (command, wordCount) = Commands.find(arguments) else {
@@ -79,9 +81,20 @@ enum CLI {
 }
 
 extension CLI {
-    /// The help of every `regions` command, one after the other.
-    static var regionsHelp: String {
-        Commands.specs.filter { $0.name.hasPrefix("regions ") }.map(\.helpText).joined(separator: "\n")
+    /// The second words of the commands named `group` and another word (`check`, `show` for
+    /// `regions`), in help's order; nil when `group` names no such group.
+    static func groupMembers(_ group: String) -> [String]? {
+        let members = Commands.specs.compactMap { spec -> String? in
+            let words = spec.name.split(separator: " ")
+            return words.count == 2 && words[0] == group ? String(words[1]) : nil
+        }
+        return members.isEmpty ? nil : members
+    }
+
+    /// The help of every command of `group`, one after the other; nil when it is not a group.
+    static func groupHelp(_ group: String) -> String? {
+        guard groupMembers(group) != nil else { return nil }
+        return Commands.specs.filter { $0.name.hasPrefix(group + " ") }.map(\.helpText).joined(separator: "\n")
     }
 
     /// A word from the command line, quoted in an error: escaped, and cut when very long.

@@ -23,7 +23,8 @@ enum CaptureCommand: Subcommand {
         ],
         details: "A window is captured from the screen (what the user sees), clipped to the screen.\n"
             + "Rules of the regions file are resolved against the windows on screen now; an invalid\n"
-            + "regions file writes nothing (exit 2).")
+            + "regions file writes nothing (exit 2).",
+        examples: ["shotguard capture --active -o ~/shot.png", "shotguard capture --geometry 800x600+0+0 -o - | xclip -sel clip -t image/png"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else {
@@ -62,6 +63,10 @@ enum CaptureCommand: Subcommand {
         let area: Rect
         if let geometry {
             area = geometry.resolve(in: context.bounds)
+            guard !area.intersection(context.bounds).isEmpty else {
+                throw .usage("capture: --geometry \(arguments.value("geometry") ?? "") lies wholly off the "
+                    + "\(context.width)x\(context.height) screen; nothing to capture")
+            }
         } else if arguments.has("active") {
             guard let active = display.activeWindow() else {
                 throw .failure("capture --active: no window is active on display '\(display.name)'")
@@ -97,7 +102,8 @@ enum CaptureCommand: Subcommand {
             try ImageOutput.write(image, to: output, as: encoding)
         }
         if regions == nil, !arguments.has("no-redact") {
-            Console.error("shotguard: no regions file at \(RegionsFile.defaultPath); nothing was redacted\n")
+            Console.error("shotguard: warning: no regions file at \(RegionsFile.defaultPath), so no rule protects this "
+                + "capture: it was written unredacted\n")
         }
         // The process ends next, and the kernel detaches the segment and the server frees its
         // side when the connection closes: an orderly detach would wait a round trip while the

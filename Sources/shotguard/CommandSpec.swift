@@ -27,7 +27,12 @@ struct CommandSpec: Sendable {
     /// The arguments after the options in the usage line, e.g. `IN.png`.
     let arguments: String
     let options: [OptionSpec]
+    /// Paragraphs after the options, blank-line separated; single line breaks are reflowed.
     let details: String
+    /// Command lines shown last in help, each a complete use of the command.
+    var examples: [String] = []
+    /// What the words after the options complete to (an input file, an entry's id).
+    var operand: ValueCompletion = .none
 
     func option(named long: String) -> OptionSpec? { options.first { $0.long == long } }
 }
@@ -42,9 +47,9 @@ extension OptionSpec {
                                         help: "zlib level 0-9 for the PNG (default 1: fast; 9: smallest).")
     static let imageOutput = OptionSpec(
         "output", short: "o", value: "FILE",
-        help: "Write the image to FILE (atomically), as .png, .jpg or .webp says; '-' writes PNG to stdout.")
+        help: "Write the image to FILE (atomically), as .png, .jpg, .webp or .bmp says; '-' writes PNG to stdout.")
     static let format = OptionSpec("format", value: "FORMAT",
-                                   help: "Write png, jpeg or webp whatever FILE's extension says.")
+                                   help: "Write png, jpeg, webp or bmp whatever FILE's extension says.")
     static let quality = OptionSpec("quality", value: "N",
                                     help: "Quality 1-100 for JPEG and WebP output (default 90).")
     static let noShm = OptionSpec("no-shm", help: "Capture with XGetImage even where MIT-SHM is available.")

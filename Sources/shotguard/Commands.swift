@@ -12,13 +12,15 @@ enum Commands {
     static let root = CommandSpec(
         name: "", summary: "notice screenshots on an X11 desktop and redact them before they leave",
         arguments: "COMMAND [OPTIONS]",
-        options: [.help, OptionSpec("version", help: "Print the version and exit.")],
-        details: "Run 'shotguard COMMAND --help' (or 'shotguard help COMMAND') for the options of one command.\n"
-            + "Exit status: 0 success, 1 runtime failure, 2 usage or regions-file error.")
+        options: [.help, OptionSpec("version", short: "v", help: "Print the version and exit (-V too).")],
+        details: "Run 'shotguard COMMAND --help' (or 'shotguard help COMMAND') for the options of one command.\n\n"
+            + "Exit status: 0 success, 1 runtime failure, 2 usage or regions-file error.",
+        examples: ["shotguard capture --active -o ~/shot.png", "shotguard watch --verbose"])
 
     static var all: [any Subcommand.Type] { [
         AutostartCommand.self,
         CaptureCommand.self,
+        CompletionsCommand.self,
         DemoCommand.self,
         MonitorsCommand.self,
         PauseCommand.self,
@@ -35,6 +37,13 @@ enum Commands {
     ] }
 
     static var specs: [CommandSpec] { all.map { $0.spec } }
+
+    /// What each group of commands is for, shown beside its name where the commands are listed
+    /// (shell completion); a group missing here is shown by its commands' names.
+    static let groupSummaries = [
+        "regions": "check or preview the regions file",
+        "quarantine": "list, restore or purge the screenshots guard set aside",
+    ]
 
     /// The subcommand named by the first one or two words, and how many words its name used.
     static func find(_ words: [String]) -> (command: any Subcommand.Type, wordCount: Int)? {

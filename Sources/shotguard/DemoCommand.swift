@@ -17,7 +17,8 @@ enum DemoCommand: Subcommand {
             .help,
         ],
         details: "Starts its own Xvfb (and openbox when installed), opens sample windows, writes a sample\n"
-            + "regions file, and writes before.png, after.png and preview.png. Needs Xvfb (package xvfb).")
+            + "regions file, and writes before.png, after.png and preview.png. Needs Xvfb (package xvfb).",
+        examples: ["shotguard demo --dir /tmp/shotguard-demo"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("demo: takes no arguments") }

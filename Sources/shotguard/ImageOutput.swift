@@ -38,7 +38,7 @@ extension ParsedArguments {
         let format: ImageFormat
         if let name = value("format") {
             guard let named = ImageFormat(name: name) else {
-                throw .usage("--format: '\(name)' is not a format (expected png, jpeg or webp)")
+                throw .usage("--format: '\(name)' is not a format (expected png, jpeg, webp or bmp)")
             }
             format = named
         } else if output == "-" {
@@ -46,8 +46,8 @@ extension ParsedArguments {
         } else if let named = ImageFormat(path: output) {
             format = named
         } else {
-            throw .usage("-o '\(output)': the extension names no image format; end the name in .png, .jpg or .webp, "
-                + "or give --format png|jpeg|webp")
+            throw .usage("-o '\(output)': the extension names no image format; end the name in .png, .jpg, .webp or .bmp, "
+                + "or give --format png|jpeg|webp|bmp")
         }
         let quality = try value("quality").map { text throws(CLIError) in
             guard let number = Int(text), (1...100).contains(number) else {
@@ -65,6 +65,11 @@ extension ParsedArguments {
                 throw .usage("--compression applies to PNG output; for \(format == .jpeg ? "JPEG" : "WebP") use --quality")
             }
             return .standard(format, quality: quality)
+        case .bmp:
+            if quality != nil || value("compression") != nil {
+                throw .usage("--quality and --compression do not apply to BMP output (24-bit, uncompressed)")
+            }
+            return .bmp
         }
     }
 }

@@ -14,10 +14,12 @@ enum MonitorsCommand: Subcommand {
             .help,
         ],
         details: "In the server's order; '*' marks the primary monitor. Geometry is the monitor's rectangle on\n"
-            + "the root in X geometry syntax (WxH+X+Y). Names go in monitor rules (name=NAME) and --monitor.")
+            + "the root in X geometry syntax (WxH+X+Y). Names go in monitor rules (name=NAME) and --monitor.",
+        examples: ["shotguard monitors --names"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("monitors: takes no arguments") }
+        try arguments.atMostOne(of: ["json", "names"], for: spec)
         let display = try LiveDisplay.open()
         let monitors = display.monitors()
         if arguments.has("names") {

@@ -12,7 +12,8 @@ enum QuarantineListCommand: Subcommand {
         details: "Guard quarantines a screenshot it could not place on the screen while a rule hit a window:\n"
             + "the original goes to $XDG_STATE_HOME/shotguard/quarantine/ID/ and the redacted fallback takes\n"
             + "its place. Each line shows the ID, when, the size, the path it came from, and why; an entry\n"
-            + "whose entry.json cannot be read is listed with the reason, since its original may be there.")
+            + "whose entry.json cannot be read is listed with the reason, since its original may be there.",
+        examples: ["shotguard quarantine list --json | jq -r '.[].id'"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("quarantine list: takes no arguments") }
@@ -47,7 +48,9 @@ enum QuarantineRestoreCommand: Subcommand {
         details: "Writes the original, unredacted bytes, deliberately: without -o they replace the redacted\n"
             + "fallback at the exact path the screenshot was taken from, with its mode. A file there that\n"
             + "is newer, or not the one guard left, is kept unless --force is given. The agent leaves the\n"
-            + "restored file alone. The entry stays in quarantine until 'shotguard quarantine purge'.")
+            + "restored file alone. The entry stays in quarantine until 'shotguard quarantine purge'.",
+        examples: ["shotguard quarantine restore 20261129-140703-120-1 -o ~/original.png"],
+        operand: .quarantineIDs)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count == 1 else {
@@ -78,7 +81,8 @@ enum QuarantinePurgeCommand: Subcommand {
         arguments: "",
         options: [OptionSpec("older-than", value: "DAYS", help: "Delete only entries older than DAYS days."), .help],
         details: "Without --older-than, every entry is deleted, unreadable ones too. The originals show what\n"
-            + "the rules were meant to hide: nothing else keeps a copy.")
+            + "the rules were meant to hide: nothing else keeps a copy.",
+        examples: ["shotguard quarantine purge --older-than 30"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("quarantine purge: takes no arguments") }

@@ -1,4 +1,4 @@
-// `shotguard redact`: blacks out rectangles of an existing PNG, JPEG or WebP image.
+// `shotguard redact`: blacks out rectangles of an existing PNG, JPEG, WebP or BMP image.
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
@@ -8,7 +8,7 @@ import ShotguardScreen
 
 enum RedactCommand: Subcommand {
     static let spec = CommandSpec(
-        name: "redact", summary: "redact an existing PNG, JPEG or WebP image",
+        name: "redact", summary: "redact an existing PNG, JPEG, WebP or BMP image",
         arguments: "IN -o FILE",
         options: [
             .imageOutput, .regions,
@@ -20,10 +20,12 @@ enum RedactCommand: Subcommand {
                        help: "Where the image's top-left corner was on screen, for rules (default +0+0)."),
             .format, .quality, .compression, .help,
         ],
-        details: "IN (PNG, JPEG or WebP, told by its bytes) may be '-' for standard input; its metadata\n"
+        details: "IN (PNG, JPEG, WebP or BMP, told by its bytes) may be '-' for standard input; its metadata\n"
             + "is not copied. Rules of the regions file apply with the image at --origin on the screen;\n"
             + "window rules are resolved against the live X display and fail closed (exit 2)\n"
-            + "without one. No output file is created on any failure.")
+            + "without one. No output file is created on any failure.",
+        examples: ["shotguard redact shot.png --rect 300x40+20+10 -o shot-redacted.png"],
+        operand: .file)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
@@ -35,7 +37,7 @@ enum RedactCommand: Subcommand {
             throw .usage("redact: --fill sets the cover of --rect rectangles; give --rect too (rules name their fill in the regions file)")
         }
         let fill = try parseFill(arguments.value("fill"))
-        let rects = try arguments.all("rect").map { text throws(CLIError) in try parseGeometry(text, option: "--rect") }
+        let rects = try arguments.all("rect").map { text throws(CLIError) in (text, try parseGeometry(text, option: "--rect")) }
         let regions = try RegionsLoader.load(explicitPath: arguments.value("regions"))
 
         let origin = try parseOrigin(arguments.value("origin"))
@@ -57,16 +59,33 @@ enum RedactCommand: Subcommand {
                     .translated(toImageAt: Rect(x: origin.x, y: origin.y, width: width, height: height)).covers
             }
             let bounds = Rect(x: 0, y: 0, width: width, height: height)
-            return fills + rects.map { (rect: $0.resolve(in: bounds), fill: fill) }
+            return try fills + rects.map { (text, geometry) throws(CLIError) in
+                let rect = geometry.resolve(in: bounds)
+                // A rectangle that covers nothing is a mistake (a wrong offset, another image's
+                // size): saying nothing would pass the image on as if it were covered.
+                guard !rect.intersection(bounds).isEmpty else {
+                    throw .usage("redact: --rect \(text) lies wholly outside the \(width)x\(height) image; nothing was written")
+                }
+                return (rect: rect, fill: fill)
+            }
         }
         if case .png(let options) = encoding, ImageOutput.canStream(to: output), let rewrite = PNGRewrite(bytes),
            try rewriteWhileDecoding(rewrite, covers: try fills(rewrite.width, rewrite.height), options: options,
                                     to: output) {
+            warnIfNothingProtects(regions: regions, rects: rects.count)
             return
         }
         var image = try decode(bytes, source: input)
         for cover in try fills(image.width, image.height) { image.redact(cover.rect, with: cover.fill) }
         try ImageOutput.write(image, to: output, as: encoding)
+        warnIfNothingProtects(regions: regions, rects: rects.count)
+    }
+
+    /// No rules and no --rect: the output is the input re-encoded, which a user expecting a
+    /// redaction must hear about (one line; exit 0, as the file was written as asked).
+    private static func warnIfNothingProtects(regions: RegionsFile?, rects: Int) {
+        guard regions == nil, rects == 0 else { return }
+        Console.error("shotguard: warning: no regions file at \(RegionsFile.defaultPath) and no --rect: nothing was redacted\n")
     }
 
     /// PNG to PNG, the usual case: decoded, redacted and encoded at once (PNGRewrite). False,

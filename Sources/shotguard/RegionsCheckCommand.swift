@@ -13,7 +13,8 @@ enum RegionsCheckCommand: Subcommand {
         details: "Prints the monitors, then each rule with the windows, monitors and rectangles (absolute, on\n"
             + "the root) it hits, and the rules that hit nothing; last, how many of those rectangles\n"
             + "`watch --shield` covers on its key (all of them; pixelate rules in black).\n"
-            + "Exit status 2 when the file does not parse.")
+            + "Exit status 2 when the file does not parse.",
+        examples: ["shotguard regions check --regions ~/.config/shotguard/regions"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("regions check: takes no arguments") }

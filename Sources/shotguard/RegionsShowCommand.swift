@@ -9,7 +9,8 @@ enum RegionsShowCommand: Subcommand {
         arguments: "-o FILE",
         options: [.output, .regions, .noShm, .compression, .help],
         details: "Each rectangle that would be redacted is outlined in red and labelled with its rule's\n"
-            + "line number: a picture of what will be hidden. Nothing in it is redacted.")
+            + "line number: a picture of what will be hidden. Nothing in it is redacted.",
+        examples: ["shotguard regions show -o preview.png"])
 
     static let outlineColour: UInt32 = 0xFF2020
     static let labelColour: UInt32 = 0xFFFFFF

@@ -45,7 +45,8 @@ enum WatchCommand: Subcommand {
             + "the key from anyone, and maps prepared covers in the rules' fills over what they hit; the covers\n"
             + "let clicks through and come down once the screenshot has arrived, at most 3 s later.\n"
             + "SIGHUP reloads the regions file (keeping the old rules if the new\n"
-            + "file is invalid); SIGINT and SIGTERM stop after the report in hand.")
+            + "file is invalid); SIGINT and SIGTERM stop after the report in hand.",
+        examples: ["shotguard watch --shield --exec 'notify-send \"$SHOTGUARD_IMAGE\"'"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("watch: takes no arguments") }

@@ -15,10 +15,12 @@ enum WindowsCommand: Subcommand {
         ],
         details: "Top of the stack first; '*' marks the active window. Geometry is the client area on the\n"
             + "root in X geometry syntax (WxH+X+Y), as rules and --geometry take it. Monitor is the RandR\n"
-            + "monitor that shows most of the window ('-' for none).")
+            + "monitor that shows most of the window ('-' for none).",
+        examples: ["shotguard windows --json | jq -r '.[] | .class'"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("windows: takes no arguments") }
+        try arguments.atMostOne(of: ["json", "ids"], for: spec)
         let display = try LiveDisplay.open()
         let context = display.screenContext()
         let windows = Array(context.windows.reversed())

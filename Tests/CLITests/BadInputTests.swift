@@ -70,7 +70,7 @@ final class BadInputTests: XCTestCase {
         try sandbox.write("in.png", png)
         try sandbox.write("taken/keep", text: "x")
         let result = try sandbox.run(["redact", "in.png", "-o", "taken", "--format", "png", "--rect", "5x5+0+0"])
-        assertFailure(result, status: 1, prefix: "shotguard: taken: ")
+        assertFailure(result, status: 2, prefix: "shotguard: redact -o 'taken' is a folder")
         assertOnlyFiles(["in.png", "taken", "taken/keep"], in: sandbox)
     }
 }

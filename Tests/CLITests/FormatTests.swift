@@ -84,12 +84,12 @@ final class FormatTests: XCTestCase {
 
     func testAnUnknownExtensionIsAUsageErrorNotPNGBytes() throws {
         let before = sandbox.contents()
-        for name in ["out.bmp", "out", "out.png.tmp"] {
+        for name in ["out.tiff", "out", "out.png.tmp"] {
             let result = try sandbox.run(["redact", "in.png", "-o", name])
             assertFailure(result, status: 2, prefix: "shotguard: -o '\(name)': ", mentions: ["--format"])
         }
-        let format = try sandbox.run(["redact", "in.png", "-o", "out.bmp", "--format", "bmp"])
-        assertFailure(format, status: 2, prefix: "shotguard: --format: 'bmp'", mentions: ["png, jpeg or webp"])
+        let format = try sandbox.run(["redact", "in.png", "-o", "out.tiff", "--format", "tiff"])
+        assertFailure(format, status: 2, prefix: "shotguard: --format: 'tiff'", mentions: ["png, jpeg, webp or bmp"])
         XCTAssertEqual(sandbox.contents(), before)
     }
 
@@ -150,7 +150,7 @@ final class FormatTests: XCTestCase {
         }
         try sandbox.write("huge.jpg", huge)
         let cases = [("cut.jpg", "truncated"), ("cut.webp", "truncated"), ("header.jpg", "truncated"),
-                     ("riff.webp", "WebP"), ("text.jpg", "not a PNG, JPEG or WebP"), ("huge.jpg", "60000x60000")]
+                     ("riff.webp", "WebP"), ("text.jpg", "not a PNG, JPEG, WebP or BMP"), ("huge.jpg", "60000x60000")]
         let before = sandbox.contents()
         for (name, mention) in cases {
             for output in ["out.png", "out.jpg"] {

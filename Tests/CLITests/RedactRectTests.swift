@@ -64,3 +64,28 @@ final class RedactRectTests: XCTestCase {
         assertSamePixels(output, Pixels.painted(original, [(Rect(x: 0, y: 0, width: 1, height: 1), 0x000000)]))
     }
 }
+
+/// What `redact` says when no regions file applies.
+final class RedactWarningTests: XCTestCase {
+    /// Regression: `redact --rect` with no regions file must not say nothing was redacted: it
+    /// covered the rectangle, so it says nothing at all.
+    func testARectWithoutARegionsFileIsNotWarnedAbout() throws {
+        let sandbox = try Sandbox(self)
+        let input = try sandbox.write("in.png", png: Pixels.screenshot(width: 40, height: 30))
+        let result = try sandbox.run(["redact", input, "--rect", "5x5+0+0", "-o", "out.png"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    /// Neither rules nor --rect: the copy is written as asked, with one line saying so.
+    func testNoRulesAndNoRectWarnsOnce() throws {
+        let sandbox = try Sandbox(self)
+        let input = try sandbox.write("in.png", png: Pixels.screenshot(width: 40, height: 30))
+        for output in ["out.png", "out.jpg"] {
+            let result = try sandbox.run(["redact", input, "-o", output])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stderr, "shotguard: warning: no regions file at \(sandbox.path(".config/shotguard/regions")) "
+                + "and no --rect: nothing was redacted\n", output)
+        }
+    }
+}

@@ -19,6 +19,22 @@ final class UsageErrorTests: XCTestCase {
         assertOnlyFiles(["in.png"], in: sandbox, file: file, line: line)
     }
 
+    /// Regression: a --rect wholly outside the image exited 0 with nothing covered.
+    func testARectWhollyOutsideTheImage() throws {
+        for rect in ["10x10+100+100", "5x5+40+0", "5x5-45+0"] {
+            try assertUsageError(["--rect", rect], prefix: "shotguard: redact: --rect \(rect) lies wholly outside the 40x30 image",
+                                 mentions: ["nothing was written"])
+        }
+    }
+
+    /// `windows --json --ids` printed ids and ignored --json; no output wins in silence.
+    func testOutputsThatDoNotGoTogether() throws {
+        for (command, flags) in [("windows", ["--json", "--ids"]), ("monitors", ["--json", "--names"])] {
+            assertFailure(try sandbox.run([command] + flags), status: 2,
+                          prefix: "shotguard: \(command): \(flags.joined(separator: " and ")) do not go together")
+        }
+    }
+
     func testUnknownCommand() throws {
         let result = try sandbox.run(["frobnicate", "x"])
         assertFailure(result, status: 2, prefix: "shotguard: unknown command 'frobnicate'", mentions: ["redact"])

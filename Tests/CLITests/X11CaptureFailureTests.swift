@@ -53,13 +53,27 @@ final class X11CaptureFailureTests: X11DesktopTestCase {
         assertOnlyFiles(["rules"], in: sandbox)
     }
 
-    func testNoRegionsFileSaysNothingWasRedacted() throws {
+    /// One warning line, exit 0: the capture was written as asked, but nothing protects it.
+    func testNoRegionsFileWarnsThatNothingProtectsTheCapture() throws {
         let result = try desktop.run(["capture", "-o", "shot.png"], in: sandbox)
         XCTAssertEqual(result.status, 0, result.stderr)
         let path = sandbox.path(".config/shotguard/regions")
-        XCTAssertEqual(result.stderr, "shotguard: no regions file at \(path); nothing was redacted\n")
+        XCTAssertEqual(result.stderr, "shotguard: warning: no regions file at \(path), so no rule protects this capture: "
+            + "it was written unredacted\n")
         XCTAssertEqual(try sandbox.image("shot.png").width, 200)
         assertOnlyFiles(["rules", "shot.png"], in: sandbox)
+    }
+
+    /// Regression: a rectangle wholly off the screen was reported as captured (0x0+5000+5000).
+    func testAGeometryWhollyOffTheScreenIsAnError() throws {
+        for geometry in ["10x10+5000+5000", "10x10-300+0", "10x10+0+150"] {
+            let result = try desktop.run(["capture", "--geometry", geometry, "--regions", rules, "-o", "shot.png"], in: sandbox)
+            assertFailure(result, status: 2, prefix: "shotguard: capture: --geometry \(geometry) lies wholly off the 200x150 screen")
+        }
+        assertOnlyFiles(["rules"], in: sandbox)
+        let partly = try desktop.run(["capture", "--geometry", "50x50+180+130", "--regions", rules, "-o", "shot.png"], in: sandbox)
+        XCTAssertEqual(partly.status, 0, "a rectangle partly on screen is clipped: \(partly.stderr)")
+        XCTAssertEqual(try sandbox.image("shot.png").width, 20)
     }
 
     func testInvalidRegionsFileWritesNothing() throws {

@@ -210,3 +210,29 @@ private struct Sandbox {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
     }
 }
+
+/// The files in completions/ are exactly what `shotguard completions SHELL` prints, so they are
+/// written from the command model and cannot drift from it ('make completions' rewrites them).
+final class GeneratedCompletionTests: XCTestCase {
+    func testTheCompletionFilesAreWhatTheBinaryPrints() throws {
+        let binary = try shotguardBinary()
+        let home = try TemporaryFolder(self, label: "completions").url
+        for shell in Shell.allCases {
+            let result = try runProgram(binary, ["completions", shell.rawValue], environment: testEnvironment(home: home))
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stderr, "")
+            let file = try String(contentsOf: repositoryFile(shell.completionFile), encoding: .utf8)
+            XCTAssertTrue(result.stdoutText == file,
+                          "\(shell.completionFile) is not what 'shotguard completions \(shell.rawValue)' prints; run 'make completions'")
+        }
+    }
+
+    func testAnUnknownShellIsAUsageError() throws {
+        let home = try TemporaryFolder(self, label: "completions").url
+        for arguments in [["completions"], ["completions", "tcsh"], ["completions", "bash", "zsh"]] {
+            let result = try runProgram(try shotguardBinary(), arguments, environment: testEnvironment(home: home))
+            XCTAssertEqual(result.status, 2, "\(arguments)")
+            XCTAssertTrue(result.stderr.hasPrefix("shotguard: completions: expected one shell, bash, zsh or fish"), result.stderr)
+        }
+    }
+}

@@ -21,7 +21,9 @@ final class ClipboardHandOffTests: XvfbTestCase {
         defer { manager.child.stop() }
         XCTAssertTrue(pump.run(seconds: 10, output: manager) { manager.output.starts(with: Array("ready".utf8)) },
                       "the manager did not start")
-        XCTAssertNotNil(pump.server.clipboardManager)
+        // The manager says ready once it owns CLIPBOARD_MANAGER; the server learns it from the
+        // XFixes event, which may still be on its way: wait for it, not for a reading at once.
+        XCTAssertTrue(pump.run(seconds: 10) { pump.server.clipboardManager != nil }, "the server never saw the manager")
 
         XCTAssertTrue(pump.server.handOffAndWait(), "the manager did not confirm: \(pump.server.takeEvents())")
         XCTAssertEqual(manager.status(), 0)

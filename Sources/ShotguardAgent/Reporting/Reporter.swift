@@ -46,7 +46,7 @@ final class JSONLineReporter: Reporter {
             try FileDescriptor.standardOutput.writeAll(line + "\n")
         } catch {
             // EPIPE once the reader went away (SIGPIPE is ignored): nobody reads reports now.
-            throw ReporterError(description: "\(error.description): cannot print reports")
+            throw ReporterError(description: "standard output is closed (\(error.message)): cannot print reports")
         }
     }
 }

@@ -62,7 +62,7 @@ struct ShotguardHelp {
         }
 
         let rootText = try help([])
-        let names = section("Commands:", of: rootText).map { entry in
+        let names = section("Commands:", of: rootText).filter { !isContinuation($0) }.map { entry in
             // The name ends where the padding before the summary begins (two spaces or more).
             String(entry.trimmingCharacters(in: .whitespaces).split(separator: "  ", maxSplits: 1)[0])
         }
@@ -80,6 +80,9 @@ struct ShotguardHelp {
         return ShotguardHelp(root: root, commands: commands, exitCodes: codes)
     }
 
+    /// A line that goes on with the help of the entry above it (indented past any entry's start).
+    private static func isContinuation(_ line: String) -> Bool { line.hasPrefix("        ") }
+
     /// The lines of a help section: those after `title` up to the next blank line.
     private static func section(_ title: String, of text: String) -> [String] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -88,7 +91,7 @@ struct ShotguardHelp {
     }
 
     private static func options(of text: String, command: String, file: StaticString, line: UInt) throws -> [HelpOption] {
-        let entries = section("Options:", of: text)
+        let entries = section("Options:", of: text).filter { !isContinuation($0) }
         XCTAssertFalse(entries.isEmpty, "shotguard \(command) --help has no Options: section:\n\(text)", file: file, line: line)
         var options: [HelpOption] = []
         for entry in entries {
