@@ -9,6 +9,10 @@ public enum DesktopSignal {
     case clipboardImage(ClipboardRead)
     /// A clipboard transfer failed (stalled owner, too large, refused).
     case clipboardFailed(reason: String)
+    /// A new owner took CLIPBOARD while the previous owner's offer was being read: a clipboard
+    /// manager taking a tool's image as the tool exits. The image is read from `to`; `from` is
+    /// still there now, so that whoever needs its process can find it before it goes.
+    case clipboardHandOff(from: UInt, to: UInt)
     /// A window of a known screenshot tool was created (before it paints, where possible).
     case toolWindowOpened(id: UInt, toolClass: String)
     /// A screenshot tool's window was mapped: the tool is really in use, not idle in a tray.
@@ -29,7 +33,13 @@ public final class DesktopEvents {
     let display: Display
     let window: Window
     private let fixesEventBase: Int32
-    let clipboard, targets, incr, targetsProperty, dataProperty: Atom
+    let clipboard, targets, incr, targetsProperty: Atom
+    /// The properties clipboard data arrives in, one per read in turn: an owner that answers
+    /// after another owner took over (GTK does) writes into its own read's property, never into
+    /// the one the next owner's data is expected in.
+    let dataProperties: [Atom]
+    /// How many reads were started, to pick each one's property.
+    var readsStarted = 0
     /// The image targets read from a clipboard owner, in order of preference: PNG is lossless.
     let imageTargets: [(atom: Atom, name: String)]
     var fetch: ClipboardFetch?
@@ -73,7 +83,7 @@ public final class DesktopEvents {
         imageTargets = Self.readableImageTargets.map { (display.atom($0), $0) }
         incr = display.atom("INCR")
         targetsProperty = display.atom("SHOTGUARD_TARGETS")
-        dataProperty = display.atom("SHOTGUARD_DATA")
+        dataProperties = (0..<4).map { display.atom("SHOTGUARD_DATA_\($0)") }
         self.toolClasses = Set((Self.knownTools + extraToolClasses).map { $0.lowercased() })
         watchesClipboard = watchClipboard
         watchesTools = watchTools
@@ -110,10 +120,7 @@ public final class DesktopEvents {
             guard fetch.readingImage else { return delivered(from: fetch) }
             return failed("the clipboard owner \(hexID(UInt(fetch.owner))) stalled for \(Int(ClipboardFetch.timeout)) s", now: now)
         }
-        if fetch == nil, let retry, now >= retry.deadline {
-            self.retry = nil
-            return [.clipboardFailed(reason: retry.reason)]
-        }
+        if fetch == nil, let retry, now >= retry.deadline { return retryExpired(now: now) }
         return []
     }
 
@@ -161,9 +168,11 @@ public final class DesktopEvents {
             guard toolWindows[event.xunmap.window] != nil else { return [] }
             return [.toolWindowClosed(id: UInt(event.xunmap.window))]
         case DestroyNotify:
-            newWindows.remove(event.xdestroywindow.window)
-            guard toolWindows.removeValue(forKey: event.xdestroywindow.window) != nil else { return [] }
-            return [.toolWindowClosed(id: UInt(event.xdestroywindow.window))]
+            let gone = event.xdestroywindow.window
+            newWindows.remove(gone)
+            let signals = departed(gone, now: now)
+            guard toolWindows.removeValue(forKey: gone) != nil else { return signals }
+            return signals + [.toolWindowClosed(id: UInt(gone))]
         default:
             return []
         }
