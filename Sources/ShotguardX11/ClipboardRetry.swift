@@ -95,7 +95,9 @@ extension DesktopEvents {
         var attributes = XWindowAttributes()
         let (status, error) = display.trap { XGetWindowAttributes(display.handle, previous, &attributes) }
         guard status != 0, error == nil else { return departed(previous, force: true, now: now) }
-        _ = display.trap { XSelectInput(display.handle, previous, attributes.your_event_mask | StructureNotifyMask) }
+        // Gone between the two requests: its DestroyNotify will never come.
+        let (_, selectError) = display.trap { XSelectInput(display.handle, previous, attributes.your_event_mask | StructureNotifyMask) }
+        guard selectError == nil else { return departed(previous, force: true, now: now) }
         held.follow(previous, mask: attributes.your_event_mask)
         retry = held
         return []
