@@ -40,8 +40,8 @@ extension Agent {
                 // Found now: the owner that handed over exits once the manager has its offer.
                 let process = ClientProcesses.of(window: from, on: inputs.display)
                 inputs.handOffs.note(from: from, process: process, at: inputs.clock.now().monotonic)
-                log.verbose("clipboard: \(hexID(from))\(process.map { " (\($0.program), pid \($0.pid))" } ?? "") handed its offer "
-                    + "to \(hexID(to)) (a clipboard manager)")
+                log.verbose("clipboard: \(hexID(to)) took CLIPBOARD over from \(hexID(from))"
+                    + "\(process.map { " (\($0.program), pid \($0.pid))" } ?? "") while its offer was being read")
             case .toolWindowOpened(let id, let tool):
                 log.verbose("screenshot tool window \(hexID(id)) (\(tool)) created")
                 track(.toolWindowCreated(id: id, tool: tool))
@@ -77,7 +77,7 @@ extension Agent {
                                    targets: read.complete ? read.targets : [], owner: owner)
         // A clipboard manager's image is the one the owner before it handed over: its process
         // is the evidence (gnome-screenshot -c that exited as the manager saved its image).
-        let handedOverBy = inputs.handOffs.process(of: read, at: now.monotonic)
+        let handedOverBy = inputs.handOffs.process(handedOverBy: read.handedOverBy, at: now.monotonic)
         if let handedOverBy { log.verbose("clipboard image handed over by \(handedOverBy.program) (pid \(handedOverBy.pid))") }
         var evidence = Evidence()
         for origin in [process, handedOverBy].compactMap({ $0 }) {

@@ -138,7 +138,13 @@ final class ClipboardGuard: ClipboardGuarding {
     /// At exit: a clipboard manager keeps the redacted image the agent serves (SAVE_TARGETS),
     /// so that it outlives the agent instead of the clipboard going empty.
     func handOff(displayLost: Bool) {
-        guard server.state == .serving, !displayLost, let manager = server.clipboardManager else { return }
+        guard server.state == .serving, !displayLost else { return }
+        guard let manager = server.clipboardManager else {
+            // Not a leak: the redacted image goes, and a history (Parcellite) may put back its last text.
+            log.info("guard: no clipboard manager keeps the redacted image: the clipboard empties as the agent exits "
+                + "(a clipboard history may put back what it kept before)")
+            return
+        }
         if server.handOffAndWait() {
             log.info("guard: handed the redacted clipboard image to the clipboard manager (\(hexID(manager)))")
         } else {

@@ -1,5 +1,4 @@
 // The process of a clipboard owner that handed its offer to a clipboard manager, found while it still ran.
-import ShotguardX11
 
 /// A GTK tool that copies and exits (gnome-screenshot -c) hands its image to a clipboard manager,
 /// and the image is then read from the manager: a process that says nothing about screenshots.
@@ -17,9 +16,10 @@ struct ClipboardHandOffs {
         last = process.map { (from, $0, now) }
     }
 
-    /// The process of the owner a read's image was handed over by, when it was found in time.
-    func process(of read: ClipboardRead, at now: Double) -> ProcessIdentity? {
-        guard let last, let from = read.handedOverBy, from == last.from, now - last.at <= Self.horizon else { return nil }
+    /// The process of the owner a read's image was handed over by (`ClipboardRead.handedOverBy`),
+    /// when it was found in time.
+    func process(handedOverBy from: UInt?, at now: Double) -> ProcessIdentity? {
+        guard let last, let from, from == last.from, now - last.at <= Self.horizon else { return nil }
         return last.process
     }
 }
