@@ -5,9 +5,13 @@ extension DesktopEvents {
     func ownerChanged(_ notify: XFixesSelectionNotifyEvent, now: Double) -> [DesktopSignal] {
         guard watchesClipboard, notify.selection == clipboard, notify.owner != 0, notify.owner != window else { return [] }
         var signals: [DesktopSignal] = []
-        // The owner whose offer was being read, or whose read was just refused: the new owner
-        // took over from it (a clipboard manager saving a tool's image as the tool exits).
-        let previous = fetch?.owner ?? retry?.refusing?.owner
+        // The new owner took over from the owner whose offer was being read, or whose read was
+        // just refused (a clipboard manager saving a tool's image as the tool exits); and the
+        // clipboard manager's window takes CLIPBOARD only with a save of the owner before it,
+        // even when that read was over (or guard took CLIPBOARD from it meanwhile).
+        let saved = notify.owner == managerWindow && lastOwner != 0 ? lastOwner : nil
+        let previous = fetch?.owner ?? retry?.refusing?.owner ?? saved
+        lastOwner = notify.owner
         if let fetch, !fetch.readingImage {
             // The image is in; only other targets were still coming. It stays a read (not all
             // targets): the new owner may not offer it at all.

@@ -33,7 +33,12 @@ public final class DesktopEvents {
     let display: Display
     let window: Window
     private let fixesEventBase: Int32
-    let clipboard, targets, incr, targetsProperty: Atom
+    let clipboard, targets, incr, targetsProperty, clipboardManager: Atom
+    /// The window that owns CLIPBOARD_MANAGER (0: none), followed by XFixes: when it takes
+    /// CLIPBOARD, it has saved the offer of the owner before it (SAVE_TARGETS).
+    var managerWindow: Window = 0
+    /// The last owner of CLIPBOARD other than this agent.
+    var lastOwner: Window = 0
     /// The properties clipboard data arrives in, one per read in turn: an owner that answers
     /// after another owner took over (GTK does) writes into its own read's property, never into
     /// the one the next owner's data is expected in.
@@ -83,6 +88,7 @@ public final class DesktopEvents {
         imageTargets = Self.readableImageTargets.map { (display.atom($0), $0) }
         incr = display.atom("INCR")
         targetsProperty = display.atom("SHOTGUARD_TARGETS")
+        clipboardManager = display.atom("CLIPBOARD_MANAGER")
         dataProperties = (0..<4).map { display.atom("SHOTGUARD_DATA_\($0)") }
         self.toolClasses = Set((Self.knownTools + extraToolClasses).map { $0.lowercased() })
         watchesClipboard = watchClipboard
@@ -93,7 +99,11 @@ public final class DesktopEvents {
                                UInt(CWEventMask), &attributes)
         XStoreName(handle, window, "shotguard")
         clipboardServer = ClipboardServer(display: display, window: window)
-        if watchClipboard { XFixesSelectSelectionInput(handle, display.root, clipboard, UInt(XFixesSetSelectionOwnerNotifyMask)) }
+        if watchClipboard {
+            XFixesSelectSelectionInput(handle, display.root, clipboard, UInt(XFixesSetSelectionOwnerNotifyMask))
+            XFixesSelectSelectionInput(handle, display.root, clipboardManager, UInt(XFixesSetSelectionOwnerNotifyMask))
+            managerWindow = XGetSelectionOwner(handle, clipboardManager)
+        }
         if watchTools { XSelectInput(handle, display.root, rootEventMask) }
         display.sync()
     }
@@ -150,6 +160,10 @@ public final class DesktopEvents {
         switch event.type {
         case fixesEventBase + XFixesSelectionNotify:
             let notify = withUnsafePointer(to: &event) { $0.withMemoryRebound(to: XFixesSelectionNotifyEvent.self, capacity: 1) { $0.pointee } }
+            if notify.selection == clipboardManager {
+                managerWindow = notify.owner
+                return []
+            }
             return ownerChanged(notify, now: now)
         case SelectionNotify:
             return selectionArrived(event.xselection, now: now)
