@@ -5,7 +5,7 @@ import CX11
 /// hand their image to a clipboard manager as they go (SAVE_TARGETS). Two races follow:
 /// - a read of the tool is answered after the manager took CLIPBOARD, or refused: the image then
 ///   appears under the manager's ownership, so new owners are read while the failure is held;
-/// - the manager (xfsettingsd, gnome-settings-daemon's and MATE's managers) takes CLIPBOARD as
+/// - the manager (xfsettingsd, and the managers written from the same code) takes CLIPBOARD as
 ///   soon as the tool has answered its MULTIPLE request, while the large targets still come by
 ///   INCR, and refuses them until they are in. It lists them in TARGETS all along. So the owner
 ///   that refused is asked once more when the owner it took over from goes away (the tool exits
