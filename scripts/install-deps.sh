@@ -20,12 +20,16 @@ build="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-
 # autostart entry; make, file and binutils (strip) the install tests; dpkg-dev reads
 # debian/changelog. x11-apps (xwd) and ffmpeg (x11grab) are screen readers the tests watch
 # being seen.
+# Clipboard managers and the GTK tools that hand their image to one as they exit (guard's
+# clipboard tests): xfce4-settings has xfsettingsd (CLIPBOARD_MANAGER), parcellite a history
+# without it; gnome-screenshot, xfce4-screenshooter and mate-utils (mate-screenshot) copy with -c.
 tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc
   zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
   libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus gir1.2-gtk-3.0 gir1.2-atspi-2.0
   picom
-  dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils dpkg-dev"
+  dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils dpkg-dev
+  xfce4-settings parcellite gnome-screenshot xfce4-screenshooter mate-utils"
 
 check=""
 if [ "${1:-}" = "--check" ]; then

@@ -38,6 +38,12 @@ extension Agent {
                 clipboardArrived(read)
             case .clipboardFailed(let reason):
                 log.warning("clipboard: \(reason)")
+            case .clipboardHandOff(let from, let to):
+                // Found now: the owner that handed over exits once the manager has its offer.
+                let process = ClientProcess.of(window: from, on: inputs.display)
+                inputs.handOffs.note(from: from, process: process, at: inputs.clock.now().monotonic)
+                log.verbose("clipboard: \(hexID(to)) took CLIPBOARD over from \(hexID(from))"
+                    + "\(process.map { " (\($0.program), pid \($0.pid))" } ?? "") while its offer was being read")
             case .toolWindowOpened(let id, let tool):
                 log.verbose("screenshot tool window \(hexID(id)) (\(tool)) created")
                 track(.toolWindowCreated(id: id, tool: tool))
@@ -71,13 +77,20 @@ extension Agent {
                                    selectionTime: read.selectionTime)
         let offer = ClipboardOffer(image: read.image, imageTargets: read.imageTargets,
                                    targets: read.complete ? read.targets : [], owner: owner)
+        // A clipboard manager's image is the one the owner before it handed over: its process
+        // is the evidence (gnome-screenshot -c that exited as the manager saved its image).
+        let handedOverBy = inputs.handOffs.process(handedOverBy: read.handedOverBy, at: now.monotonic)
+        if let handedOverBy { log.verbose("clipboard image handed over by \(handedOverBy.program) (pid \(handedOverBy.pid))") }
         var evidence = Evidence()
-        if let process {
-            if ScreenshotPrograms.contains(process.program) { evidence.screenshotProgram = process.program }
-            evidence.screenRead = tracker.reads.read(relatedTo: process, at: now)
+        for origin in [process, handedOverBy].compactMap({ $0 }) {
+            if evidence.screenshotProgram == nil, ScreenshotPrograms.contains(origin.program) { evidence.screenshotProgram = origin.program }
+            if evidence.screenRead == nil { evidence.screenRead = tracker.reads.read(relatedTo: origin, at: now) }
         }
         if let clipboardGuard = handler.clipboardGuard {
-            switch clipboardGuard.arrival(of: offer, at: now) {
+            // A clipboard manager's image handed over by the owner before it is a new copy (the
+            // manager's window may be the one guard took CLIPBOARD from last time): no retake.
+            let arrival = read.handedOverBy == nil ? clipboardGuard.arrival(of: offer, at: now) : .fresh
+            switch arrival {
             case .fresh:
                 break
             case .retake(let count):

@@ -66,6 +66,8 @@ public final class Agent {
             log.warning("a clipboard manager (window 0x\(String(manager, radix: 16))) runs: its history may keep "
                 + "originals it copied before guard took over")
         }
+        // History programs that do not own CLIPBOARD_MANAGER (Parcellite, CopyQ, GPaste…).
+        if clipboardGuard != nil, let warning = ClipboardHistories.warning(ClipboardHistories.running(on: inputs.display.name)) { log.warning(warning) }
         rules.watchFields()
         refreshShield()
         let control = AgentControlAdapter()

@@ -19,6 +19,10 @@ public struct ClipboardRead: Sendable {
     public let selectionTime: UInt
     /// Whether the image came in INCR chunks.
     public let incremental: Bool
+    /// The owner whose offer this owner took over while it was being read: a clipboard manager
+    /// that saved a tool's image as the tool exited (ClipboardManager spec, SAVE_TARGETS). Nil
+    /// when the owner took CLIPBOARD on its own.
+    public let handedOverBy: UInt?
 }
 
 /// One transfer from the clipboard's owner: TARGETS first, then the best image target, then
@@ -29,6 +33,10 @@ final class ClipboardFetch {
 
     let owner: Window
     let timestamp: Time
+    /// The property of the agent's window this read's data arrives in (see `DesktopEvents.dataProperties`).
+    let property: Atom
+    /// The owner whose offer was being read when this owner took CLIPBOARD (a hand-off).
+    let handedOverBy: Window?
     private(set) var step = Step.targets
     /// The target being read now (0 while TARGETS is read).
     private(set) var target: Atom = 0
@@ -55,9 +63,11 @@ final class ClipboardFetch {
                                              "INSERT_PROPERTY", "LENGTH", "HOST_NAME", "USER", "CLIENT_WINDOW", "PROCESS",
                                              "TASK", "CLASS", "NAME", "OWNER_OS", "LIST_LENGTH"]
 
-    init(owner: Window, timestamp: Time, now: Double) {
+    init(owner: Window, timestamp: Time, property: Atom, handedOverBy: Window?, now: Double) {
         self.owner = owner
         self.timestamp = timestamp
+        self.property = property
+        self.handedOverBy = handedOverBy
         deadline = now + Self.timeout
     }
 
@@ -127,7 +137,7 @@ final class ClipboardFetch {
         guard let image = read.first else { return nil }
         return ClipboardRead(image: image.bytes, imageTargets: offered, targets: read, complete: skipped == 0 && current == nil,
                              owner: UInt(owner), ownerDescription: ownerDescription, selectionTime: UInt(timestamp),
-                             incremental: imageCameIncrementally)
+                             incremental: imageCameIncrementally, handedOverBy: handedOverBy.map { UInt($0) })
     }
 }
 

@@ -42,6 +42,29 @@ extension ClipboardServer {
         return events.contains { if case .handedOff(_, true) = $0 { return true } else { return false } }
     }
 
+    /// At exit: answers the requests already sent to this client (with what is served), gives
+    /// CLIPBOARD up, then refuses those that reached it before the release took effect, so that
+    /// no paster waits for a client that is gone (GTK waits 30 s for an answer: a clipboard
+    /// history polling the clipboard, Parcellite, hung that long and put nothing back). Events
+    /// that are not the server's are dropped: nothing else runs any more.
+    public func finishAtExit() {
+        guard !display.isLost else { return }
+        answerPending()
+        release(reason: "the agent is exiting", now: monotonicNow())
+        answerPending()
+    }
+
+    /// Handles every event the server has sent so far (a round trip first).
+    private func answerPending() {
+        display.sync()
+        var event = XEvent()
+        while XPending(display.handle) > 0 {
+            XNextEvent(display.handle, &event)
+            _ = handle(&event, now: monotonicNow())
+        }
+        display.flush()
+    }
+
     /// The manager's SelectionNotify: a property (then deleted) means saved, None refused.
     func handOffAnswered(_ event: XSelectionEvent) {
         guard let handOff, event.target == saveTargets else { return }

@@ -25,10 +25,10 @@ extension ClipboardServer {
     /// Answers one request with the image that is now provided.
     func answer(_ request: XSelectionRequestEvent, now: Double) {
         if request.target == multiple {
-            answerMultiple(request)
+            answerMultiple(request, now: now)
             return
         }
-        switch reply(to: request.target, requestor: request.requestor, property: request.property, now: now, allowIncremental: true) {
+        switch reply(to: request.target, requestor: request.requestor, property: request.property, now: now) {
         case .some(let property):
             notify(request, property: property)
         case .none:
@@ -40,8 +40,8 @@ extension ClipboardServer {
 
     /// Writes the answer for `target` into `property` of `requestor`; the property to name in
     /// the SelectionNotify, or nil to refuse. Data larger than one request starts an INCR
-    /// transfer when `allowIncremental`, and is refused otherwise.
-    private func reply(to target: Atom, requestor: Window, property: Atom, now: Double, allowIncremental: Bool) -> Atom? {
+    /// transfer.
+    private func reply(to target: Atom, requestor: Window, property: Atom, now: Double) -> Atom? {
         if target == targets {
             let list = [targets, timestamp, multiple, saveTargets] + offers.map(\.target)
             return write(list.map { UInt($0) }, type: XA_ATOM, to: requestor, property: property)
@@ -56,7 +56,7 @@ extension ClipboardServer {
         guard let offer = offers.first(where: { $0.target == target }) else { return nil }
         if offer.bytes.count > chunkSize {
             // INCR carries bytes (format 8); larger data of another format is refused.
-            guard allowIncremental, offer.format == 8 else { return nil }
+            guard offer.format == 8 else { return nil }
             return startIncremental(offer.bytes, target: offer.type, requestor: requestor, property: property, now: now)
         }
         guard writeData(offer, to: requestor, property: property) else { return nil }
@@ -65,9 +65,10 @@ extension ClipboardServer {
     }
 
     /// MULTIPLE (ICCCM 2.6.2): the requestor's property lists (target, property) pairs; each is
-    /// answered, a refused pair gets None as its property, and the list is written back.
-    /// Inside MULTIPLE, data too large for one request is refused rather than sent by INCR.
-    private func answerMultiple(_ request: XSelectionRequestEvent) {
+    /// answered, a refused pair gets None as its property, and the list is written back. Data
+    /// too large for one request goes by INCR, pair by pair (ICCCM 2.7.2): a clipboard manager
+    /// saves every target with one MULTIPLE, and a screenshot is larger than one request.
+    private func answerMultiple(_ request: XSelectionRequestEvent, now: Double) {
         guard let chunk = display.propertyChunk(request.property, of: request.requestor, length: 1024),
               chunk.format == 32, chunk.items.count % 2 == 0 else {
             notify(request, property: 0)
@@ -77,7 +78,7 @@ extension ClipboardServer {
         for index in stride(from: 0, to: pairs.count, by: 2) {
             let target = Atom(pairs[index]), property = Atom(pairs[index + 1])
             let answered = target == multiple || property == 0 ? nil
-                : reply(to: target, requestor: request.requestor, property: property, now: 0, allowIncremental: false)
+                : reply(to: target, requestor: request.requestor, property: property, now: now)
             if answered == nil { pairs[index + 1] = 0 }
         }
         let written = write(pairs.map { UInt($0) }, type: chunk.type, to: request.requestor, property: request.property)

@@ -60,7 +60,9 @@ public final class ClipboardServer {
     }
     var queued: [XSelectionRequestEvent] = []
     var pendingDeadline: Double?
-    var transfers: [Window: IncrementalTransfer] = [:]
+    var transfers: [IncrementalTransfer.Key: IncrementalTransfer] = [:]
+    /// The event mask this connection had on each requestor with INCR transfers under way.
+    var requestorMasks: [Window: Int] = [:]
     var handOff: (manager: Window, deadline: Double)?
     var events: [ClipboardServerEvent] = []
     /// Data above this size goes by INCR; each INCR chunk is this size.
@@ -72,6 +74,8 @@ public final class ClipboardServer {
     public static let transferTimeout = 10.0
     /// How long the clipboard manager has to answer a hand-off.
     public static let handOffTimeout = 2.0
+    /// The most INCR transfers under way at once (each holds only a reference to served bytes).
+    static let maximumTransfers = 64
 
     init(display: Display, window: Window) {
         self.display = display
@@ -181,9 +185,9 @@ public final class ClipboardServer {
             self.pendingDeadline = nil
             refuseQueued(reason: "no image was provided within \(Int(Self.pendingTimeout)) s")
         }
-        for (requestor, transfer) in transfers where now >= transfer.deadline {
+        for transfer in transfers.values where now >= transfer.deadline {
             finish(transfer)
-            events.append(.transferAbandoned(requestor: UInt(requestor)))
+            events.append(.transferAbandoned(requestor: UInt(transfer.key.requestor)))
         }
         if let handOff, now >= handOff.deadline {
             self.handOff = nil
@@ -207,7 +211,7 @@ public final class ClipboardServer {
         case SelectionClear where event.xselectionclear.window == window:
             cleared(event.xselectionclear)
             return true
-        case PropertyNotify where event.xproperty.window != window && transfers[event.xproperty.window] != nil:
+        case PropertyNotify where event.xproperty.window != window && requestorMasks[event.xproperty.window] != nil:
             propertyChanged(event.xproperty, now: now)
             return true
         case SelectionNotify where event.xselection.requestor == window && event.xselection.selection == manager:

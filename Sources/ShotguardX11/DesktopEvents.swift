@@ -8,6 +8,10 @@ public enum DesktopSignal {
     case clipboardImage(ClipboardRead)
     /// A clipboard transfer failed (stalled owner, too large, refused).
     case clipboardFailed(reason: String)
+    /// A new owner took CLIPBOARD while the previous owner's offer was being read: a clipboard
+    /// manager taking a tool's image as the tool exits. The image is read from `to`; `from` is
+    /// still there now, so that whoever needs its process can find it before it goes.
+    case clipboardHandOff(from: UInt, to: UInt)
     /// A window of a known screenshot tool was created (before it paints, where possible).
     case toolWindowOpened(id: UInt, toolClass: String)
     /// A screenshot tool's window was mapped: the tool is really in use, not idle in a tray.
@@ -29,7 +33,18 @@ public final class DesktopEvents {
     let display: Display
     let window: Window
     private let fixesEventBase: Int32
-    let clipboard, targets, incr, targetsProperty, dataProperty: Atom
+    let clipboard, targets, incr, targetsProperty, clipboardManager: Atom
+    /// The window that owns CLIPBOARD_MANAGER (0: none), followed by XFixes: when it takes
+    /// CLIPBOARD, it has saved the offer of the owner before it (SAVE_TARGETS).
+    var managerWindow: Window = 0
+    /// The last owner of CLIPBOARD other than this agent.
+    var lastOwner: Window = 0
+    /// The properties clipboard data arrives in, one per read in turn: an owner that answers
+    /// after another owner took over (GTK does) writes into its own read's property, never into
+    /// the one the next owner's data is expected in.
+    let dataProperties: [Atom]
+    /// How many reads were started, to pick each one's property.
+    var readsStarted = 0
     /// The image targets read from a clipboard owner, in order of preference: PNG is lossless.
     let imageTargets: [(atom: Atom, name: String)]
     var fetch: ClipboardFetch?
@@ -73,7 +88,8 @@ public final class DesktopEvents {
         imageTargets = Self.readableImageTargets.map { (display.atom($0), $0) }
         incr = display.atom("INCR")
         targetsProperty = display.atom("SHOTGUARD_TARGETS")
-        dataProperty = display.atom("SHOTGUARD_DATA")
+        clipboardManager = display.atom("CLIPBOARD_MANAGER")
+        dataProperties = (0..<4).map { display.atom("SHOTGUARD_DATA_\($0)") }
         self.toolClasses = Set((Self.knownTools + extraToolClasses).map { $0.lowercased() })
         watchesClipboard = watchClipboard
         watchesTools = watchTools
@@ -83,7 +99,11 @@ public final class DesktopEvents {
                                UInt(CWEventMask), &attributes)
         XStoreName(handle, window, "shotguard")
         clipboardServer = ClipboardServer(display: display, window: window)
-        if watchClipboard { XFixesSelectSelectionInput(handle, display.root, clipboard, UInt(XFixesSetSelectionOwnerNotifyMask)) }
+        if watchClipboard {
+            XFixesSelectSelectionInput(handle, display.root, clipboard, UInt(XFixesSetSelectionOwnerNotifyMask))
+            XFixesSelectSelectionInput(handle, display.root, clipboardManager, UInt(XFixesSetSelectionOwnerNotifyMask))
+            managerWindow = XGetSelectionOwner(handle, clipboardManager)
+        }
         if watchTools { XSelectInput(handle, display.root, rootEventMask) }
         display.sync()
     }
@@ -110,10 +130,7 @@ public final class DesktopEvents {
             guard fetch.readingImage else { return delivered(from: fetch) }
             return failed("the clipboard owner \(hexID(UInt(fetch.owner))) stalled for \(Int(ClipboardFetch.timeout)) s", now: now)
         }
-        if fetch == nil, let retry, now >= retry.deadline {
-            self.retry = nil
-            return [.clipboardFailed(reason: retry.reason)]
-        }
+        if fetch == nil, let retry, now >= retry.deadline { return retryExpired(now: now) }
         return []
     }
 
@@ -143,6 +160,10 @@ public final class DesktopEvents {
         switch event.type {
         case fixesEventBase + XFixesSelectionNotify:
             let notify = withUnsafePointer(to: &event) { $0.withMemoryRebound(to: XFixesSelectionNotifyEvent.self, capacity: 1) { $0.pointee } }
+            if notify.selection == clipboardManager {
+                managerWindow = notify.owner
+                return []
+            }
             return ownerChanged(notify, now: now)
         case SelectionNotify:
             return selectionArrived(event.xselection, now: now)
@@ -161,9 +182,11 @@ public final class DesktopEvents {
             guard toolWindows[event.xunmap.window] != nil else { return [] }
             return [.toolWindowClosed(id: UInt(event.xunmap.window))]
         case DestroyNotify:
-            newWindows.remove(event.xdestroywindow.window)
-            guard toolWindows.removeValue(forKey: event.xdestroywindow.window) != nil else { return [] }
-            return [.toolWindowClosed(id: UInt(event.xdestroywindow.window))]
+            let gone = event.xdestroywindow.window
+            newWindows.remove(gone)
+            let signals = departed(gone, now: now)
+            guard toolWindows.removeValue(forKey: gone) != nil else { return signals }
+            return signals + [.toolWindowClosed(id: UInt(gone))]
         default:
             return []
         }

@@ -33,7 +33,7 @@ final class ClipboardManagerReadTests: XvfbTestCase {
     private func readThroughHandOver(_ order: RefusingOwner.Order, seed: UInt8) throws {
         let (bytes, path) = try image(seed: seed)
         let owner = try RefusingOwner.start(display: displayName, order: order,
-                                            handOver: order == .managerFirst ? [path]
+                                            handOver: order != .refuseFirst ? [path]
                                                 : ["xclip", "-selection", "clipboard", "-t", "image/png", "-i", path])
         defer { owner.stop() }
         XCTAssertTrue(pump.run(seconds: 10) { !pump.images.isEmpty }, "no image; signals: \(pump.signals)")
@@ -53,6 +53,23 @@ final class ClipboardManagerReadTests: XvfbTestCase {
     /// A refusal, then a new owner (xclip): no failure is reported, the image is read.
     func testARefusalFollowedByANewOwnerIsReadFromTheNewOwner() throws {
         try readThroughHandOver(.refuseFirst, seed: 2)
+    }
+
+    /// The bug (xfsettingsd as GTK tools exit): the manager took CLIPBOARD while the tool's
+    /// image still came to it by INCR, refused image/png, and no new owner followed: the read
+    /// failed after 2 s. Now the manager is asked again once the tool's window is gone, and the
+    /// tool's late answer (GTK answers after losing CLIPBOARD) is not taken for the manager's.
+    func testAManagerThatRefusedIsAskedAgainOnceTheToolIsGone() throws {
+        try readThroughHandOver(.managerRefusesUntilToolGoes, seed: 3)
+        let read = try XCTUnwrap(pump.reads.first)
+        let handOffs = pump.signals.compactMap { signal -> (from: UInt, to: UInt)? in
+            if case .clipboardHandOff(let from, let to) = signal { return (from, to) } else { return nil }
+        }
+        XCTAssertEqual(handOffs.count, 1, "\(pump.signals)")
+        XCTAssertEqual(handOffs.first?.to, read.owner, "the manager took over")
+        XCTAssertNotNil(read.handedOverBy)
+        XCTAssertEqual(read.handedOverBy, handOffs.first?.from, "the image was handed over by the tool")
+        XCTAssertNotEqual(read.handedOverBy, read.owner)
     }
 
     func testARefusalNoOwnerFollowsIsReportedOnceTheWaitIsOver() throws {

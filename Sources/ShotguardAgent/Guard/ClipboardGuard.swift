@@ -137,9 +137,18 @@ final class ClipboardGuard: ClipboardGuarding {
     }
 
     /// At exit: a clipboard manager keeps the redacted image the agent serves (SAVE_TARGETS),
-    /// so that it outlives the agent instead of the clipboard going empty.
+    /// so that it outlives the agent instead of the clipboard going empty. Then every request
+    /// that reached the agent is answered and CLIPBOARD given up (`finishAtExit`).
     func handOff(displayLost: Bool) {
-        guard server.state == .serving, !displayLost, let manager = server.clipboardManager else { return }
+        guard !displayLost else { return }
+        defer { server.finishAtExit() }
+        guard server.state == .serving else { return }
+        guard let manager = server.clipboardManager else {
+            // Not a leak: the redacted image goes, and a history (Parcellite) may put back its last text.
+            log.info("guard: no clipboard manager keeps the redacted image: the clipboard empties as the agent exits "
+                + "(a clipboard history may put back what it kept before)")
+            return
+        }
         if server.handOffAndWait() {
             log.info("guard: handed the redacted clipboard image to the clipboard manager (\(hexID(manager)))")
         } else {

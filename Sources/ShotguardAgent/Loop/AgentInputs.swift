@@ -18,6 +18,8 @@ final class AgentInputs {
     var stopping = false
     /// The X connection hung up (POLLHUP/POLLERR) without Xlib noticing yet.
     var connectionClosed = false
+    /// The process of the last clipboard owner that handed its offer to a clipboard manager.
+    var handOffs = ClipboardHandOffs()
     private let lock: InstanceLock
 
     init(options: AgentOptions, log: Log, clock: any AgentClock) throws(AgentError) {

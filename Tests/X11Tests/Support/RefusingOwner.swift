@@ -10,9 +10,15 @@ import ShotguardX11
 /// CLIPBOARD with the image: xclip -i). With `.managerFirst` it plays the manager winning the
 /// race: a second window of its own takes CLIPBOARD, the refusal is sent in the same flush
 /// (so a reader sees the new owner, then the old owner's refusal, then the new owner's
-/// answers), and that window serves the file `handOver[0]` as image/png.
+/// answers), and that window serves the file `handOver[0]` as image/png. With
+/// `.managerRefusesUntilToolGoes` it plays xfsettingsd: the manager window takes CLIPBOARD, the
+/// tool answers the old request late with data that is not the image (GTK answers after losing
+/// CLIPBOARD), the manager refuses image/png once (its INCR from the tool is not in yet), then
+/// the tool's window goes and the manager serves `handOver[0]`.
 enum RefusingOwner {
-    enum Order: String { case managerFirst = "manager-first", refuseFirst = "refuse-first" }
+    enum Order: String {
+        case managerFirst = "manager-first", refuseFirst = "refuse-first", managerRefusesUntilToolGoes = "manager-refuses"
+    }
 
     /// Starts the owner with the system python3 (python3-xlib); it exits after handing over.
     static func start(display: String, order: Order, handOver: [String]) throws -> ChildProcess {
@@ -63,6 +69,29 @@ enum RefusingOwner {
                 image = open(hand_over[0], "rb").read()
                 manager = d.screen().root.create_window(0, 0, 1, 1, 0, X.CopyFromParent)
                 manager.set_selection_owner(clipboard, X.CurrentTime)
+                if order == "manager-refuses":
+                    e.requestor.change_property(e.property, png, 8, b"the tool's late answer")
+                    answer(e, e.property)
+                    refused = False
+                    while True:
+                        e = d.next_event()
+                        if e.type != X.SelectionRequest or e.owner.id != manager.id:
+                            continue
+                        if e.target == targets:
+                            e.requestor.change_property(e.property, Xatom.ATOM, 32, [targets, png])
+                            answer(e, e.property)
+                        elif e.target == png and not refused:
+                            answer(e, X.NONE)
+                            refused = True
+                            w.destroy()  # the tool exits once the manager has confirmed the save
+                            d.flush()
+                        elif e.target == png:
+                            e.requestor.change_property(e.property, png, 8, image)
+                            answer(e, e.property)
+                            break
+                        else:
+                            answer(e, X.NONE)
+                    break
                 answer(e, X.NONE)
                 while True:
                     e = d.next_event()
