@@ -16,12 +16,28 @@ public struct WindowInfo: Hashable, Sendable {
     public var frame: Rect
     /// Whether the window is mapped and all its ancestors are; unviewable windows never match.
     public var isViewable: Bool
-    /// The client area with the window manager's decorations around it (`_NET_FRAME_EXTENTS`):
-    /// its title bar shows the title a rule may have matched on.
+    /// The client area with the window manager's decorations around it (`_NET_FRAME_EXTENTS`),
+    /// within the window's top-level frame on the root: its title bar shows the title a rule
+    /// may have matched on, and what lies under it is hidden when the window is opaque.
     public var outerFrame: Rect
+    /// `_NET_WM_WINDOW_TYPE`, in the property's order (`[.normal]` for a managed window without
+    /// it, `[]` for an override-redirect one without it).
+    public var types: [WindowType]
+    /// Whether the window hides what lies under its outer frame: false for a 32-bit (ARGB)
+    /// visual, a `_NET_WM_WINDOW_OPACITY` below full, a bounding shape (SHAPE), on the client or
+    /// its frame, and for a window whose place in the stacking order is not known. Covers
+    /// under a window that is not opaque are never cut.
+    public var isOpaque: Bool
+    /// Whether the top-level window is override-redirect (a menu, a tooltip, a notification
+    /// that no window manager handles).
+    public var isOverrideRedirect: Bool
+    /// Whether the client carries `_SHOTGUARD_PROTECT` = 1: the program asks to be covered,
+    /// frame included, with no rule naming it.
+    public var requestsProtection: Bool
 
     public init(id: UInt, className: String, instance: String, title: String, frame: Rect, isViewable: Bool,
-                outerFrame: Rect? = nil) {
+                outerFrame: Rect? = nil, types: [WindowType] = [.normal], isOpaque: Bool = true,
+                isOverrideRedirect: Bool = false, requestsProtection: Bool = false) {
         self.id = id
         self.className = className
         self.instance = instance
@@ -29,6 +45,10 @@ public struct WindowInfo: Hashable, Sendable {
         self.frame = frame
         self.isViewable = isViewable
         self.outerFrame = outerFrame ?? frame
+        self.types = types
+        self.isOpaque = isOpaque
+        self.isOverrideRedirect = isOverrideRedirect
+        self.requestsProtection = requestsProtection
     }
 }
 
