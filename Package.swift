@@ -25,8 +25,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi"),
-        // XCB on Xlib's connection: many requests, then their replies, in one round trip.
-        .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb"),
+        // XCB on Xlib's connection: many requests, then their replies, in one round trip
+        // (SHAPE's too: a shaped window hides nothing under its rectangle).
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb xcb-shape"),
         .target(name: "CShotguardSys"),
         // PCRE2 for title~ patterns: its match limits bound the time a hostile title can cost.
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8"),

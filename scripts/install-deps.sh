@@ -4,12 +4,15 @@
 set -eu
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
-packages="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libpng-dev zlib1g-dev libpcre2-dev
+# libxcb-shape0-dev: the window list asks SHAPE whether windows are shaped, in its XCB batch.
+# dbus-x11 (dbus-launch): a test checks that field rules start no session bus by autolaunch.
+# dunst, libnotify-bin: a real notification daemon and notify-send for the window-type tests.
+packages="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libpng-dev zlib1g-dev libpcre2-dev
   libturbojpeg0-dev libwebp-dev libdeflate-dev webp
   xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick fonts-dejavu-core mandoc zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
-  libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus gir1.2-gtk-3.0 gir1.2-atspi-2.0
-  picom"
+  libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus dbus-x11 gir1.2-gtk-3.0 gir1.2-atspi-2.0
+  picom dunst libnotify-bin"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
