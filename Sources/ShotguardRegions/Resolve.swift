@@ -90,7 +90,7 @@ extension RegionsFile {
     /// monitor it selects that is present. A `window` rule covers its geometry of the frame
     /// (no geometry: the outer frame) of each viewable window that meets all its matches, in
     /// stacking order, bottom first, and a `field` rule each field it selects: only what shows
-    /// of them, the outer frames of the opaque windows above cut out. Every rectangle is
+    /// of them, the opaque areas of the opaque windows above cut out. Every rectangle is
     /// clipped to the screen, and empty ones are dropped. Last, the areas allow rules name are
     /// cut out of the covers they may uncover (`RuleOrigin.allowMayUncover`).
     public func resolve(against context: ScreenContext) -> [RuleResolution] {

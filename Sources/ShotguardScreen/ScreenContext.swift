@@ -16,10 +16,14 @@ public struct WindowInfo: Hashable, Sendable {
     public var frame: Rect
     /// Whether the window is mapped and all its ancestors are; unviewable windows never match.
     public var isViewable: Bool
-    /// The client area with the window manager's decorations around it (`_NET_FRAME_EXTENTS`),
-    /// within the window's top-level frame on the root: its title bar shows the title a rule
-    /// may have matched on, and what lies under it is hidden when the window is opaque.
+    /// The client area with the window manager's decorations around it (`_NET_FRAME_EXTENTS`):
+    /// its title bar shows the title a rule may have matched on.
     public var outerFrame: Rect
+    /// Where the window's own pixels are: its outer frame within its top-level window on the
+    /// root (the window manager's frame, or the window itself, border included). What lies
+    /// under it is hidden there when the window is opaque; decorations a client merely claims
+    /// (any client can set `_NET_FRAME_EXTENTS`) hide nothing.
+    public var opaqueArea: Rect
     /// `_NET_WM_WINDOW_TYPE`, in the property's order (`[.normal]` for a managed window without
     /// it, `[]` for an override-redirect one without it).
     public var types: [WindowType]
@@ -36,7 +40,7 @@ public struct WindowInfo: Hashable, Sendable {
     public var requestsProtection: Bool
 
     public init(id: UInt, className: String, instance: String, title: String, frame: Rect, isViewable: Bool,
-                outerFrame: Rect? = nil, types: [WindowType] = [.normal], isOpaque: Bool = true,
+                outerFrame: Rect? = nil, opaqueArea: Rect? = nil, types: [WindowType] = [.normal], isOpaque: Bool = true,
                 isOverrideRedirect: Bool = false, requestsProtection: Bool = false) {
         self.id = id
         self.className = className
@@ -45,6 +49,7 @@ public struct WindowInfo: Hashable, Sendable {
         self.frame = frame
         self.isViewable = isViewable
         self.outerFrame = outerFrame ?? frame
+        self.opaqueArea = opaqueArea ?? outerFrame ?? frame
         self.types = types
         self.isOpaque = isOpaque
         self.isOverrideRedirect = isOverrideRedirect

@@ -133,14 +133,12 @@ public enum PropertyDecoding {
              height: Int64(frame.height) + Int64(extents.top) + Int64(extents.bottom))
     }
 
-    /// The outer frame within the window's top-level window on the root (`topLevel`, border
-    /// included), when that is known: decorations claimed past the real frame (any client can
-    /// set `_NET_FRAME_EXTENTS`) neither cover nor hide what is not the window's.
-    public static func outerFrame(_ frame: Rect, extents: FrameExtents, within topLevel: Rect?) -> Rect {
-        let outer = outerFrame(frame, extents: extents) ?? frame
-        guard let topLevel else { return outer }
-        let clamped = outer.intersection(topLevel)
-        return clamped.isEmpty ? frame.intersection(topLevel) : clamped
+    /// Where a window's own pixels are: its outer frame within its top-level window on the
+    /// root (`topLevel`, border included), when that is known. Decorations claimed past the
+    /// real frame (any client can set `_NET_FRAME_EXTENTS`) hide nothing under them.
+    public static func opaqueArea(_ outerFrame: Rect, within topLevel: Rect?) -> Rect {
+        guard let topLevel else { return outerFrame }
+        return outerFrame.intersection(topLevel)
     }
 
     /// The most `_NET_WM_WINDOW_TYPE` atoms read of a window.

@@ -23,8 +23,8 @@ struct WindowBatch {
     /// Whether the server has SHAPE; asked once per connection (XCB keeps the answer).
     let hasShape: Bool
 
-    /// The atoms the batch asks for, interned together (one round trip the first time; Xlib
-    /// keeps them after that).
+    /// The atoms the batch asks for, interned together in one round trip, once per connection
+    /// (`Display.windowAtoms` keeps them).
     struct Atoms {
         let utf8String, netWMName, wmClass, frameExtents, windowType, opacity, protect: UInt32
         /// `_NET_WM_WINDOW_TYPE_*` atoms and the types they name.
@@ -44,7 +44,12 @@ struct WindowBatch {
         self.display = display
         // libX11 runs on XCB: every Xlib connection has one.
         connection = XGetXCBConnection(display.handle)
-        atoms = Atoms(display)
+        if let known = display.windowAtoms {
+            atoms = known
+        } else {
+            atoms = Atoms(display)
+            display.windowAtoms = atoms
+        }
         hasShape = xcb_get_extension_data(connection, sg_xcb_shape_id())?.pointee.present != 0
     }
 
@@ -62,7 +67,6 @@ struct WindowBatch {
     }
 
     private struct FrameCookies {
-        let attributes: xcb_get_window_attributes_cookie_t
         let geometry: xcb_get_geometry_cookie_t
         let opacity: xcb_get_property_cookie_t
         let shape: xcb_shape_query_extents_cookie_t?
@@ -79,8 +83,7 @@ struct WindowBatch {
             guard let id = UInt32(exactly: entry.client), PropertyDecoding.isWindowID(id) else { return nil }
             var frame: FrameCookies?
             if let topLevel = entry.topLevel, topLevel != entry.client, let top = UInt32(exactly: topLevel) {
-                frame = FrameCookies(attributes: xcb_get_window_attributes(connection, top),
-                                     geometry: xcb_get_geometry(connection, top),
+                frame = FrameCookies(geometry: xcb_get_geometry(connection, top),
                                      opacity: xcb_get_property(connection, 0, top, atoms.opacity, cardinal, 0, 1),
                                      shape: hasShape ? xcb_shape_query_extents(connection, top) : nil)
             }
@@ -138,15 +141,17 @@ struct WindowBatch {
         let own = Rect(x: frame.x - border, y: frame.y - border, width: frame.width + 2 * border, height: frame.height + 2 * border)
         let isTopLevel = request.entry.topLevel == request.entry.client
         let topRect: Rect? = isTopLevel ? own : top?.rect
-        let overrideRedirect = isTopLevel ? attributes.override_redirect != 0 : top?.overrideRedirect ?? false
+        // A client in another window's frame was put there by a window manager: it is managed.
+        let overrideRedirect = isTopLevel && attributes.override_redirect != 0
         let clientOpaque = geometry.depth != 32 && !shaped && PropertyDecoding.isFullyOpaque(opacity: opacity)
         // A window whose frame is unknown (gone meanwhile, or never found) hides nothing.
         let frameOpaque = isTopLevel || top?.isOpaque == true
         let listed = PropertyDecoding.windowTypes(types ?? [], known: atoms.types)
         let isTransient = transient.flatMap(PropertyDecoding.window) != nil
+        let outerFrame = PropertyDecoding.outerFrame(frame, extents: decorations) ?? frame
         return WindowInfo(id: UInt(request.window), className: hint.className, instance: hint.instance, title: title,
-                          frame: frame, isViewable: viewable,
-                          outerFrame: PropertyDecoding.outerFrame(frame, extents: decorations, within: topRect),
+                          frame: frame, isViewable: viewable, outerFrame: outerFrame,
+                          opaqueArea: PropertyDecoding.opaqueArea(outerFrame, within: topRect),
                           types: WindowType.effective(listed: listed, isTransient: isTransient,
                                                       isOverrideRedirect: overrideRedirect),
                           isOpaque: clientOpaque && frameOpaque, isOverrideRedirect: overrideRedirect,
@@ -154,19 +159,17 @@ struct WindowBatch {
     }
 
     /// What a frame (the top-level window around a client) tells: its rectangle on the root,
-    /// border included, whether it is override-redirect, and whether it is opaque. Nil when it
-    /// is gone or its geometry makes no sense.
-    private func collectFrame(_ cookies: FrameCookies) -> (rect: Rect, overrideRedirect: Bool, isOpaque: Bool)? {
-        let attributes = reply { xcb_get_window_attributes_reply(connection, cookies.attributes, $0) }
+    /// border included, and whether it is opaque. Nil when it is gone or its geometry makes no
+    /// sense.
+    private func collectFrame(_ cookies: FrameCookies) -> (rect: Rect, isOpaque: Bool)? {
         let geometry = reply { xcb_get_geometry_reply(connection, cookies.geometry, $0) }
         let opacity = cardinals(cookies.opacity)
         let shaped = isShaped(cookies.shape)
-        guard let attributes, let geometry else { return nil }
+        guard let geometry else { return nil }
         let border = Int64(geometry.border_width)
         // A child of the root: its position is on the root, at the outer corner of its border.
         guard let rect = PropertyDecoding.rect(x: Int64(geometry.x), y: Int64(geometry.y), width: Int64(geometry.width) + 2 * border,
                                                height: Int64(geometry.height) + 2 * border) else { return nil }
-        return (rect, attributes.override_redirect != 0,
-                geometry.depth != 32 && !shaped && PropertyDecoding.isFullyOpaque(opacity: opacity))
+        return (rect, geometry.depth != 32 && !shaped && PropertyDecoding.isFullyOpaque(opacity: opacity))
     }
 }

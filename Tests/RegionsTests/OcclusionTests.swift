@@ -30,6 +30,15 @@ final class OcclusionTests: XCTestCase {
         XCTAssertEqual(resolution.hits.map(\.windowID), [1])
     }
 
+    /// Only where a window's own pixels are is cut out: decorations it merely claims are not.
+    func testOnlyTheOpaqueAreaIsCutOut() throws {
+        var liar = window(2, "Liar", Rect(x: 250, y: 150, width: 100, height: 100), outer: Rect(x: 0, y: 0, width: 640, height: 480))
+        liar.opaqueArea = liar.frame
+        let hits = try parse("window class=Vault").hits(against: ScreenContext(width: 640, height: 480,
+                                                                                windows: [window(1, "Vault", vault), liar]))
+        XCTAssertEqual(hits.reduce(0) { $0 + $1.rect.area }, 200 * 100 - 50 * 50)
+    }
+
     func testAWindowBelowHidesNothing() throws {
         let below = window(2, "Viewer", Rect(x: 150, y: 120, width: 100, height: 50))
         let hits = try parse("window class=Vault").hits(against: ScreenContext(width: 640, height: 480,

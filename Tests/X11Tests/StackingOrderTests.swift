@@ -56,6 +56,7 @@ final class X11StackingOrderTests: XCTestCase {
         XCTAssertLessThan(popupIndex, vaultIndex, "the pop-up is under the managed window")
         let vaultInfo = context.windows[vaultIndex]
         XCTAssertTrue(vaultInfo.isOpaque)
+        XCTAssertEqual(vaultInfo.opaqueArea, vaultInfo.outerFrame)
         let regions = try RegionsFile.parse("window class=Vault\nwindow class=Popup", path: "rules")
         let resolutions = regions.resolve(against: context)
         XCTAssertEqual(resolutions[0].hits.map(\.rect), [vaultInfo.outerFrame], "nothing above the vault")
@@ -70,8 +71,8 @@ final class X11StackingOrderTests: XCTestCase {
         XCTAssertEqual(display.screenContext().windows.last?.id, UInt(popup.id))
     }
 
-    /// The frame openbox puts around a client leads to the client; its outer frame is the
-    /// frame's rectangle at most.
+    /// The frame openbox puts around a client leads to the client; what the client hides is
+    /// the frame's rectangle at most.
     func testAFrameLeadsToItsClient() throws {
         let vault = try window(Rect(x: 60, y: 60, width: 120, height: 80), "Vault")
         defer { vault.destroy() }
@@ -85,7 +86,8 @@ final class X11StackingOrderTests: XCTestCase {
         XCTAssertEqual(try display.clientWindow(of: vault.id), vault.id)
         let info = try display.windowInfo(vault.id)
         let frame = try display.geometry(of: parent).frame
-        XCTAssertEqual(info.outerFrame.intersection(frame), info.outerFrame, "inside openbox's frame")
+        XCTAssertEqual(info.opaqueArea, info.outerFrame.intersection(frame), "inside openbox's frame")
+        XCTAssertEqual(info.opaqueArea, info.outerFrame, "openbox's extents are its frame's")
         XCTAssertGreaterThan(info.outerFrame.height, info.frame.height, "with its title bar")
         XCTAssertTrue(info.isOpaque)
     }

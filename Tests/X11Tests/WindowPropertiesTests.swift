@@ -98,12 +98,18 @@ final class X11WindowPropertiesTests: XCTestCase {
         XCTAssertThrowsError(try display.clientWindow(of: id))
     }
 
-    /// Any client may claim decorations: a window nobody reparented has none past its border,
-    /// so claimed extents neither cover nor hide anything outside it.
-    func testClaimedFrameExtentsStayInsideAWindowNobodyReparented() throws {
-        let liar = try window(Rect(x: 150, y: 150, width: 50, height: 40))
+    /// Any client may claim decorations: a window nobody reparented has no pixels past its
+    /// border, so claimed extents widen what a rule covers, never what the window hides.
+    func testClaimedFrameExtentsHideNothingOutsideAWindowNobodyReparented() throws {
+        let vault = try window(Rect(x: 100, y: 100, width: 100, height: 100), className: "Vault")
+        let liar = try window(Rect(x: 150, y: 150, width: 50, height: 40), className: "Liar")
         display.setLongs("_NET_FRAME_EXTENTS", type: XA_CARDINAL, [100, 100, 100, 100], on: liar.id)
-        XCTAssertEqual(try info(liar).outerFrame, Rect(x: 150, y: 150, width: 50, height: 40))
+        XCTAssertEqual(try info(liar).outerFrame, Rect(x: 50, y: 50, width: 250, height: 240))
+        XCTAssertEqual(try info(liar).opaqueArea, Rect(x: 150, y: 150, width: 50, height: 40))
+        let hits = try RegionsFile.parse("window class=Vault", path: "rules").hits(against: display.screenContext())
+        XCTAssertEqual(hits.reduce(0) { $0 + $1.rect.area }, 100 * 100 - 50 * 40, "only the liar's real rectangle is cut out")
+        liar.destroy()
+        vault.destroy()
     }
 
     /// Real windows: the opaque one above is cut out of the cover; an ARGB one is not.
