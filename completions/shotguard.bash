@@ -10,6 +10,7 @@ _shotguard_options() {
             "--no-redact --no-shm --format --quality --compression -h --help" ;;
         demo) echo "--dir -h --help" ;;
         monitors) echo "--json --names -h --help" ;;
+        protect) echo "--window --pick --off -h --help" ;;
         redact) echo "-o --output --regions --rect --fill --origin --format --quality --compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
@@ -104,7 +105,7 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "capture demo monitors quarantine redact regions watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "capture demo monitors protect quarantine redact regions watch windows" -- "$cur"))
     elif [[ $command == regions ]]; then
         COMPREPLY=($(compgen -W "check show" -- "$cur"))
     elif [[ $command == quarantine ]]; then

@@ -47,6 +47,7 @@ complete -c shotguard -f
 complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the screen, a window or a rectangle, redacted'
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
 complete -c shotguard -n '__shotguard_using ""' -a monitors -d 'List the RandR monitors, to help write monitor rules'
+complete -c shotguard -n '__shotguard_using ""' -a protect -d 'Ask that a window be covered, with no rule naming it'
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG or WebP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
@@ -116,6 +117,11 @@ complete -c shotguard -n '__shotguard_using "quarantine list"' -l json -d 'Print
 complete -c shotguard -n '__shotguard_using "quarantine restore"' -a '(__shotguard_quarantine_ids)' -d 'Quarantine ID'
 complete -c shotguard -n '__shotguard_using "quarantine restore"' -s o -l output -r -F -d 'Write the original to PATH'
 complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DAYS days'
+
+# protect
+complete -c shotguard -n '__shotguard_using protect' -l window -x -a '(__shotguard_window_ids)' -d 'The window to protect'
+complete -c shotguard -n '__shotguard_using protect' -l pick -d 'Click the window'
+complete -c shotguard -n '__shotguard_using protect' -l off -d 'Clear the request instead of setting it'
 
 # monitors
 complete -c shotguard -n '__shotguard_using monitors' -l json -d 'Print a JSON array instead of a table'

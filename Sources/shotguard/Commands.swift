@@ -20,6 +20,7 @@ enum Commands {
         CaptureCommand.self,
         DemoCommand.self,
         MonitorsCommand.self,
+        ProtectCommand.self,
         QuarantineListCommand.self,
         QuarantineRestoreCommand.self,
         QuarantinePurgeCommand.self,
