@@ -13,8 +13,10 @@ struct RunResult {
 
 /// Runs the built `shotguard` executable.
 ///
-/// The child gets only `PATH`, `HOME` and `XDG_CONFIG_HOME` (no `DISPLAY`, so no X server and no
-/// user regions file can leak in), plus `environment`, where a nil value removes the variable.
+/// The child gets only `PATH`, `HOME`, `XDG_CONFIG_HOME` and `XDG_CONFIG_DIRS` (no `DISPLAY`, so no
+/// X server, no user regions file and no system policy of the machine can leak in; system
+/// policy files go in `home/xdg/shotguard/regions`), plus `environment`, where a nil value
+/// removes the variable.
 /// Standard input is `stdin` (empty when nil); output goes through files, so a large PNG on
 /// standard output can never fill a pipe and stall the child.
 func runShotguard(
@@ -35,6 +37,7 @@ func runShotguard(
         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         "HOME": home.path,
         "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+        "XDG_CONFIG_DIRS": home.appendingPathComponent("xdg").path,
     ]
     for (name, value) in environment { variables[name] = value }
 

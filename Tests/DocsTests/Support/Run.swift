@@ -21,13 +21,15 @@ let repository: URL = {
 /// A file of the checkout, e.g. `man/shotguard.1`.
 func repositoryFile(_ path: String) -> URL { repository.appendingPathComponent(path) }
 
-/// The environment the docs tests give a program: PATH, a private HOME, a fixed locale, and
-/// no DISPLAY, so that nothing depends on the desktop the tests happen to run on.
+/// The environment the docs tests give a program: PATH, a private HOME and system config
+/// folder, a fixed locale, and no DISPLAY, so that nothing depends on the desktop (or the
+/// system policy) of the machine the tests happen to run on.
 func testEnvironment(home: URL, path: String? = nil) -> [String: String] {
     [
         "PATH": path ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         "HOME": home.path,
         "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+        "XDG_CONFIG_DIRS": home.appendingPathComponent("xdg").path,
         "LC_ALL": "C.UTF-8",
         "TERM": "xterm",
     ]
