@@ -45,6 +45,27 @@ final class X11RegionsCommandTests: X11DesktopTestCase {
         }
     }
 
+    /// A class no window has is no error (exit 0), but the classes on screen like it are named;
+    /// counts read as words: one rule, nothing covered.
+    func testCheckNamesTheClassesLikeOneNoWindowHas() throws {
+        let typo = try sandbox.write("typo", text: "window class=Vualt\n")
+        let result = try desktop.run(["regions", "check", "--regions", typo], in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdoutText, """
+            \(typo): 1 rule; screen 320x240, 4 viewable windows, 1 monitor
+            monitor screen 320x240+0+0
+            line 1: window class=Vualt
+                hits nothing: no window on screen has class 'Vualt' (on screen: Vault)
+            shield: watch --shield covers nothing on its key
+
+            """)
+        let instance = try sandbox.write("instance", text: "window instance=chta\nscreen 1x1+0+0\n")
+        let second = try desktop.run(["regions", "check", "--regions", instance], in: sandbox)
+        XCTAssertTrue(second.stdoutText.contains("    hits nothing: no window on screen has instance 'chta' (on screen: chat)\n"),
+                      second.stdoutText)
+        XCTAssertTrue(second.stdoutText.hasSuffix("shield: watch --shield covers this rectangle on its key\n"), second.stdoutText)
+    }
+
     func testCheckSaysWhatTheShieldCoversAndThatPixelateShieldsInBlack() throws {
         let rules = try sandbox.write("shield-rules", text: "screen 10x10+0+0 fill=pixelate\nscreen 5x5+20+20 fill=#00ff00\n")
         let result = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
