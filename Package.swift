@@ -26,8 +26,9 @@ let package = Package(
         ),
         // libXtst for RECORD (who reads the screen), libXRes for X-Resource (which process a client is).
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi xtst xres"),
-        // XCB on Xlib's connection: many requests, then their replies, in one round trip.
-        .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb"),
+        // XCB on Xlib's connection: many requests, then their replies, in one round trip
+        // (SHAPE's too: a shaped window hides nothing under its rectangle).
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb xcb-shape"),
         .target(name: "CShotguardSys"),
         // PCRE2 for title~ patterns: its match limits bound the time a hostile title can cost.
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8"),

@@ -15,6 +15,7 @@ _shotguard_options() {
         demo) echo "--dir -h --help" ;;
         monitors) echo "--json --names -h --help" ;;
         pause) echo "--until-resume -h --help" ;;
+        protect) echo "--window --pick --off -h --help" ;;
         "quarantine list") echo "--json -h --help" ;;
         "quarantine restore") echo "-o --output --force -h --help" ;;
         "quarantine purge") echo "--older-than -h --help" ;;
@@ -41,7 +42,7 @@ _shotguard_value_kind() {
             "regions check|--regions" | "regions show|-o" | "regions show|--output" | "regions show|--regions" | \
             "watch|--regions")
             echo "file" ;;
-        "capture|--window")
+        "capture|--window" | "protect|--window")
             echo "windows" ;;
         "capture|--geometry" | "quarantine purge|--older-than" | "redact|--rect" | "redact|--origin" | \
             "watch|--tool-class" | "watch|--keep" | "watch|--keep-for")
@@ -148,7 +149,7 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause quarantine redact regions resume status watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions resume status watch windows" -- "$cur"))
     else
         case $command in
             quarantine) COMPREPLY=($(compgen -W "list restore purge" -- "$cur")) ;;

@@ -51,6 +51,7 @@ complete -c shotguard -n '__shotguard_using ""' -a completions -d 'Print the com
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
 complete -c shotguard -n '__shotguard_using ""' -a monitors -d 'List the RandR monitors, to help write monitor rules'
 complete -c shotguard -n '__shotguard_using ""' -a pause -d 'Pause protection for a while (default 10 minutes)'
+complete -c shotguard -n '__shotguard_using ""' -a protect -d 'Ask that a window be covered, with no rule naming it'
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG, WebP or BMP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
@@ -105,6 +106,12 @@ complete -c shotguard -n '__shotguard_using monitors' -s h -l help -d 'Show this
 # pause
 complete -c shotguard -n '__shotguard_using pause' -l until-resume -d 'Pause until \'shotguard resume\', with no end of its own (as DURATION 0)'
 complete -c shotguard -n '__shotguard_using pause' -s h -l help -d 'Show this help and exit'
+
+# protect
+complete -c shotguard -n '__shotguard_using protect' -l window -x -a '(__shotguard_window_ids)' -d 'The window (a frame means its client)'
+complete -c shotguard -n '__shotguard_using protect' -l pick -d 'Click the window (Escape cancels)'
+complete -c shotguard -n '__shotguard_using protect' -l off -d 'Clear the request instead of setting it'
+complete -c shotguard -n '__shotguard_using protect' -s h -l help -d 'Show this help and exit'
 
 # quarantine list
 complete -c shotguard -n '__shotguard_using "quarantine list"' -l json -d 'Print one JSON array of the entries'

@@ -9,8 +9,9 @@
 # call and prints nothing. --check installs nothing: it names what is missing and fails.
 set -eu
 # libsystemd-dev: sd-bus, for the agent's session-bus service, its client and notifications.
-# libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen.
-build="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev
+# libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen;
+# libxcb-shape0-dev: the window list asks SHAPE whether windows are shaped, in its XCB batch.
+build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev
   libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev"
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
@@ -19,15 +20,17 @@ build="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-
 # the fake notification server and user manager of Tests/Scripts; desktop-file-utils checks the
 # autostart entry; make, file and binutils (strip) the install tests; dpkg-dev reads
 # debian/changelog. x11-apps (xwd) and ffmpeg (x11grab) are screen readers the tests watch
-# being seen.
+# being seen. dbus-x11 (dbus-launch): a test checks that field rules start no session bus by
+# autolaunch. dunst, libnotify-bin: a real notification daemon and notify-send for the
+# window-type tests.
 # Clipboard managers and the GTK tools that hand their image to one as they exit (guard's
 # clipboard tests): xfce4-settings has xfsettingsd (CLIPBOARD_MANAGER), parcellite a history
 # without it; gnome-screenshot, xfce4-screenshooter and mate-utils (mate-screenshot) copy with -c.
 tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc
   zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
-  libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus gir1.2-gtk-3.0 gir1.2-atspi-2.0
-  picom
+  libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus dbus-x11 gir1.2-gtk-3.0 gir1.2-atspi-2.0
+  picom dunst libnotify-bin
   dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils dpkg-dev
   xfce4-settings parcellite gnome-screenshot xfce4-screenshooter mate-utils"
 

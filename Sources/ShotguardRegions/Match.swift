@@ -1,4 +1,4 @@
-// The conditions a `window` rule puts on a window: class, instance, exact title or title pattern.
+// The conditions a `window` rule puts on a window: class, instance, title, title pattern, type.
 import ShotguardScreen
 
 /// One condition of a `window` rule. A window matches a rule when it meets all of them.
@@ -13,6 +13,8 @@ public enum Match: CustomStringConvertible {
     case title(String)
     /// `title~V`: a regular expression found anywhere in the title.
     case titlePattern(TitlePattern)
+    /// `type=T[,T...]`: the window has one of these `_NET_WM_WINDOW_TYPE`s.
+    case windowTypes(Set<WindowType>)
 
     /// Whether `window` meets this condition. Viewability is the resolver's business, not this.
     /// A title pattern that cannot decide within its budget counts as met (see `evaluate`).
@@ -30,6 +32,7 @@ public enum Match: CustomStringConvertible {
         case .instance(let name): return window.instance.lowercased() == name.lowercased()
         case .title(let title): return window.title == title
         case .titlePattern(let pattern): return pattern.matches(window.title)
+        case .windowTypes(let types): return window.types.contains { types.contains($0) }
         }
     }
 
@@ -40,6 +43,7 @@ public enum Match: CustomStringConvertible {
         case .instance(let name): return "instance=" + quotedIfNeeded(name)
         case .title(let title): return "title=" + quotedIfNeeded(title)
         case .titlePattern(let pattern): return "title~" + quotedIfNeeded(pattern.source)
+        case .windowTypes(let types): return "type=" + types.sorted().map(\.rawValue).joined(separator: ",")
         }
     }
 }

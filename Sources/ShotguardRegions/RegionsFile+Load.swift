@@ -13,18 +13,19 @@ extension RegionsFile {
     /// a mistaken `--regions /dev/zero` or a huge log from being read into memory.
     public static let maximumFileSize = 1 << 20
 
-    /// Reads and parses the regions file at `path`.
+    /// Reads and parses the regions file at `path`; a system policy file when `system` (it may
+    /// say `lock`, and its rules are marked as the system's).
     ///
     /// Errors name the path and the system's reason (`No such file or directory`), a file over
     /// 1 MiB, text that is not UTF-8 (with its line), or the first syntax error.
-    public static func load(path: String) throws(RegionsError) -> RegionsFile {
+    public static func load(path: String, system: Bool = false) throws(RegionsError) -> RegionsFile {
         let bytes = try readBytes(path: path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let position = firstInvalidUTF8(bytes)
             throw RegionsError(path: path, line: position.line, column: position.column,
                                message: "the regions file is not valid UTF-8 text (save it as UTF-8)")
         }
-        return try parse(text, path: path)
+        return try parse(text, path: path, system: system)
     }
 
     private static func readBytes(path: String) throws(RegionsError) -> [UInt8] {

@@ -6,19 +6,30 @@ import Glibc
 import Musl
 #endif
 import ShotguardBase
+import ShotguardImaging
 
-/// The rules of a regions file, in the order they were written.
+/// The rules of a regions file, in the order they were written; or of the system policy
+/// files and the user's file together (`RegionsPolicy.load`), the system's rules first.
 ///
 /// Not `Sendable`, because a `title~` match holds a compiled PCRE2 pattern.
 public struct RegionsFile {
-    /// The file as the user named it, used in error messages.
+    /// The user's file as the user named it, used in error messages.
     public var path: String
-    /// Every rule, in file order.
+    /// Every rule, in file order (system policy files first, in the order they were read).
     public var rules: [Rule]
+    /// The first `lock` line of a system policy file: its rules are managed by the system.
+    public var lock: PolicyLock?
+    /// The system policy files whose rules are here, in the order they were read.
+    public var systemPaths: [String]
+    /// Whether the user's file at `path` was read (false when only system policy files were).
+    public var hasUserFile: Bool
 
-    public init(path: String, rules: [Rule]) {
+    public init(path: String, rules: [Rule], lock: PolicyLock? = nil, systemPaths: [String] = [], hasUserFile: Bool = true) {
         self.path = path
         self.rules = rules
+        self.lock = lock
+        self.systemPaths = systemPaths
+        self.hasUserFile = hasUserFile
     }
 
     /// The `window` rules, in file order.
@@ -27,23 +38,55 @@ public struct RegionsFile {
     /// The `screen` rules, in file order.
     public var screenRules: [Rule] { rules.filter { $0.target == .screen } }
 
-    /// Parses the text of a regions file; `path` is only used in error messages.
+    /// The rules that cover (every rule but the `allow` rules), in file order.
+    public var coverRules: [Rule] { rules.filter { !$0.isAllow } }
+
+    /// Parses the text of a user's regions file; `path` is only used in error messages.
     ///
     /// Stops at the first error, which names the line and column and says what was expected.
     public static func parse(_ text: String, path: String) throws(RegionsError) -> RegionsFile {
+        try parse(text, path: path, system: false)
+    }
+
+    /// Parses a regions file; a system policy file (`system`) may hold a `lock` line, which
+    /// marks every rule of the file locked.
+    public static func parse(_ text: String, path: String, system: Bool) throws(RegionsError) -> RegionsFile {
         var rules: [Rule] = []
+        var lock: PolicyLock?
         // A "\r\n" pair is one Character, so split on it as well as on "\n".
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (index, line) in lines.enumerated() {
             do {
                 let tokenized = try tokenize(line)
-                guard !tokenized.tokens.isEmpty else { continue }
-                rules.append(try parseRule(tokenized, line: index + 1))
+                guard let first = tokenized.tokens.first else { continue }
+                if isKeyword(first, "lock") {
+                    try checkLock(tokenized, system: system)
+                    if lock == nil { lock = PolicyLock(path: path, line: index + 1) }
+                    continue
+                }
+                rules.append(try parseRule(tokenized, line: index + 1,
+                                           origin: system ? .system(path: path, locked: false) : .user))
             } catch {
                 throw error.located(path: path, line: index + 1)
             }
         }
-        return RegionsFile(path: path, rules: rules)
+        if lock != nil {
+            for index in rules.indices { rules[index].origin = .system(path: path, locked: true) }
+        }
+        return RegionsFile(path: path, rules: rules, lock: lock, systemPaths: system ? [path] : [])
+    }
+
+    /// `lock` stands alone, and only in a system policy file.
+    private static func checkLock(_ line: TokenizedLine, system: Bool) throws(LineError) {
+        guard system else {
+            throw LineError(column: line.tokens[0].column,
+                            message: "'lock' belongs in a system policy file ($XDG_CONFIG_DIRS/shotguard/regions, "
+                                + "e.g. /etc/xdg/shotguard/regions), not in a user's regions file")
+        }
+        if line.tokens.count > 1 {
+            throw LineError(column: line.tokens[1].column,
+                            message: "'lock' stands alone on its line (found '\(line.tokens[1].raw.excerpt())' after it)")
+        }
     }
 
     /// `$XDG_CONFIG_HOME/shotguard/regions`, or `$HOME/.config/shotguard/regions`.

@@ -4,10 +4,12 @@ import ShotguardImaging
 import ShotguardScreen
 
 extension Rule {
-    /// The fields this rule selects on `context`. Without accessibility information
-    /// (`.notQueried`, `.unavailable`) a field rule hits nothing; the caller says why.
+    /// The fields this rule selects on `context`, each less the opaque windows above the window
+    /// that shows it (the topmost at its centre: should that be a window above the field's own,
+    /// less is cut out, never more). Without accessibility information (`.notQueried`,
+    /// `.unavailable`) a field rule hits nothing; the caller says why.
     func resolveFields(against context: ScreenContext) -> RuleResolution {
-        var resolution = RuleResolution(rule: self, hits: [])
+        var resolution = RuleResolution(rule: self, hits: [], zones: [])
         guard let selector = field else { return resolution }
         for field in context.fields.fields {
             let fieldResult = selector.evaluate(field)
@@ -22,10 +24,12 @@ extension Rule {
                 if windowResult == .undecided { result = .undecided }
             }
             if result == .undecided, let window { resolution.undecided.append(window.id) }
-            let rect = (geometry?.resolve(in: field.rect) ?? field.rect).intersection(context.bounds)
-            if !rect.isEmpty {
-                resolution.hits.append(RegionHit(line: line, fill: fill, rect: rect, windowID: window?.id, field: field))
-            }
+            let zone = (geometry?.resolve(in: field.rect) ?? field.rect).intersection(context.bounds)
+            guard !zone.isEmpty else { continue }
+            resolution.zones.append(hit(zone, zone: zone, windowID: window?.id, field: field))
+            let visible = window.flatMap { context.index(ofWindow: $0.id) }
+                .map { context.visibleParts(of: zone, ofWindowAt: $0).rects } ?? [zone]
+            resolution.hits += visible.map { hit($0, zone: zone, windowID: window?.id, field: field) }
         }
         return resolution
     }

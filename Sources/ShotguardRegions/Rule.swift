@@ -37,9 +37,15 @@ public struct Rule {
     public var monitor: MonitorSelector
     /// The rule's text without its comment, trimmed, for listings and messages.
     public var source: String
+    /// `allow TARGET ...`: the rule keeps what it names visible, cutting it out of other
+    /// rules' covers (see `RuleOrigin.allowMayUncover`); it covers nothing itself.
+    public var isAllow: Bool
+    /// The file the rule came from, or the window property.
+    public var origin: RuleOrigin
 
     public init(line: Int, target: Target, matches: [Match] = [], geometry: Geometry? = nil,
-                fill: Fill = .black, monitor: MonitorSelector = .all, source: String, field: FieldSelector? = nil) {
+                fill: Fill = .black, monitor: MonitorSelector = .all, source: String, field: FieldSelector? = nil,
+                isAllow: Bool = false, origin: RuleOrigin = .user) {
         self.line = line
         self.target = target
         self.matches = matches
@@ -48,6 +54,8 @@ public struct Rule {
         self.monitor = monitor
         self.source = source
         self.field = field
+        self.isAllow = isAllow
+        self.origin = origin
     }
 
     /// Whether `window` meets every match of this rule (viewability is checked by the resolver).

@@ -1,26 +1,40 @@
 // Turns the tokens of one line into a `Rule`, or an error that points at the offending column.
 
 import ShotguardImaging
+import ShotguardScreen
 
 /// The words a rule may contain after its target, for "expected" messages.
-let expectedWords = "class=, instance=, title=, title~, a geometry WxH+X+Y or fill="
+let expectedWords = "class=, instance=, title=, title~, type=, a geometry WxH+X+Y or fill="
+
+/// The targets, for "expected" messages.
+let expectedTargets = "'window', 'screen', 'monitor' or 'field', optionally after 'allow'"
 
 /// Parses one non-blank line. `line` is the 1-based line number stored in the rule.
-func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule {
-    let tokens = tokenized.tokens
-    let targetToken = tokens[0]
+func parseRule(_ tokenized: TokenizedLine, line: Int, origin: RuleOrigin = .user) throws(LineError) -> Rule {
+    var tokens = tokenized.tokens[...]
+    let isAllow = isKeyword(tokens[tokens.startIndex], "allow")
+    if isAllow {
+        let allowToken = tokens.removeFirst()
+        guard !tokens.isEmpty else {
+            throw LineError(column: allowToken.endColumn,
+                            message: "'allow' needs a target (expected 'allow window class=NAME', 'allow screen WxH+X+Y', "
+                                + "'allow monitor NAME' or 'allow field role=ROLE')")
+        }
+    }
+    let targetToken = tokens.removeFirst()
     guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
         throw LineError(column: targetToken.column,
-                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window', 'screen', 'monitor' or 'field')")
+                        message: "unknown target '\(targetToken.raw.excerpt())' (expected \(expectedTargets))")
     }
 
-    var rule = Rule(line: line, target: target, source: tokenized.source)
+    var rule = Rule(line: line, target: target, source: tokenized.source, isAllow: isAllow, origin: origin)
     var geometryToken: Token?
     var fillToken: Token?
     var monitorToken: Token?
 
-    for token in tokens.dropFirst() {
-        if target == .monitor, try parseMonitorSelector(token, into: &rule, first: &monitorToken) { continue }
+    for token in tokens {
+        if target == .monitor, try parseMonitorSelector(token, bare: !isGeometry(token) && splitKey(token) == nil,
+                                                       into: &rule, first: &monitorToken) { continue }
         if isGeometry(token) {
             if let first = geometryToken {
                 throw duplicate("geometry", token, first: first)
@@ -36,6 +50,10 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
         // Where the value begins as written: its opening quote, if it has one.
         let valueColumn = token.columns[valueStart - 1] + 1
         if key == "fill=" {
+            if isAllow {
+                throw LineError(column: token.column,
+                                message: "an allow rule takes no fill (it keeps its area visible; found '\(token.raw.excerpt())')")
+            }
             if let first = fillToken {
                 throw duplicate("fill", token, first: first)
             }
@@ -76,19 +94,25 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
     }
     if target == .window && rule.matches.isEmpty {
         throw LineError(column: targetToken.column,
-                        message: "a window rule needs at least one of class=, instance=, title=, title~")
+                        message: "a window rule needs at least one of class=, instance=, title=, title~, type=")
     }
     return rule
 }
 
 /// What each match key's value stands for, in "expected" messages.
-private let matchPlaceholders = ["class=": "NAME", "instance=": "NAME", "title=": "TITLE", "title~": "REGEX"]
+private let matchPlaceholders = ["class=": "NAME", "instance=": "NAME", "title=": "TITLE", "title~": "REGEX", "type=": "TYPE"]
+
+/// Whether `token` is the unquoted word `word`.
+func isKeyword(_ token: Token, _ word: String) -> Bool {
+    token.text == word && !token.quoted.contains(true)
+}
 
 func makeMatch(key: String, value: String, token: Token, valueStart: Int) throws(LineError) -> Match {
     switch key {
     case "class=": return .className(value)
     case "instance=": return .instance(value)
     case "title=": return .title(value)
+    case "type=": return .windowTypes(try parseWindowTypes(value, token: token, valueStart: valueStart))
     default:
         do {
             return .titlePattern(try TitlePattern(value))
@@ -100,6 +124,22 @@ func makeMatch(key: String, value: String, token: Token, valueStart: Int) throws
                             message: "bad regular expression '\(value.excerpt())': \(error.message)")
         }
     }
+}
+
+/// `type=notification` or `type=menu,dropdown,popup`: EWMH window types, any of which matches.
+private func parseWindowTypes(_ value: String, token: Token, valueStart: Int) throws(LineError) -> Set<WindowType> {
+    var types = Set<WindowType>()
+    var index = valueStart
+    for word in value.split(separator: ",", omittingEmptySubsequences: false) {
+        guard let type = WindowType(rawValue: String(word)) else {
+            throw LineError(column: token.column(at: index),
+                            message: "unknown window type '\(String(word).excerpt())' (expected one of "
+                                + "\(WindowType.expectedForms), or several joined by commas)")
+        }
+        types.insert(type)
+        index += word.count + 1
+    }
+    return types
 }
 
 /// A word that starts with an unquoted digit or `=` is a geometry, as in `300x28-0+0` or `=300x28`.

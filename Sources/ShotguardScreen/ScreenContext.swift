@@ -19,9 +19,29 @@ public struct WindowInfo: Hashable, Sendable {
     /// The client area with the window manager's decorations around it (`_NET_FRAME_EXTENTS`):
     /// its title bar shows the title a rule may have matched on.
     public var outerFrame: Rect
+    /// Where the window's own pixels are: its outer frame within its top-level window on the
+    /// root (the window manager's frame, or the window itself, border included). What lies
+    /// under it is hidden there when the window is opaque; decorations a client merely claims
+    /// (any client can set `_NET_FRAME_EXTENTS`) hide nothing.
+    public var opaqueArea: Rect
+    /// `_NET_WM_WINDOW_TYPE`, in the property's order (`[.normal]` for a managed window without
+    /// it, `[]` for an override-redirect one without it).
+    public var types: [WindowType]
+    /// Whether the window hides what lies under its outer frame: false for a 32-bit (ARGB)
+    /// visual, a `_NET_WM_WINDOW_OPACITY` below full, a bounding shape (SHAPE), on the client or
+    /// its frame, and for a window whose place in the stacking order is not known. Covers
+    /// under a window that is not opaque are never cut.
+    public var isOpaque: Bool
+    /// Whether the top-level window is override-redirect (a menu, a tooltip, a notification
+    /// that no window manager handles).
+    public var isOverrideRedirect: Bool
+    /// Whether the client carries `_SHOTGUARD_PROTECT` = 1: the program asks to be covered,
+    /// frame included, with no rule naming it.
+    public var requestsProtection: Bool
 
     public init(id: UInt, className: String, instance: String, title: String, frame: Rect, isViewable: Bool,
-                outerFrame: Rect? = nil) {
+                outerFrame: Rect? = nil, opaqueArea: Rect? = nil, types: [WindowType] = [.normal], isOpaque: Bool = true,
+                isOverrideRedirect: Bool = false, requestsProtection: Bool = false) {
         self.id = id
         self.className = className
         self.instance = instance
@@ -29,6 +49,11 @@ public struct WindowInfo: Hashable, Sendable {
         self.frame = frame
         self.isViewable = isViewable
         self.outerFrame = outerFrame ?? frame
+        self.opaqueArea = opaqueArea ?? outerFrame ?? frame
+        self.types = types
+        self.isOpaque = isOpaque
+        self.isOverrideRedirect = isOverrideRedirect
+        self.requestsProtection = requestsProtection
     }
 }
 

@@ -12,6 +12,9 @@ public final class Display {
     private var isBatching = false
     /// Monitor names by atom: an atom's name never changes while the server runs.
     var monitorNames: [Atom: String] = [:]
+    /// The window list's atoms, interned on first use: Xlib's own cache of 64 slots lets
+    /// some of them fall out, and every miss is a round trip.
+    var windowAtoms: WindowBatch.Atoms?
     /// Whether the server speaks RandR 1.5 (monitors); asked once, on first use.
     lazy var hasMonitors: Bool = queryMonitorSupport()
 

@@ -36,6 +36,18 @@ extension Display {
                              remaining: Int(clamping: remaining))
     }
 
+    /// The atoms of `names`, in their order, interned in one request round; Xlib keeps them,
+    /// so asking again costs nothing.
+    func atoms(_ names: [String]) -> [Atom] {
+        var atoms = [Atom](repeating: 0, count: names.count)
+        var pointers = names.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        _ = pointers.withUnsafeMutableBufferPointer { buffer in
+            XInternAtoms(handle, buffer.baseAddress, Int32(names.count), 0, &atoms)
+        }
+        return atoms
+    }
+
     /// A format-32 property as a list of values.
     public func cardinals(_ property: String, of window: Window, type: Atom = Atom(AnyPropertyType)) -> [UInt32]? {
         guard let chunk = propertyChunk(atom(property), of: window, length: 4096, type: type), chunk.format == 32 else { return nil }

@@ -1,5 +1,6 @@
 // Decodes window property values, which any client may set to anything: no value can trap.
 import ShotguardImaging
+import ShotguardScreen
 
 /// Pure functions from the bytes and numbers the X server hands back to the values shotguard
 /// uses. Every number is converted with a checked or truncating conversion; a value that makes
@@ -130,6 +131,40 @@ public enum PropertyDecoding {
         rect(x: Int64(frame.x) - Int64(extents.left), y: Int64(frame.y) - Int64(extents.top),
              width: Int64(frame.width) + Int64(extents.left) + Int64(extents.right),
              height: Int64(frame.height) + Int64(extents.top) + Int64(extents.bottom))
+    }
+
+    /// Where a window's own pixels are: its outer frame within its top-level window on the
+    /// root (`topLevel`, border included), when that is known. Decorations claimed past the
+    /// real frame (any client can set `_NET_FRAME_EXTENTS`) hide nothing under them.
+    public static func opaqueArea(_ outerFrame: Rect, within topLevel: Rect?) -> Rect {
+        guard let topLevel else { return outerFrame }
+        return outerFrame.intersection(topLevel)
+    }
+
+    /// The most `_NET_WM_WINDOW_TYPE` atoms read of a window.
+    public static let maximumWindowTypes = 16
+
+    /// `_NET_WM_WINDOW_TYPE`: the types of `known` that the first `maximumWindowTypes` atoms
+    /// name, in order, without repeats; other atoms (a toolkit's own types) are skipped.
+    public static func windowTypes(_ atoms: [UInt32], known: [UInt32: WindowType]) -> [WindowType] {
+        var types: [WindowType] = []
+        for atom in atoms.prefix(maximumWindowTypes) {
+            if let type = known[atom], !types.contains(type) { types.append(type) }
+        }
+        return types
+    }
+
+    /// `_NET_WM_WINDOW_OPACITY`: whether the window is fully opaque. A missing or empty
+    /// property is; any value below 0xffffffff makes the window translucent under a compositor.
+    public static func isFullyOpaque(opacity values: [UInt32]?) -> Bool {
+        guard let first = values?.first else { return true }
+        return first == UInt32.max
+    }
+
+    /// `_SHOTGUARD_PROTECT`: the window asks to be covered when its first value is 1 (any
+    /// other value, or another format, asks nothing).
+    public static func requestsProtection(_ values: [UInt32]?) -> Bool {
+        values?.first == 1
     }
 
     /// `UTF8_STRING` text (`_NET_WM_NAME`): up to the first NUL and at most `maximumTextBytes`

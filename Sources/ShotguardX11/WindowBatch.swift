@@ -1,27 +1,42 @@
-// Reads every top-level window's geometry, names and decorations in one batch of XCB requests.
+// Reads every top-level window's geometry, names, type, opacity and frame in one batch of XCB requests.
 import CX11
 import CXCB
 import Glibc
+import ShotguardImaging
 import ShotguardScreen
+
+/// A client window and the child of the root that shows it (its frame, or the client itself
+/// when nothing reparented it); `topLevel` is nil when it could not be found.
+struct StackEntry: Hashable {
+    let client: Window
+    let topLevel: Window?
+}
 
 /// The window list at event time, read in a fixed number of round trips whatever the number
 /// of windows: all requests go out first, then every reply is collected. An error comes back
 /// with its own reply, so a window that vanished mid-batch fails only its own requests and is
 /// dropped; nothing goes through Xlib's error handler.
 struct WindowBatch {
-    private let display: Display
-    private let connection: OpaquePointer
-    private let atoms: Atoms
+    let display: Display
+    let connection: OpaquePointer
+    let atoms: Atoms
+    /// Whether the server has SHAPE; asked once per connection (XCB keeps the answer).
+    let hasShape: Bool
 
-    /// The atoms the batch asks for, interned once per batch (Xlib caches them after the first).
-    private struct Atoms {
-        let utf8String, netWMName, wmClass, frameExtents: UInt32
+    /// The atoms the batch asks for, interned together in one round trip, once per connection
+    /// (`Display.windowAtoms` keeps them).
+    struct Atoms {
+        let utf8String, netWMName, wmClass, frameExtents, windowType, opacity, protect: UInt32
+        /// `_NET_WM_WINDOW_TYPE_*` atoms and the types they name.
+        let types: [UInt32: WindowType]
 
         init(_ display: Display) {
-            utf8String = UInt32(truncatingIfNeeded: display.atom("UTF8_STRING"))
-            netWMName = UInt32(truncatingIfNeeded: display.atom("_NET_WM_NAME"))
-            wmClass = UInt32(truncatingIfNeeded: display.atom("WM_CLASS"))
-            frameExtents = UInt32(truncatingIfNeeded: display.atom("_NET_FRAME_EXTENTS"))
+            let named = ["UTF8_STRING", "_NET_WM_NAME", "WM_CLASS", "_NET_FRAME_EXTENTS", "_NET_WM_WINDOW_TYPE",
+                         "_NET_WM_WINDOW_OPACITY", Display.protectProperty] + WindowType.allCases.map(\.atomName)
+            let values = display.atoms(named).map { UInt32(truncatingIfNeeded: $0) }
+            (utf8String, netWMName, wmClass, frameExtents, windowType, opacity, protect) =
+                (values[0], values[1], values[2], values[3], values[4], values[5], values[6])
+            types = Dictionary(zip(values.dropFirst(7), WindowType.allCases), uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -29,37 +44,65 @@ struct WindowBatch {
         self.display = display
         // libX11 runs on XCB: every Xlib connection has one.
         connection = XGetXCBConnection(display.handle)
-        atoms = Atoms(display)
+        if let known = display.windowAtoms {
+            atoms = known
+        } else {
+            atoms = Atoms(display)
+            display.windowAtoms = atoms
+        }
+        hasShape = xcb_get_extension_data(connection, sg_xcb_shape_id())?.pointee.present != 0
     }
 
-    /// The cookies of one window's requests.
+    /// The cookies of one window's requests, and of its top-level window's when that is
+    /// another window (a frame).
     private struct Pending {
+        let entry: StackEntry
         let window: UInt32
         let attributes: xcb_get_window_attributes_cookie_t
         let geometry: xcb_get_geometry_cookie_t
         let position: xcb_translate_coordinates_cookie_t
-        let wmClass: xcb_get_property_cookie_t
-        let netName: xcb_get_property_cookie_t
-        let name: xcb_get_property_cookie_t
-        let extents: xcb_get_property_cookie_t
+        let wmClass, netName, name, extents, types, transient, opacity, protect: xcb_get_property_cookie_t
+        let shape: xcb_shape_query_extents_cookie_t?
+        let frame: FrameCookies?
     }
 
-    /// Class, title and geometry of each of `windows`, in their order; windows that are gone,
-    /// or whose replies make no sense, are left out.
-    func windowInfos(_ windows: [Window]) -> [WindowInfo] {
+    private struct FrameCookies {
+        let geometry: xcb_get_geometry_cookie_t
+        let opacity: xcb_get_property_cookie_t
+        let shape: xcb_shape_query_extents_cookie_t?
+    }
+
+    /// Class, title, geometry, types, opacity and protection of each entry's client, with its
+    /// top-level window's rectangle, visual, opacity and shape; in their order. Windows that
+    /// are gone, or whose replies make no sense, are left out.
+    func windowInfos(_ entries: [StackEntry]) -> [WindowInfo] {
         let root = UInt32(truncatingIfNeeded: display.root)
         let textLength = UInt32(PropertyDecoding.maximumTextBytes / 4)
-        let pending = windows.compactMap { window -> Pending? in
-            guard let id = UInt32(exactly: window), PropertyDecoding.isWindowID(id) else { return nil }
+        let any = UInt32(AnyPropertyType), cardinal = UInt32(XA_CARDINAL)
+        let pending = entries.compactMap { entry -> Pending? in
+            guard let id = UInt32(exactly: entry.client), PropertyDecoding.isWindowID(id) else { return nil }
+            var frame: FrameCookies?
+            if let topLevel = entry.topLevel, topLevel != entry.client, let top = UInt32(exactly: topLevel) {
+                frame = FrameCookies(geometry: xcb_get_geometry(connection, top),
+                                     opacity: xcb_get_property(connection, 0, top, atoms.opacity, cardinal, 0, 1),
+                                     shape: hasShape ? xcb_shape_query_extents(connection, top) : nil)
+            }
             return Pending(
-                window: id,
+                entry: entry, window: id,
                 attributes: xcb_get_window_attributes(connection, id),
                 geometry: xcb_get_geometry(connection, id),
                 position: xcb_translate_coordinates(connection, id, root, 0, 0),
                 wmClass: xcb_get_property(connection, 0, id, atoms.wmClass, UInt32(XA_STRING), 0, 2 * textLength),
                 netName: xcb_get_property(connection, 0, id, atoms.netWMName, atoms.utf8String, 0, textLength),
-                name: xcb_get_property(connection, 0, id, UInt32(XA_WM_NAME), UInt32(AnyPropertyType), 0, textLength),
-                extents: xcb_get_property(connection, 0, id, atoms.frameExtents, UInt32(XA_CARDINAL), 0, 8))
+                name: xcb_get_property(connection, 0, id, UInt32(XA_WM_NAME), any, 0, textLength),
+                extents: xcb_get_property(connection, 0, id, atoms.frameExtents, cardinal, 0, 8),
+                types: xcb_get_property(connection, 0, id, atoms.windowType, UInt32(XA_ATOM), 0,
+                                        UInt32(PropertyDecoding.maximumWindowTypes)),
+                transient: xcb_get_property(connection, 0, id, UInt32(XA_WM_TRANSIENT_FOR), UInt32(XA_WINDOW), 0, 1),
+                opacity: xcb_get_property(connection, 0, id, atoms.opacity, cardinal, 0, 1),
+                protect: xcb_get_property(connection, 0, id, atoms.protect, cardinal, 0, 1),
+                shape: hasShape ? xcb_shape_query_extents(connection, id) : nil,
+                frame: frame)
         }
         xcb_flush(connection)
         // Every reply is collected (and freed), also after a failure, so none is left queued.
@@ -70,10 +113,11 @@ struct WindowBatch {
         let attributes = reply { xcb_get_window_attributes_reply(connection, request.attributes, $0) }
         let geometry = reply { xcb_get_geometry_reply(connection, request.geometry, $0) }
         let position = reply { xcb_translate_coordinates_reply(connection, request.position, $0) }
-        let wmClass = property(request.wmClass)
-        let netName = property(request.netName)
-        let name = property(request.name)
-        let extents = property(request.extents)
+        let wmClass = property(request.wmClass), netName = property(request.netName), name = property(request.name)
+        let extents = cardinals(request.extents), types = cardinals(request.types)
+        let transient = cardinals(request.transient), opacity = cardinals(request.opacity), protect = cardinals(request.protect)
+        let shaped = isShaped(request.shape)
+        let top = request.frame.flatMap { collectFrame($0) }
         guard let attributes, let geometry, let position,
               let frame = PropertyDecoding.rect(x: Int64(position.dst_x), y: Int64(position.dst_y),
                                                 width: Int64(geometry.width), height: Int64(geometry.height)) else {
@@ -89,90 +133,43 @@ struct WindowBatch {
         } else {
             title = ""
         }
-        let decorations = extents.flatMap { $0.format == 32 ? PropertyDecoding.frameExtents(
-            PropertyDecoding.cardinals(fromBytes: $0.bytes)) : nil } ?? .none
+        let decorations = extents.flatMap(PropertyDecoding.frameExtents) ?? .none
         let viewable = attributes.map_state == UInt8(XCB_MAP_STATE_VIEWABLE.rawValue)
             && attributes._class == UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue)
+        // The client's own rectangle on the root, border included, when nothing reparented it.
+        let border = Int(geometry.border_width)
+        let own = Rect(x: frame.x - border, y: frame.y - border, width: frame.width + 2 * border, height: frame.height + 2 * border)
+        let isTopLevel = request.entry.topLevel == request.entry.client
+        let topRect: Rect? = isTopLevel ? own : top?.rect
+        // A client in another window's frame was put there by a window manager: it is managed.
+        let overrideRedirect = isTopLevel && attributes.override_redirect != 0
+        let clientOpaque = geometry.depth != 32 && !shaped && PropertyDecoding.isFullyOpaque(opacity: opacity)
+        // A window whose frame is unknown (gone meanwhile, or never found) hides nothing.
+        let frameOpaque = isTopLevel || top?.isOpaque == true
+        let listed = PropertyDecoding.windowTypes(types ?? [], known: atoms.types)
+        let isTransient = transient.flatMap(PropertyDecoding.window) != nil
+        let outerFrame = PropertyDecoding.outerFrame(frame, extents: decorations) ?? frame
         return WindowInfo(id: UInt(request.window), className: hint.className, instance: hint.instance, title: title,
-                          frame: frame, isViewable: viewable,
-                          outerFrame: PropertyDecoding.outerFrame(frame, extents: decorations) ?? frame)
+                          frame: frame, isViewable: viewable, outerFrame: outerFrame,
+                          opaqueArea: PropertyDecoding.opaqueArea(outerFrame, within: topRect),
+                          types: WindowType.effective(listed: listed, isTransient: isTransient,
+                                                      isOverrideRedirect: overrideRedirect),
+                          isOpaque: clientOpaque && frameOpaque, isOverrideRedirect: overrideRedirect,
+                          requestsProtection: PropertyDecoding.requestsProtection(protect))
     }
 
-    /// What finding the client inside a top-level window looks at, for all of `windows` in one
-    /// round trip: whether each has `WM_STATE`, whether its `WM_CLASS` names a class, and its
-    /// children, bottom first (nil when the window is gone).
-    func clientClues(_ windows: [Window]) -> [ClientClue] {
-        let state = UInt32(truncatingIfNeeded: display.atom("WM_STATE"))
-        let classLength = UInt32(2 * PropertyDecoding.maximumTextBytes / 4)
-        let cookies = windows.map { window in
-            let id = UInt32(truncatingIfNeeded: window)
-            return (state: xcb_get_property(connection, 0, id, state, UInt32(AnyPropertyType), 0, 1),
-                    wmClass: xcb_get_property(connection, 0, id, atoms.wmClass, UInt32(XA_STRING), 0, classLength),
-                    tree: xcb_query_tree(connection, id))
-        }
-        xcb_flush(connection)
-        return cookies.map { cookie in
-            let hasState = property(cookie.state)?.format == 32
-            let hasClass = property(cookie.wmClass).map { $0.format == 8 && !PropertyDecoding.wmClass($0.bytes).className.isEmpty }
-            var error: UnsafeMutablePointer<xcb_generic_error_t>?
-            let tree = xcb_query_tree_reply(connection, cookie.tree, &error)
-            free(error)
-            defer { free(tree) }
-            let children = tree.map { tree in
-                Array(UnsafeBufferPointer(start: xcb_query_tree_children(tree), count: Int(xcb_query_tree_children_length(tree))))
-                    .map { Window($0) }
-            }
-            return ClientClue(hasState: hasState, hasClass: hasClass ?? false, children: children)
-        }
+    /// What a frame (the top-level window around a client) tells: its rectangle on the root,
+    /// border included, and whether it is opaque. Nil when it is gone or its geometry makes no
+    /// sense.
+    private func collectFrame(_ cookies: FrameCookies) -> (rect: Rect, isOpaque: Bool)? {
+        let geometry = reply { xcb_get_geometry_reply(connection, cookies.geometry, $0) }
+        let opacity = cardinals(cookies.opacity)
+        let shaped = isShaped(cookies.shape)
+        guard let geometry else { return nil }
+        let border = Int64(geometry.border_width)
+        // A child of the root: its position is on the root, at the outer corner of its border.
+        guard let rect = PropertyDecoding.rect(x: Int64(geometry.x), y: Int64(geometry.y), width: Int64(geometry.width) + 2 * border,
+                                               height: Int64(geometry.height) + 2 * border) else { return nil }
+        return (rect, geometry.depth != 32 && !shaped && PropertyDecoding.isFullyOpaque(opacity: opacity))
     }
-
-    /// Which of `windows` are mapped override-redirect windows (menus, pop-ups), in one batch.
-    func mappedOverrides(_ windows: [Window]) -> [Window] {
-        let cookies = windows.map { window in
-            (window, xcb_get_window_attributes(connection, UInt32(truncatingIfNeeded: window)))
-        }
-        xcb_flush(connection)
-        return cookies.compactMap { window, cookie in
-            guard let attributes = reply({ xcb_get_window_attributes_reply(connection, cookie, $0) }),
-                  attributes.override_redirect != 0, attributes.map_state == UInt8(XCB_MAP_STATE_VIEWABLE.rawValue) else {
-                return nil
-            }
-            return window
-        }
-    }
-
-    /// A property's type, format and value bytes; nil when the window or the property is missing.
-    private func property(_ cookie: xcb_get_property_cookie_t) -> (type: UInt32, format: UInt8, bytes: [UInt8])? {
-        var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        let reply = xcb_get_property_reply(connection, cookie, &error)
-        free(error)
-        guard let reply else { return nil }
-        defer { free(reply) }
-        guard reply.pointee.type != 0, let value = xcb_get_property_value(reply) else { return nil }
-        let length = Int(max(0, xcb_get_property_value_length(reply)))
-        let bytes = Array(UnsafeRawBufferPointer(start: value, count: length))
-        return (reply.pointee.type, reply.pointee.format, bytes)
-    }
-
-    /// A reply copied out of XCB's allocation, or nil when the request failed. The error is
-    /// taken here (given no place for it, XCB would queue it as an event for Xlib's handler).
-    private func reply<T>(_ fetch: (UnsafeMutablePointer<UnsafeMutablePointer<xcb_generic_error_t>?>) -> UnsafeMutablePointer<T>?) -> T? {
-        var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        let pointer = fetch(&error)
-        free(error)
-        guard let pointer else { return nil }
-        defer { free(pointer) }
-        return pointer.pointee
-    }
-}
-
-/// What `WindowBatch.clientClues` reads of one window.
-struct ClientClue {
-    let hasState: Bool
-    let hasClass: Bool
-    let children: [Window]?
-
-    /// Where to look for the client inside: nowhere when this window is one (`WM_STATE` or
-    /// `WM_CLASS`) or is gone, else its children.
-    var childrenToSearch: [Window]? { hasState || hasClass ? nil : children }
 }

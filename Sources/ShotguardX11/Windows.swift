@@ -32,19 +32,12 @@ extension Display {
         cardinals("_NET_FRAME_EXTENTS", of: window, type: XA_CARDINAL).flatMap(PropertyDecoding.frameExtents) ?? .none
     }
 
-    /// Top-level windows in stacking order, bottom first: the window manager's clients
-    /// (`_NET_CLIENT_LIST_STACKING`), then the override-redirect windows it does not manage
-    /// (menus, pop-ups, tooltips, which may show an application's secrets outside its main
-    /// window), on top, where they are drawn. Without a window manager: the root's children.
+    /// Top-level client windows in stacking order, bottom first (see `stackingOrder`): the
+    /// window manager's clients and the override-redirect windows it does not manage (menus,
+    /// pop-ups, tooltips, notifications, which may show an application's secrets outside its
+    /// main window), where the server draws them. Without a window manager: the root's children.
     public func topLevelWindows() -> [Window] {
-        batch {
-            guard let tree = children(of: root) else { return [] }
-            guard let list = cardinals("_NET_CLIENT_LIST_STACKING", of: root, type: XA_WINDOW),
-                  case let managed = PropertyDecoding.windowList(list), !managed.isEmpty else {
-                return clientWindows(in: tree.children)
-            }
-            return managed.map { Window($0) } + WindowBatch(self).mappedOverrides(tree.children)
-        }
+        stackingOrder().map(\.client)
     }
 
     /// A window's parent and children (bottom first), or nil when it is gone.
@@ -56,33 +49,6 @@ extension Display {
         defer { if let list { XFree(list) } }
         guard status != 0 else { return nil }
         return (parent, list.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? [])
-    }
-
-    /// The client inside each top-level window: itself when it has `WM_STATE`, `WM_CLASS` or no
-    /// children, else the first descendant (at most three levels down) with `WM_STATE`, as a
-    /// window manager without EWMH reparents. Each level of all the trees is read in one batch:
-    /// without a window manager, a desktop of 50 windows cost 150 round trips one by one.
-    private func clientWindows(in windows: [Window]) -> [Window] {
-        var clues: [Window: ClientClue] = [:]
-        var level = windows
-        for depth in 0...3 where !level.isEmpty {
-            let found = WindowBatch(self).clientClues(level)
-            var next: [Window] = []
-            for (window, clue) in zip(level, found) {
-                clues[window] = clue
-                if depth < 3, let children = clue.childrenToSearch { next += children }
-            }
-            level = next
-        }
-        func client(in window: Window, depth: Int) -> Window {
-            guard depth < 3, let children = clues[window]?.childrenToSearch else { return window }
-            for child in children {
-                let found = client(in: child, depth: depth + 1)
-                if found != child || clues[found]?.hasState == true { return found }
-            }
-            return window
-        }
-        return windows.map { client(in: $0, depth: 0) }
     }
 
     /// The active window: `_NET_ACTIVE_WINDOW`, else the input focus's top-level window.
@@ -108,34 +74,36 @@ extension Display {
     }
 
     /// Everything the regions resolver needs, read now: screen size, viewable top-level windows
-    /// in stacking order (bottom first) with class, title and geometry, the active window, and
-    /// the RandR monitors (read at every call: the agent follows monitor changes this way).
-    /// Windows that vanish while this runs are left out. Read as one batch under one error
-    /// trap: at event time, every round trip delays the moment the context describes.
-    /// The cost does not grow in round trips with the number of windows: their requests go
-    /// out together and the replies are read after (about 8 round trips in all).
+    /// in stacking order (bottom first) with class, title, geometry, types, opacity and
+    /// protection, the active window, and the RandR monitors (read at every call: the agent
+    /// follows monitor changes this way). Windows that vanish while this runs are left out.
+    /// Read as one batch under one error trap: at event time, every round trip delays the
+    /// moment the context describes. The cost does not grow in round trips with the number of
+    /// windows: their requests go out together and the replies are read after (about 8 round
+    /// trips in all, one more per level a window manager puts clients below the root's child).
     public func screenContext() -> ScreenContext {
-        let (list, active, monitors) = batch { (topLevelWindows(), activeWindow(), self.monitors()) }
+        let (entries, active, monitors) = batch { (stackingOrder(), activeWindow(), self.monitors()) }
         // A window that vanished meanwhile is an ordinary outcome: it is left out.
-        let windows = windowInfos(list).filter(\.isViewable)
+        let windows = WindowBatch(self).windowInfos(entries).filter(\.isViewable)
         let size = self.size
         return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: active.map { UInt($0) },
                              monitors: monitors)
     }
 
-    /// Class, title and geometry of each of `windows`, in their order, read in one batch; a
-    /// window that is gone (or vanishes meanwhile) is left out, viewable or not.
+    /// Class, title, geometry, types, opacity and protection of each of `windows`, in their
+    /// order, read in batches (their top-level windows found first); a window that is gone
+    /// (or vanishes meanwhile) is left out, viewable or not. A window whose top-level window
+    /// is not found is taken to hide nothing (`isOpaque` false).
     public func windowInfos(_ windows: [Window]) -> [WindowInfo] {
-        WindowBatch(self).windowInfos(windows)
+        let tops = batch { topLevels(of: windows) }
+        return WindowBatch(self).windowInfos(windows.map { StackEntry(client: $0, topLevel: tops[$0]) })
     }
 
-    /// One window's class, title and geometry; throws when it has gone.
+    /// One window's class, title, geometry, types, opacity and protection; throws when it has gone.
     public func windowInfo(_ window: Window) throws(X11Error) -> WindowInfo {
-        let (frame, isViewable) = try geometry(of: window)
-        let hint = classHint(of: window)
-        let extents = frameExtents(of: window)
-        let outer = PropertyDecoding.outerFrame(frame, extents: extents) ?? frame
-        return WindowInfo(id: UInt(window), className: hint.className, instance: hint.instance,
-                          title: title(of: window), frame: frame, isViewable: isViewable, outerFrame: outer)
+        guard let info = windowInfos([window]).first else {
+            throw X11Error(.windowGone, "window \(hexID(UInt(window))) does not exist (it may have closed)")
+        }
+        return info
     }
 }

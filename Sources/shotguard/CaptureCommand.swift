@@ -43,7 +43,10 @@ enum CaptureCommand: Subcommand {
             try RedactCommand.parseGeometry(text, option: "--geometry")
         }
         let windowID = try arguments.value("window").map { text throws(CLIError) in try LiveDisplay.windowID(text) }
-        let regions = arguments.has("no-redact") ? nil : try RegionsLoader.load(explicitPath: arguments.value("regions"))
+        let loaded = arguments.has("no-redact") ? nil : try RegionsLoader.load(explicitPath: arguments.value("regions"))
+        // With no regions file at all, windows that ask for protection are still covered.
+        let regions = arguments.has("no-redact") ? nil
+            : loaded ?? RegionsFile(path: RegionsFile.defaultPath, rules: [], hasUserFile: false)
 
         // A PNG to a file is grabbed in strips, through a segment of one strip's rows.
         let inStrips: Bool
@@ -53,7 +56,7 @@ enum CaptureCommand: Subcommand {
         var context: ScreenContext
         if let regions {
             context = display.screenContext()
-            LiveFields.attach(to: &context, regions: regions)
+            LiveFields.attach(to: &context, regions: regions, display: display)
         } else {
             // No rules: only the screen's size (and the monitors, for --monitor) is needed, not the windows.
             let size = display.size
@@ -101,9 +104,11 @@ enum CaptureCommand: Subcommand {
             if let regions { image.redact(regions, context: context, origin: captured) }
             try ImageOutput.write(image, to: output, as: encoding)
         }
-        if regions == nil, !arguments.has("no-redact") {
-            Console.error("shotguard: warning: no regions file at \(RegionsFile.defaultPath), so no rule protects this "
-                + "capture: it was written unredacted\n")
+        if loaded == nil, let regions {
+            let covered = regions.hits(against: context).contains { !$0.rect.intersection(area).isEmpty }
+            Console.error("shotguard: warning: no regions file at \(RegionsFile.defaultPath), so no rule protects this capture: "
+                + (covered ? "only windows that ask for protection (\(Display.protectProperty)) were covered\n"
+                    : "it was written unredacted\n"))
         }
         // The process ends next, and the kernel detaches the segment and the server frees its
         // side when the connection closes: an orderly detach would wait a round trip while the

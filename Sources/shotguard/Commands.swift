@@ -24,6 +24,7 @@ enum Commands {
         DemoCommand.self,
         MonitorsCommand.self,
         PauseCommand.self,
+        ProtectCommand.self,
         QuarantineListCommand.self,
         QuarantineRestoreCommand.self,
         QuarantinePurgeCommand.self,

@@ -1,4 +1,4 @@
-// `shotguard regions check`: parses the regions file and shows what each rule hits right now.
+// `shotguard regions check`: parses the rules and shows what each one hits right now.
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
@@ -10,10 +10,12 @@ enum RegionsCheckCommand: Subcommand {
         name: "regions check", summary: "check the regions file against the windows on screen",
         arguments: "",
         options: [.regions, .help],
-        details: "Prints the monitors, then each rule with the windows, monitors and rectangles (absolute, on\n"
-            + "the root) it hits, and the rules that hit nothing; last, how many of those rectangles\n"
-            + "`watch --shield` covers on its key (all of them; pixelate rules in black).\n"
-            + "Exit status 2 when the file does not parse.",
+        details: "Prints the system policy files and the monitors, then each rule (the system's\n"
+            + "first) with the windows, monitors and rectangles it hits (absolute, on the root;\n"
+            + "what windows above hide or allow rules keep visible is left out), then the\n"
+            + "windows that ask for protection; last, how many rectangles `watch --shield`\n"
+            + "covers on its key (pixelate rules in black).\n"
+            + "Exit status 2 when a file does not parse.",
         examples: ["shotguard regions check --regions ~/.config/shotguard/regions"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -21,66 +23,52 @@ enum RegionsCheckCommand: Subcommand {
         let regions = try RegionsLoader.require(explicitPath: arguments.value("regions"))
         let display = try LiveDisplay.open()
         var context = display.screenContext()
-        LiveFields.attach(to: &context, regions: regions, quiet: true)
-        let windows = Dictionary(context.windows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var lines = ["\(regions.path.escapingControlCharacters()): \(regions.rules.count) rules; screen \(context.width)x\(context.height), "
-            + "\(context.windows.count) viewable windows, \(context.monitors.count) monitors"]
-        for monitor in context.monitors {
-            lines.append("monitor \(monitor.name.escapingControlCharacters()) \(monitor.frame)" + (monitor.isPrimary ? " primary" : ""))
-        }
+        LiveFields.attach(to: &context, regions: regions, display: display, quiet: true)
+        var lines = header(regions, context)
         if case .unavailable(let reason) = context.fields { lines.append(reason) }
         let resolutions = regions.resolve(against: context)
+        let describer = RegionsCheckLines(context: context, resolutions: resolutions)
         for resolution in resolutions {
-            lines.append("line \(resolution.rule.line): \(resolution.rule.source.escapingControlCharacters())")
-            if resolution.hits.isEmpty { lines.append("    hits nothing" + absentMonitor(resolution.rule, context: context)) }
-            for hit in resolution.hits {
-                if let field = hit.field {
-                    lines.append("    " + describe(field, in: hit.windowID.flatMap { windows[$0] }) + " -> \(hit.rect) \(hit.fill)")
-                } else if let id = hit.windowID, let window = windows[id] {
-                    // JSON quoting escapes C0 but leaves DEL and C1, which a terminal may obey.
-                    let names = "\(window.className)/\(window.instance) \(JSON.quote(window.title))"
-                    lines.append("    window \(hexID(id)) \(names.escapingControlCharacters()) "
-                        + "at \(window.frame) -> \(hit.rect) \(hit.fill)" + on(hit.rect, context))
-                } else if resolution.rule.target == .monitor, let monitor = context.monitor(holdingMostOf: hit.rect) {
-                    lines.append("    monitor \(monitor.name.escapingControlCharacters()) at \(monitor.frame) -> \(hit.rect) \(hit.fill)")
-                } else {
-                    lines.append("    screen -> \(hit.rect) \(hit.fill)" + on(hit.rect, context))
-                }
-            }
-            for id in resolution.undecided {
-                lines.append("    window \(hexID(id)): its title~ could not be decided within the match budget; "
-                    + "it is redacted as a match")
-            }
+            lines.append(describer.heading(resolution.rule))
+            lines += describer.body(resolution).map { "    " + $0 }
         }
         lines.append(shieldSummary(resolutions.flatMap(\.hits)))
         Console.output(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The user's file, the system policy files and the monitors.
+    private static func header(_ regions: RegionsFile, _ context: ScreenContext) -> [String] {
+        let own = regions.rules.filter { $0.origin == .user }.count
+        let file = regions.hasUserFile ? count(own, "rule") : "none (the system policy applies)"
+        var lines = ["\(regions.path.escapingControlCharacters()): \(file); screen \(context.width)x\(context.height), "
+            + "\(count(context.windows.count, "viewable window")), \(count(context.monitors.count, "monitor"))"]
+        for path in regions.systemPaths {
+            let rules = regions.rules.filter { $0.origin.systemPath == path }
+            var line = "system policy \(path.escapingControlCharacters()): \(count(rules.count, "rule"))"
+            if let lock = regions.lock, lock.path == path {
+                line += ", locked at line \(lock.line): managed by the system"
+            } else if rules.contains(where: \.origin.isLocked) {
+                line += ", locked: managed by the system"
+            }
+            lines.append(line)
+        }
+        for monitor in context.monitors {
+            lines.append("monitor \(monitor.name.escapingControlCharacters()) \(monitor.frame)" + (monitor.isPrimary ? " primary" : ""))
+        }
+        return lines
     }
 
     /// What `watch --shield` would cover on its key now: every rectangle listed, in its fill's
     /// colour, pixelate rules in black (a mosaic needs pixels the tool has not read yet).
     private static func shieldSummary(_ hits: [RegionHit]) -> String {
         let pixelated = hits.filter { if case .pixelate = $0.fill { return true } else { return false } }.count
-        return "shield: watch --shield covers \(hits.count == 1 ? "this rectangle" : "these \(hits.count) rectangles") on its key"
+        let what = hits.isEmpty ? "nothing" : hits.count == 1 ? "this rectangle" : "these \(hits.count) rectangles"
+        return "shield: watch --shield covers \(what) on its key"
             + (pixelated > 0 ? " (\(pixelated) of pixelate rules in black)" : "")
     }
 
-    /// ` on NAME`: the monitor that shows most of `rect`, when there is one.
-    private static func on(_ rect: Rect, _ context: ScreenContext) -> String {
-        context.monitor(holdingMostOf: rect).map { " on \($0.name.escapingControlCharacters())" } ?? ""
-    }
-
-    /// Why a monitor rule hit nothing: its monitor is not there (empty for other rules).
-    private static func absentMonitor(_ rule: Rule, context: ScreenContext) -> String {
-        guard rule.target == .monitor, rule.monitor.select(context.monitors).isEmpty else { return "" }
-        let present = context.monitors.isEmpty ? "none" : context.monitors.map { $0.name.escapingControlCharacters() }.joined(separator: ", ")
-        return ": \(rule.monitor.description.escapingControlCharacters()) is not present (monitors: \(present))"
-    }
-
-    /// `field password "Password" of application "login" (pid 42) in window 0x… Class/instance at RECT`.
-    private static func describe(_ field: AccessibleField, in window: WindowInfo?) -> String {
-        var text = "field \(field.role.rawValue) \(JSON.quote(field.name)) of application \(JSON.quote(field.application))"
-        if field.processID > 0 { text += " (pid \(field.processID))" }
-        if let window { text += " in window \(hexID(window.id)) \(window.className)/\(window.instance)" }
-        return (text + " at \(field.rect)").escapingControlCharacters()
+    /// `1 rule`, `2 rules`, `0 rules`.
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)" + (number == 1 ? "" : "s")
     }
 }

@@ -8,11 +8,14 @@ enum RegionsShowCommand: Subcommand {
         name: "regions show", summary: "write a capture with every rule's rectangles outlined",
         arguments: "-o FILE",
         options: [.output, .regions, .noShm, .compression, .help],
-        details: "Each rectangle that would be redacted is outlined in red and labelled with its rule's\n"
-            + "line number: a picture of what will be hidden. Nothing in it is redacted.",
+        details: "Each rectangle that would be redacted is outlined in red and labelled with its\n"
+            + "rule's line number (P for a window that asks for protection): a picture of what\n"
+            + "will be hidden. What allow rules keep visible is outlined in green, labelled A\n"
+            + "and the line. Nothing in it is redacted.",
         examples: ["shotguard regions show -o preview.png"])
 
     static let outlineColour: UInt32 = 0xFF2020
+    static let allowColour: UInt32 = 0x20C020
     static let labelColour: UInt32 = 0xFFFFFF
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -23,21 +26,30 @@ enum RegionsShowCommand: Subcommand {
         let display = try LiveDisplay.open()
         let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"))
         var context = display.screenContext()
-        LiveFields.attach(to: &context, regions: regions)
+        LiveFields.attach(to: &context, regions: regions, display: display)
         var image = try LiveDisplay.run { () throws(X11Error) in try grabber.captureScreen() }
-        annotate(&image, hits: regions.hits(against: context))
+        let resolutions = regions.resolve(against: context)
+        let allowed = resolutions.flatMap(\.allowed).map { (rect: $0.rect, label: "A\($0.line)") }
+        annotate(&image, allowColour, allowed)
+        annotate(&image, hits: resolutions.flatMap(\.hits))
         try ImageOutput.write(image, to: output, compressionLevel: level)
     }
 
-    /// Outlines each hit and labels it with its line number, in a red tab at its top-left corner.
+    /// Outlines each hit and labels it with its line number (P for a window that asks for
+    /// protection), in a red tab at its top-left corner.
     static func annotate(_ image: inout PixelBuffer, hits: [RegionHit]) {
-        for hit in hits { image.outline(hit.rect, thickness: 3, colour: outlineColour) }
-        for hit in hits {
-            let label = "L\(hit.line)"
-            let size = PixelBuffer.textSize(label, scale: 2)
-            let tab = Rect(x: hit.rect.x, y: hit.rect.y, width: size.width + 8, height: size.height + 6)
-            image.fillRect(tab, colour: outlineColour)
-            image.draw(label, x: tab.x + 4, y: tab.y + 3, scale: 2, colour: labelColour)
+        annotate(&image, outlineColour, hits.map { (rect: $0.rect, label: $0.origin == .windowProperty ? "P" : "L\($0.line)") })
+    }
+
+    /// Outlines each rectangle in `colour`, then puts each label in a tab of that colour at
+    /// its rectangle's top-left corner.
+    private static func annotate(_ image: inout PixelBuffer, _ colour: UInt32, _ boxes: [(rect: Rect, label: String)]) {
+        for box in boxes { image.outline(box.rect, thickness: 3, colour: colour) }
+        for box in boxes {
+            let size = PixelBuffer.textSize(box.label, scale: 2)
+            let tab = Rect(x: box.rect.x, y: box.rect.y, width: size.width + 8, height: size.height + 6)
+            image.fillRect(tab, colour: colour)
+            image.draw(box.label, x: tab.x + 4, y: tab.y + 3, scale: 2, colour: labelColour)
         }
     }
 }

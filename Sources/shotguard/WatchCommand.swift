@@ -69,6 +69,7 @@ enum WatchCommand: Subcommand {
         options.watchClipboard = !arguments.has("no-clipboard")
         options.watchTools = !arguments.has("no-tools")
         options.guarding = !arguments.has("no-guard")
+        if !options.guarding { try RegionsLoader.refuseUnderLock("watch --no-guard") }
         options.shield = arguments.has("shield")
         options.shieldKeys = try shieldKeys(arguments, shielding: options.shield)
         options.version = Commands.version

@@ -13,9 +13,11 @@ enum WindowsCommand: Subcommand {
             OptionSpec("ids", help: "Print only the window ids, one per line (for shell completion)."),
             .help,
         ],
-        details: "Top of the stack first; '*' marks the active window. Geometry is the client area on the\n"
-            + "root in X geometry syntax (WxH+X+Y), as rules and --geometry take it. Monitor is the RandR\n"
-            + "monitor that shows most of the window ('-' for none).",
+        details: "Top of the stack first; '*' marks the active window. Geometry is the client\n"
+            + "area on the root in X geometry syntax (WxH+X+Y), as rules and --geometry take\n"
+            + "it. Monitor is the RandR monitor that shows most of the window ('-' for none).\n"
+            + "Type is the first EWMH window type (type= in rules); Protect is 'yes' for a\n"
+            + "window that asks for protection (_SHOTGUARD_PROTECT, see 'shotguard protect').",
         examples: ["shotguard windows --json | jq -r '.[] | .class'"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -34,13 +36,15 @@ enum WindowsCommand: Subcommand {
     }
 
     private static func table(_ windows: [WindowInfo], context: ScreenContext) -> String {
-        var lines = ["  ID          GEOMETRY              MONITOR     CLASS                 INSTANCE              TITLE"]
+        var lines = ["  ID          GEOMETRY              MONITOR     TYPE          PROTECT  CLASS                 INSTANCE"
+            + "              TITLE"]
         for window in windows {
             let mark = window.id == context.activeWindowID ? "* " : "  "
             let monitor = context.monitor(holdingMostOf: window.frame)?.name ?? "-"
             // Names and titles are set by the windows' programs: escaped, they cannot drive the terminal.
             lines.append(mark + hexID(window.id).padding(toLength: 12) + window.frame.description.padding(toLength: 22)
                 + monitor.escapingControlCharacters().padding(toLength: 12)
+                + (window.types.first?.rawValue ?? "-").padding(toLength: 14) + (window.requestsProtection ? "yes" : "-").padding(toLength: 9)
                 + window.className.escapingControlCharacters().padding(toLength: 22)
                 + window.instance.escapingControlCharacters().padding(toLength: 22) + window.title.escapingControlCharacters())
         }
@@ -57,6 +61,8 @@ enum WindowsCommand: Subcommand {
                 ("y", .number(window.frame.y)), ("width", .number(window.frame.width)),
                 ("height", .number(window.frame.height)), ("active", .bool(window.id == context.activeWindowID)),
                 ("monitor", monitor.map { .string($0.name) } ?? .null),
+                ("types", .array(window.types.map { .string($0.rawValue) })), ("protect", .bool(window.requestsProtection)),
+                ("overrideRedirect", .bool(window.isOverrideRedirect)), ("opaque", .bool(window.isOpaque)),
             ])
         }
         return JSON.array(items).text

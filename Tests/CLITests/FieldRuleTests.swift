@@ -157,7 +157,7 @@ final class FieldRuleTests: XCTestCase {
             XCTAssertTrue(lines[1].contains(advice), lines[1])
         }
         XCTAssertEqual(Array(lines[2...]), ["line 1: field role=password fill=#ff00ff", "    hits nothing",
-                                            "shield: watch --shield covers these 0 rectangles on its key"])
+                                            "shield: watch --shield covers nothing on its key"])
         let capture = try run(["capture", "--regions", regions, "-o", sandbox.path("out.png")], bus: missing, display: server.name)
         XCTAssertEqual(capture.status, 0, capture.stderr)
         XCTAssertEqual(capture.stderr.split(separator: "\n").count, 1, capture.stderr)

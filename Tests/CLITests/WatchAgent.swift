@@ -31,6 +31,7 @@ final class WatchAgent {
         process.environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": sandbox.home.path, "XDG_CONFIG_HOME": sandbox.home.appendingPathComponent(".config").path,
+            "XDG_CONFIG_DIRS": sandbox.home.appendingPathComponent("xdg").path,
             "DISPLAY": display,
         ].merging(environment) { _, added in added }
         process.currentDirectoryURL = sandbox.home

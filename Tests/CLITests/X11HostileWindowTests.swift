@@ -35,22 +35,28 @@ final class X11HostileWindowTests: X11DesktopTestCase {
     }
 
     /// Extents that would carry the frame past X's coordinates are treated as absent: the
-    /// rule for the whole vault covers its client area, as with no decorations.
+    /// rule for the whole vault covers its client area, as with no decorations (less what
+    /// Notes and Cover hide of it, see X11Scene.covers).
     func testAbsurdFrameExtentsAreIgnored() throws {
         try setFrameExtents("2147483647,2147483647,2147483647,2147483647")
         let result = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdoutText.contains("at 100x80+40+30 -> 100x80+40+30 black"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("at 100x80+40+30 -> 90x10+50+30, 100x20+40+40, 80x50+40+60 black"),
+                      result.stdoutText)
         let capture = try desktop.run(["capture", "-o", "shot.png", "--regions", rules], in: sandbox)
         XCTAssertEqual(capture.status, 0, capture.stderr)
     }
 
-    /// Sensible extents still count: the frame grows by them (clipped to the screen).
+    /// Sensible extents still count: the frame grows by them (clipped to the screen) to
+    /// 105x104+38+10, of which Notes hides 12x30+38+10 and Cover 23x50+120+60 (cut first, being
+    /// larger): what is left is the band above Cover less Notes' corner, the strip left of
+    /// Cover and the band below it.
     func testSensibleFrameExtentsStillWidenTheFrame() throws {
         try setFrameExtents("2,3,20,4")
         let result = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdoutText.contains("at 100x80+40+30 -> 105x104+38+10 black"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("at 100x80+40+30 -> 93x30+50+10, 105x20+38+40, 82x50+38+60, 105x4+38+110 black"),
+                      result.stdoutText)
     }
 
     /// Titles and names are printed escaped: a title could retitle (ESC ]0;… BEL) or clear

@@ -15,7 +15,7 @@ final class X11RegionsCommandTests: X11DesktopTestCase {
         var sections: [Int: [String]] = [:]
         var current = 0
         let output = result.stdoutText.split(separator: "\n").map(String.init)
-        XCTAssertEqual(output.last, "shield: watch --shield covers these 5 rectangles on its key")
+        XCTAssertEqual(output.last, "shield: watch --shield covers these 7 rectangles on its key")
         for line in output.dropFirst().dropLast() where !line.hasPrefix("monitor ") {
             if let match = line.firstMatch(of: #/^line (\d+): /#) {
                 current = Int(match.1)!
@@ -24,14 +24,16 @@ final class X11RegionsCommandTests: X11DesktopTestCase {
                 sections[current, default: []].append(line)
             }
         }
-        XCTAssertTrue(result.stdoutText.hasPrefix("\(rules): 6 rules; screen 320x240, 4 viewable windows, 1 monitors\nmonitor screen 320x240+0+0\n"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.hasPrefix("\(rules): 6 rules; screen 320x240, 4 viewable windows, 1 monitor\nmonitor screen 320x240+0+0\n"), result.stdoutText)
         XCTAssertEqual(sections.keys.sorted(), [2, 3, 4, 5, 6, 7], result.stdoutText)
         let ids = desktop.ids.map { hexID($0) }
         let expected: [Int: [String]] = [
-            2: ["    window \(ids[0]) Vault/vault \"Vault – Personal\" at 100x80+40+30 -> 100x80+40+30 black"],
+            // Cover (on top) and Notes (its corner) hide parts of the Vault: what shows is covered.
+            2: ["    window \(ids[0]) Vault/vault \"Vault – Personal\" at 100x80+40+30 -> 90x10+50+30, 100x20+40+40, "
+                + "80x50+40+60 black (partly under \(ids[3]), \(ids[2]))"],
             3: ["    window \(ids[1]) Chat/chat \"Team chat\" at 100x120+250+150 -> 20x30+300+210 #00ff00"],
             4: ["window \(ids[2]) Notes/notes \"Notes\" at ", " -> 10x10+0+0 #ff0000"],
-            5: ["    hits nothing"],
+            5: ["    hits nothing: no window on screen has class 'Nobody'"],
             6: ["    screen -> 40x10+280+0 #0000ff"],
             7: ["    window \(ids[3]) Cover/cover \"Over the vault\" at 60x50+120+60 -> 10x10+170+100 #ffff00"],
         ]
@@ -42,6 +44,27 @@ final class X11RegionsCommandTests: X11DesktopTestCase {
                 XCTAssertTrue(hits.first?.contains(part) ?? false, "line \(line) hit \(hits) contains \(part)")
             }
         }
+    }
+
+    /// A class no window has is no error (exit 0), but the classes on screen like it are named;
+    /// counts read as words: one rule, nothing covered.
+    func testCheckNamesTheClassesLikeOneNoWindowHas() throws {
+        let typo = try sandbox.write("typo", text: "window class=Vualt\n")
+        let result = try desktop.run(["regions", "check", "--regions", typo], in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdoutText, """
+            \(typo): 1 rule; screen 320x240, 4 viewable windows, 1 monitor
+            monitor screen 320x240+0+0
+            line 1: window class=Vualt
+                hits nothing: no window on screen has class 'Vualt' (on screen: Vault)
+            shield: watch --shield covers nothing on its key
+
+            """)
+        let instance = try sandbox.write("instance", text: "window instance=chta\nscreen 1x1+0+0\n")
+        let second = try desktop.run(["regions", "check", "--regions", instance], in: sandbox)
+        XCTAssertTrue(second.stdoutText.contains("    hits nothing: no window on screen has instance 'chta' (on screen: chat)\n"),
+                      second.stdoutText)
+        XCTAssertTrue(second.stdoutText.hasSuffix("shield: watch --shield covers this rectangle on its key\n"), second.stdoutText)
     }
 
     func testCheckSaysWhatTheShieldCoversAndThatPixelateShieldsInBlack() throws {

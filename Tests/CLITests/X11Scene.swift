@@ -35,8 +35,12 @@ enum X11Scene {
         """
 
     /// What each rule of `rules` covers on screen, worked out by hand, clipped to the screen.
+    /// The Vault shows only where Notes (its 10x10 corner at 40,30) and Cover (from 120,60)
+    /// leave it visible: three pieces, the bands above and below Notes' corner, then Cover's.
     static let covers: [(line: Int, rect: Rect, rgb: UInt32)] = [
-        (2, Rect(x: 40, y: 30, width: 100, height: 80), 0x000000),
+        (2, Rect(x: 50, y: 30, width: 90, height: 10), 0x000000),
+        (2, Rect(x: 40, y: 40, width: 100, height: 20), 0x000000),
+        (2, Rect(x: 40, y: 60, width: 80, height: 50), 0x000000),
         (3, Rect(x: 300, y: 210, width: 20, height: 30), 0x00FF00),  // 50x60+300+210 before clipping
         (4, Rect(x: 0, y: 0, width: 10, height: 10), 0xFF0000),  // 30x20-20-10 before clipping
         (6, Rect(x: 280, y: 0, width: 40, height: 10), 0x0000FF),

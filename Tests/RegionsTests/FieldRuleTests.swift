@@ -37,9 +37,9 @@ final class FieldRuleParseTests: XCTestCase {
         XCTAssertEqual(parseError("field name~(a"), "regions:1:13: bad regular expression '(a': missing closing parenthesis")
         XCTAssertEqual(parseError("field name~a name~b"), "regions:1:14: duplicate 'name~' (a field rule takes at most one)")
         XCTAssertEqual(parseError("window class=a role=password"),
-                       "regions:1:16: unknown word 'role=password' (expected class=, instance=, title=, title~, a geometry WxH+X+Y or fill=)")
+                       "regions:1:16: unknown word 'role=password' (expected class=, instance=, title=, title~, type=, a geometry WxH+X+Y or fill=)")
         XCTAssertEqual(parseError("screen role=password"),
-                       "regions:1:8: unknown word 'role=password' (expected class=, instance=, title=, title~, a geometry WxH+X+Y or fill=)")
+                       "regions:1:8: unknown word 'role=password' (expected class=, instance=, title=, title~, type=, a geometry WxH+X+Y or fill=)")
     }
 }
 

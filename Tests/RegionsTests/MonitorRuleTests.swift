@@ -80,7 +80,7 @@ final class MonitorRuleTests: XCTestCase {
                        "regions:1:9: a monitor rule takes no class=/instance=/title matches (found 'class=x') "
                            + "(a monitor is picked with name=NAME or primary)")
         XCTAssertEqual(parseError("screen primary"),
-                       "regions:1:8: unknown word 'primary' (expected class=, instance=, title=, title~, a geometry WxH+X+Y or fill=)")
+                       "regions:1:8: unknown word 'primary' (expected class=, instance=, title=, title~, type=, a geometry WxH+X+Y or fill=)")
         XCTAssertEqual(parseError("monitor name=DP-1 10x10 20x20"),
                        "regions:1:25: duplicate geometry '20x20' (a rule takes at most one geometry; the first is '10x10' at column 19)")
     }

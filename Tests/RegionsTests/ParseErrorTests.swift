@@ -4,7 +4,7 @@ import XCTest
 import ShotguardRegions
 
 final class ParseErrorTests: XCTestCase {
-    private let words = "expected class=, instance=, title=, title~, a geometry WxH+X+Y or fill="
+    private let words = "expected class=, instance=, title=, title~, type=, a geometry WxH+X+Y or fill="
     private let geometryForm = "a geometry is WxH+X+Y, e.g. 300x28-0+0 or 25%x100%+0+0"
 
     func testDesignExampleUnknownFill() {
@@ -15,15 +15,15 @@ final class ParseErrorTests: XCTestCase {
 
     func testUnknownTarget() {
         XCTAssertEqual(parseError("windw class=a"),
-                       "regions:1:1: unknown target 'windw' (expected 'window', 'screen', 'monitor' or 'field')")
+                       "regions:1:1: unknown target 'windw' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
         XCTAssertEqual(parseError("   Screen"),
-                       "regions:1:4: unknown target 'Screen' (expected 'window', 'screen', 'monitor' or 'field')")
+                       "regions:1:4: unknown target 'Screen' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
         XCTAssertEqual(parseError("screen#x"),
-                       "regions:1:1: unknown target 'screen#x' (expected 'window', 'screen', 'monitor' or 'field')")
+                       "regions:1:1: unknown target 'screen#x' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
         XCTAssertEqual(parseError(#""window" class=a"#),
-                       #"regions:1:1: unknown target '"window"' (expected 'window', 'screen', 'monitor' or 'field')"#)
+                       #"regions:1:1: unknown target '"window"' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')"#)
         XCTAssertEqual(parseError("class=a"),
-                       "regions:1:1: unknown target 'class=a' (expected 'window', 'screen', 'monitor' or 'field')")
+                       "regions:1:1: unknown target 'class=a' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
     }
 
     /// A 200,000-character word is quoted cut to 80 characters, not printed whole.
@@ -31,7 +31,7 @@ final class ParseErrorTests: XCTestCase {
         let word = String(repeating: "w", count: 200_000)
         let cut = String(repeating: "w", count: 80) + "…"
         XCTAssertEqual(parseError("screen \(word)"), "regions:1:8: unknown word '\(cut)' (\(words))")
-        XCTAssertEqual(parseError(word), "regions:1:1: unknown target '\(cut)' (expected 'window', 'screen', 'monitor' or 'field')")
+        XCTAssertEqual(parseError(word), "regions:1:1: unknown target '\(cut)' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
         XCTAssertEqual(parseError("screen fill=\(word)"),
                        "regions:1:13: unknown fill '\(cut)' (expected black, #rrggbb or pixelate[:N])")
     }
@@ -133,9 +133,9 @@ final class ParseErrorTests: XCTestCase {
 
     func testWindowRuleNeedsAMatch() {
         XCTAssertEqual(parseError("window 10x10+0+0 fill=black"),
-                       "regions:1:1: a window rule needs at least one of class=, instance=, title=, title~")
+                       "regions:1:1: a window rule needs at least one of class=, instance=, title=, title~, type=")
         XCTAssertEqual(parseError("  window # all windows?"),
-                       "regions:1:3: a window rule needs at least one of class=, instance=, title=, title~")
+                       "regions:1:3: a window rule needs at least one of class=, instance=, title=, title~, type=")
     }
 
     func testScreenRuleTakesNoMatch() {
@@ -147,7 +147,7 @@ final class ParseErrorTests: XCTestCase {
 
     func testFirstErrorWinsAndNamesItsLine() {
         XCTAssertEqual(parseError("screen\n\n# c\nwindow\nscreen bogus\n"),
-                       "regions:4:1: a window rule needs at least one of class=, instance=, title=, title~")
+                       "regions:4:1: a window rule needs at least one of class=, instance=, title=, title~, type=")
         XCTAssertEqual(parseError("screen\r\nscreen 1x\r\n"),
                        "regions:2:10: bad geometry '1x': expected a height (\(geometryForm))")
     }

@@ -79,15 +79,18 @@ final class ResolveTests: XCTestCase {
         XCTAssertEqual(try parse("window class=a").hits(against: context).map(\.windowID), [2])
     }
 
+    // The windows below share one frame, each hiding those under it: these tests check which
+    // windows a rule names (its zones), not what shows of them.
+
     func testInstanceIsCaseInsensitiveAndTitleExactIsNot() throws {
         let frame = Rect(x: 0, y: 0, width: 10, height: 10)
         let context = screen([
             window(1, "Slack", instance: "slack", title: "My Bank", frame),
             window(2, "Other", instance: "SLACK", title: "my bank", frame),
         ])
-        XCTAssertEqual(try parse("window instance=Slack").hits(against: context).map(\.windowID), [1, 2])
-        XCTAssertEqual(try parse("window title=\"My Bank\"").hits(against: context).map(\.windowID), [1])
-        XCTAssertEqual(try parse("window title=My").hits(against: context).map(\.windowID), [])
+        XCTAssertEqual(try parse("window instance=Slack").zones(against: context).map(\.windowID), [1, 2])
+        XCTAssertEqual(try parse("window title=\"My Bank\"").zones(against: context).map(\.windowID), [1])
+        XCTAssertEqual(try parse("window title=My").zones(against: context).map(\.windowID), [])
     }
 
     func testTitlePatternMatchesAnywhere() throws {
@@ -97,9 +100,9 @@ final class ResolveTests: XCTestCase {
             window(2, "firefox", title: "News — Mozilla Firefox", frame),
             window(3, "chromium", title: "My bank", frame),
         ])
-        XCTAssertEqual(try parse(#"window title~"(?i)bank""#).hits(against: context).map(\.windowID), [1, 3])
-        XCTAssertEqual(try parse("window title~bank").hits(against: context).map(\.windowID), [3])
-        XCTAssertEqual(try parse("window title~^News").hits(against: context).map(\.windowID), [2])
+        XCTAssertEqual(try parse(#"window title~"(?i)bank""#).zones(against: context).map(\.windowID), [1, 3])
+        XCTAssertEqual(try parse("window title~bank").zones(against: context).map(\.windowID), [3])
+        XCTAssertEqual(try parse("window title~^News").zones(against: context).map(\.windowID), [2])
     }
 
     func testAllMatchesMustHold() throws {
@@ -109,7 +112,7 @@ final class ResolveTests: XCTestCase {
             window(2, "firefox", title: "news", frame),
             window(3, "chromium", title: "bank", frame),
         ])
-        XCTAssertEqual(try parse("window class=firefox title~bank").hits(against: context).map(\.windowID), [1])
+        XCTAssertEqual(try parse("window class=firefox title~bank").zones(against: context).map(\.windowID), [1])
     }
 
     func testWindowPartlyOffScreenIsClipped() throws {

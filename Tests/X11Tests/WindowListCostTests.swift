@@ -1,5 +1,6 @@
 // What reading the window list costs at event time with 50 windows under a window manager.
-// Prints the figure (median of 20 reads); asserts only that the list is right, never a time.
+// Prints the figures (fastest, median and 90th percentile of 300 reads: on a shared machine the
+// fastest is the steady one); asserts only that the list is right, never a time.
 import Glibc
 import ShotguardBase
 import ShotguardImaging
@@ -42,13 +43,14 @@ final class WindowListCostTests: XvfbTestCase {
             XCTAssertGreaterThan(window.outerFrame.height, window.frame.height, "openbox's title bar is in the frame")
         }
         var costs: [Double] = []
-        for _ in 0..<20 {
+        for _ in 0..<300 {
             let start = monotonicMilliseconds()
             context = display.screenContext()
             costs.append(monotonicMilliseconds() - start)
         }
         costs.sort()
-        print("window list: \(context.windows.count) windows read in \(costs[costs.count / 2]) ms (median of 20)")
+        print("window list: \(context.windows.count) windows read in \(costs[0]) ms fastest, \(costs[costs.count / 2]) median, "
+            + "\(costs[costs.count * 9 / 10]) 90th percentile (300 reads)")
     }
 
     /// A window that is gone fails only its own requests in the batch: it is left out, and
