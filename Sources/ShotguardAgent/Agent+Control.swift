@@ -20,10 +20,10 @@ extension Agent {
         let protection: AgentStatus.Protection
         if let pause = rules.pause {
             protection = .paused(until: pause.until?.wall)
-        } else if rules.regions == nil {
-            protection = .off(why: "no regions file at \(rules.path)")
+        } else if !rules.hasFiles {
+            protection = .off(why: "no regions file at \(rules.path) (only windows that ask for protection are covered)")
         } else if rules.regions?.rules.isEmpty ?? true {
-            protection = .off(why: "\(rules.path) has no rules")
+            protection = .off(why: "\(rules.path) has no rules (only windows that ask for protection are covered)")
         } else {
             protection = .protecting
         }
@@ -39,6 +39,7 @@ extension Agent {
     }
 
     func pause(seconds: Double) -> PauseAnswer {
+        if let lock = rules.lock { return .refused(lock.refusal(of: "pause")) }
         let until = rules.pause(seconds: seconds, at: inputs.clock.now())
         log.info("protection paused " + (until.map { _ in "for \(Int(seconds)) s" } ?? "until resumed"))
         refreshShield()

@@ -41,7 +41,7 @@ public final class Agent {
         let clock = SystemClock()
         inputs = try AgentInputs(options: options, log: log, clock: clock)
         rules = try RulesInForce(path: options.regionsPath, log: log)
-        if options.once, rules.regions == nil {
+        if options.once, !rules.hasFiles {
             throw AgentError(message: "watch --once: no regions file at \(rules.path) (nothing would be protected; "
                 + "write one first, see 'shotguard windows')", isUsage: true)
         }

@@ -17,7 +17,8 @@ public final class Shield {
         self.keys = try RawKeys(display: display, keys: keys)
         overlays = try ShieldOverlays(display: display)
         watchedProperties = Set(["WM_NAME", "_NET_WM_NAME", "WM_CLASS", "_NET_FRAME_EXTENTS", "_NET_CLIENT_LIST_STACKING",
-                                 "_NET_CLIENT_LIST", "WM_STATE"].map(display.atom))
+                                 "_NET_CLIENT_LIST", "WM_STATE", "_SHOTGUARD_PROTECT", "_NET_WM_WINDOW_TYPE",
+                                 "_NET_WM_WINDOW_OPACITY"].map(display.atom))
     }
 }
 

@@ -114,13 +114,8 @@ enum Examiner {
     /// windows above it are taken away (what another window hides now may show in the image).
     static func protectedZones(_ rules: RegionsFile?, contexts: [ScreenContext]) -> [Rect] {
         guard let rules else { return [] }
-        return contexts.flatMap { context in rules.resolve(against: context).flatMap(\.zones) }
+        return contexts.flatMap { context in rules.zones(against: context).map(\.zone) }
     }
 
     private static func isoTime(_ wall: Double) -> String { Log.iso8601(wall) }
-}
-
-extension RuleResolution {
-    /// The whole rectangle of each hit before the windows above it are taken away.
-    var zones: [Rect] { hits.map(\.rect) }
 }

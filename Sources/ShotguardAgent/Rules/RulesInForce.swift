@@ -35,11 +35,19 @@ final class RulesInForce {
         self.log = log
         follower = FileFollower(path: BytePath(self.path), log: log)
         regions = try Self.load(self.path, missingIsError: !isDefaultPath)
-        if regions == nil {
-            log.warning("no regions file at \(self.path): nothing is protected until it is written "
-                + "(the agent follows it; 'shotguard windows' lists what to name)")
+        if regions?.hasUserFile != true {
+            log.warning("no regions file at \(self.path): only \(regions?.systemPaths.isEmpty ?? true ? "" : "the system policy and ")"
+                + "windows that ask for protection are covered until it is written (the agent follows it; "
+                + "'shotguard windows' lists what to name)")
         }
     }
+
+    /// Whether there is anything but the windows that ask for protection: a user's file, or a
+    /// system policy.
+    var hasFiles: Bool { regions.map { $0.hasUserFile || !$0.systemPaths.isEmpty } ?? false }
+
+    /// The system policy's lock, when a system file says `lock`.
+    var lock: PolicyLock? { regions?.lock }
 
     /// The rules that apply now: none while protection is paused.
     var inForce: RegionsFile? { pause == nil ? regions : nil }
@@ -70,7 +78,7 @@ final class RulesInForce {
     /// The rules by kind of target, for the status.
     var countsByKind: [String: Int] {
         var counts: [String: Int] = [:]
-        for rule in regions?.rules ?? [] { counts[rule.target.rawValue, default: 0] += 1 }
+        for rule in regions?.rules ?? [] { counts[rule.isAllow ? "allow" : rule.target.rawValue, default: 0] += 1 }
         return counts
     }
 
@@ -100,7 +108,7 @@ final class RulesInForce {
     func reload(reason: String) -> String? {
         var status = stat()
         let exists = lstat(path, &status) == 0
-        if exists, status.st_size == 0, let regions, !regions.rules.isEmpty {
+        if exists, status.st_size == 0, let regions, regions.hasUserFile, !regions.rules.isEmpty {
             log.warning("\(path) is empty: kept the previous \(RulesSummary.describe(regions)) until it is written again")
             return nil
         }
@@ -108,9 +116,11 @@ final class RulesInForce {
             let loaded = try Self.load(path, missingIsError: false)
             regions = loaded
             watchFields()
-            let line = loaded.map { "\(reason == "SIGHUP" ? "reloaded" : "read") \(path): protecting with \(RulesSummary.describe($0))" }
-                ?? "\(path) was removed: nothing is protected until it is written again"
-            if loaded == nil { log.warning(line) } else { log.info(line) }
+            let line = loaded?.hasUserFile == true
+                ? "\(reason == "SIGHUP" ? "reloaded" : "read") \(path): protecting with \(summary)"
+                : "\(path) was removed: only \(hasFiles ? "the system policy and " : "")windows that ask for protection are "
+                    + "covered until it is written again"
+            if loaded?.hasUserFile != true { log.warning(line) } else { log.info(line) }
             return line
         } catch {
             log.error("kept the previous rules: \(error.message)")
@@ -125,7 +135,7 @@ final class RulesInForce {
             let loaded = try Self.load(path, missingIsError: false)
             regions = loaded
             watchFields()
-            let summary = loaded.map { RulesSummary.describe($0) } ?? "no rules (no regions file)"
+            let summary = self.summary
             log.info("reloaded \(path): protecting with \(summary)")
             return .success(summary)
         } catch {
@@ -135,13 +145,19 @@ final class RulesInForce {
     }
 
     /// One line saying what is protected now.
-    var summary: String { regions.map { RulesSummary.describe($0) } ?? "no rules (no regions file)" }
+    var summary: String {
+        guard let regions, hasFiles else { return "no rules (no regions file); windows that ask for protection are covered" }
+        return RulesSummary.describe(regions) + (regions.systemPaths.isEmpty ? "" : " (system policy: \(regions.systemPaths.joined(separator: ", "))"
+            + (regions.lock != nil ? ", locked" : "") + ")")
+    }
 
+    /// The system policy files (`$XDG_CONFIG_DIRS/shotguard/regions`), then the user's file;
+    /// with neither, no rules — windows that ask for protection (`_SHOTGUARD_PROTECT`) are still
+    /// covered.
     private static func load(_ path: String, missingIsError: Bool) throws(AgentError) -> RegionsFile? {
-        var status = stat()
-        if !missingIsError, lstat(path, &status) != 0, errno == ENOENT { return nil }
         do throws(RegionsError) {
-            return try RegionsFile.load(path: path)
+            return try RegionsPolicy.load(userPath: missingIsError ? path : nil, defaultUserPath: path)
+                ?? RegionsFile(path: path, rules: [], hasUserFile: false)
         } catch {
             throw AgentError(message: error.description, isUsage: true)
         }
@@ -191,11 +207,11 @@ enum RulesSummary {
         let count = regions.rules.count
         guard count > 0 else { return "no rules" }
         var kinds: [(String, Int)] = []
-        for target in [Target.window, .screen, .monitor, .field] {
-            let n = regions.rules.filter { $0.target == target }.count
-            if n > 0 { kinds.append((target.rawValue, n)) }
+        for rule in regions.rules {
+            let kind = rule.isAllow ? "allow" : rule.target.rawValue
+            if let index = kinds.firstIndex(where: { $0.0 == kind }) { kinds[index].1 += 1 } else { kinds.append((kind, 1)) }
         }
-        let parts = kinds.map { "\($0.1) \($0.0)\($0.1 == 1 ? "" : "s")" }
+        let parts = kinds.map { "\($0.1) \($0.0)\($0.1 == 1 || $0.0 == "allow" ? "" : "s")" }
         return "\(count) rule\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
     }
 }
