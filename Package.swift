@@ -36,6 +36,9 @@ let package = Package(
         // libatspi is loaded (dlopen) when a field rule first needs it, not linked: linking it
         // made every command load GLib, GObject, libdbus and their dependencies at start-up.
         .target(name: "CAtspiLoader"),
+        // Tesseract's C API for `text` rules, loaded (dlopen) when a text rule first needs OCR:
+        // linking it would load some fifty libraries into every command at start-up.
+        .target(name: "CTesseract"),
 
         // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
         // the errno path of system calls.
@@ -47,7 +50,12 @@ let package = Package(
         // The screen model: windows, monitors and fields at one moment, as the X11 and
         // accessibility layers read them and the rules consume them.
         .target(name: "ShotguardScreen", dependencies: ["ShotguardImaging"], swiftSettings: strict),
-        .target(name: "ShotguardRegions", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardScreen", "CPCRE2"],
+        // Text rules' matching (cards, e-mails, IBANs, keys, patterns) and the OCR pass: pure
+        // Swift over pixels, with Tesseract loaded at run time. No X, no rules engine.
+        .target(name: "ShotguardText", dependencies: ["ShotguardBase", "ShotguardImaging", "CPCRE2", "CTesseract"],
+                swiftSettings: strict),
+        .target(name: "ShotguardRegions", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardScreen", "CPCRE2",
+                                                         "ShotguardText"],
                 swiftSettings: strict),
 
         // The X11 layer: display, windows, capture.
@@ -87,6 +95,9 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
                                                        "ShotguardX11", "ShotguardScene", "ShotguardScreen"], swiftSettings: strict),
         .testTarget(name: "DocsTests", swiftSettings: strict),
+        // Text rules: the matchers, the OCR pass on the generated corpus in Corpus/, the loader.
+        .testTarget(name: "TextTests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardText", "CTesseract"],
+                    exclude: ["Corpus"], swiftSettings: strict),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
         .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen"], swiftSettings: strict),
     ]
