@@ -8,8 +8,9 @@ void sg_tess_delete_text(const char *text) { F.TessDeleteText(text); }
 
 SGTessBaseAPI *sg_tess_base_api_create(void) { return F.TessBaseAPICreate(); }
 void sg_tess_base_api_delete(SGTessBaseAPI *api) { F.TessBaseAPIDelete(api); }
-int sg_tess_base_api_init2(SGTessBaseAPI *api, const char *datapath, const char *language, SGTessOcrEngineMode mode) {
-    return F.TessBaseAPIInit2(api, datapath, language, mode);
+int sg_tess_base_api_init4(SGTessBaseAPI *api, const char *datapath, const char *language, SGTessOcrEngineMode mode,
+                           char **names, char **values, size_t count) {
+    return F.TessBaseAPIInit4(api, datapath, language, mode, NULL, 0, names, values, count, 0);
 }
 int sg_tess_base_api_set_variable(SGTessBaseAPI *api, const char *name, const char *value) {
     return F.TessBaseAPISetVariable(api, name, value);

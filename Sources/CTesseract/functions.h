@@ -9,7 +9,8 @@ struct sg_tess_functions {
     void (*TessDeleteText)(const char *);
     SGTessBaseAPI *(*TessBaseAPICreate)(void);
     void (*TessBaseAPIDelete)(SGTessBaseAPI *);
-    int (*TessBaseAPIInit2)(SGTessBaseAPI *, const char *, const char *, SGTessOcrEngineMode);
+    int (*TessBaseAPIInit4)(SGTessBaseAPI *, const char *, const char *, SGTessOcrEngineMode, char **, int, char **,
+                            char **, size_t, int);
     int (*TessBaseAPISetVariable)(SGTessBaseAPI *, const char *, const char *);
     void (*TessBaseAPISetPageSegMode)(SGTessBaseAPI *, SGTessPageSegMode);
     void (*TessBaseAPISetImage)(SGTessBaseAPI *, const unsigned char *, int, int, int, int);

@@ -28,7 +28,7 @@ static void load(void) {
     }
     const struct { const char *name; void **slot; } entries[] = {
         ENTRY(TessVersion), ENTRY(TessDeleteText), ENTRY(TessBaseAPICreate), ENTRY(TessBaseAPIDelete),
-        ENTRY(TessBaseAPIInit2), ENTRY(TessBaseAPISetVariable), ENTRY(TessBaseAPISetPageSegMode),
+        ENTRY(TessBaseAPIInit4), ENTRY(TessBaseAPISetVariable), ENTRY(TessBaseAPISetPageSegMode),
         ENTRY(TessBaseAPISetImage), ENTRY(TessBaseAPISetSourceResolution), ENTRY(TessBaseAPIRecognize),
         ENTRY(TessBaseAPIClear), ENTRY(TessBaseAPIEnd), ENTRY(TessBaseAPIGetIterator),
         ENTRY(TessResultIteratorDelete), ENTRY(TessResultIteratorNext), ENTRY(TessResultIteratorGetUTF8Text),

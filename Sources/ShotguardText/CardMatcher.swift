@@ -72,11 +72,14 @@ enum CardMatcher {
         return runs
     }
 
+    /// One space, one dash, or one dash with a space on either side or both (OCR spaces dashes).
     private static func isSeparator(_ between: ArraySlice<Unicode.Scalar>) -> Bool {
         let dashes: Set<Unicode.Scalar> = ["-", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}"]
-        switch between.count {
-        case 1: return between.first == " " || dashes.contains(between.first!)
-        case 3: return between.first == " " && dashes.contains(between[between.startIndex + 1]) && between.last == " "
+        let trimmed = between.drop { $0 == " " }.reversed().drop { $0 == " " }
+        let spaces = between.count - trimmed.count
+        switch trimmed.count {
+        case 0: return spaces == 1
+        case 1: return dashes.contains(trimmed.first!) && spaces <= 2
         default: return false
         }
     }

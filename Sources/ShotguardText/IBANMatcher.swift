@@ -2,8 +2,10 @@
 
 /// Finds IBANs in a line of text: a country code, two check digits and the account (BBAN),
 /// contiguous or in the groups of four they are printed in, exactly as long as the country's
-/// IBANs are, and passing the ISO 13616 mod-97 check. Where a country's accounts are digits
-/// only, look-alike letters in them are folded to digits before the check.
+/// IBANs are, and passing the ISO 13616 mod-97 check. Where the registry says a position of a
+/// country's account holds a digit, a look-alike letter there is folded to its digit, and
+/// where it says a letter, a look-alike digit to its letter (`0` to `O`, `5` to `S`…); a
+/// position that may hold either is taken as read.
 enum IBANMatcher {
     static func find(in line: LineText) -> [Range<Int>] {
         let scalars = line.scalars
@@ -15,7 +17,7 @@ enum IBANMatcher {
                   let country = code(scalars[index], scalars[index + 1]),
                   let length = lengths[country],
                   let (characters, end) = collect(scalars, from: index, count: length),
-                  isValid(characters, numeric: numericAccounts.contains(country)) else { continue }
+                  isValid(characters, format: format(of: country)) else { continue }
             matches.append(index..<end)
             index = end - 1
         }
@@ -49,15 +51,44 @@ enum IBANMatcher {
         return (characters, index)
     }
 
-    /// The check digits are digits (look-alikes folded) and mod 97 of the rearranged number is 1.
-    static func isValid(_ characters: [Unicode.Scalar], numeric: Bool) -> Bool {
+    /// The check digits are digits and mod 97 of the rearranged number is 1, after folding
+    /// look-alikes by `format` (one of `n`, `a`, `c` per account position).
+    static func isValid(_ characters: [Unicode.Scalar], format: [Unicode.Scalar]) -> Bool {
         var folded = characters
-        for position in 2..<folded.count where position < 4 || numeric {
-            guard let digit = LookAlikes.digit(folded[position]) else { return false }
-            folded[position] = digit
+        for position in 2..<folded.count {
+            let expected: Unicode.Scalar = position < 4 ? "n" : position - 4 < format.count ? format[position - 4] : "c"
+            if expected == "n" {
+                guard let digit = LookAlikes.digit(folded[position]) else { return false }
+                folded[position] = digit
+            } else if expected == "a", folded[position].isASCIIDigit {
+                guard let letter = LookAlikes.letterFor[folded[position]] else { return false }
+                folded[position] = letter
+            }
         }
-        return mod97(folded) == 1 || (!numeric && mod97(characters) == 1)
+        return mod97(folded) == 1
     }
+
+    /// What each position of `country`'s account holds: `n` a digit, `a` a letter, `c` either.
+    static func format(of country: String) -> [Unicode.Scalar] {
+        if let known = formats[country] {
+            var expanded: [Unicode.Scalar] = []
+            for part in known.split(separator: " ") {
+                let count = Int(part.dropLast())!
+                expanded += Array(repeating: part.unicodeScalars.last!, count: count)
+            }
+            return expanded
+        }
+        let length = (lengths[country] ?? 4) - 4
+        return Array(repeating: numericAccounts.contains(country) ? "n" : "c", count: length)
+    }
+
+    /// The account formats of the registry for countries whose accounts mix letters and digits.
+    static let formats: [String: String] = [
+        "GB": "4a 14n", "NL": "4a 10n", "IE": "4a 14n", "FR": "10n 11c 2n", "MC": "10n 11c 2n", "IT": "1a 10n 12c",
+        "SM": "1a 10n 12c", "CH": "5n 12c", "LI": "5n 12c", "BG": "4a 6n 8c", "RO": "4a 16c", "LV": "4a 13c",
+        "HU": "24n", "CY": "8n 16c", "GR": "7n 16c", "LU": "3n 13c", "MT": "4a 5n 18c", "PK": "4a 16c",
+        "QA": "4a 21c", "SA": "2n 18c", "AE": "19n", "IS": "22n", "KW": "4a 22c", "BH": "4a 14c",
+    ]
 
     /// The remainder of the IBAN's number: the first four characters moved to the end, each
     /// letter replaced by its value (A = 10 … Z = 35).

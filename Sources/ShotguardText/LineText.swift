@@ -15,16 +15,30 @@ public struct TextWord: Sendable, Hashable {
 /// A line's words joined by single spaces, as Unicode scalars, with the word each scalar came
 /// from: matchers find ranges of scalars, and a range becomes the words it touches.
 struct LineText {
-    /// The line's text, words separated by one space.
+    /// The line's text, words separated by one space (or none, where `joiningTightGaps`).
     let scalars: [Unicode.Scalar]
     /// For each scalar, the index of its word; -1 for the spaces between words.
     let wordIndex: [Int]
 
-    init(_ words: [TextWord]) {
+    /// The line with a space between every two words; with `joiningTightGaps`, without one
+    /// where the gap between two words is much narrower than the line's usual space (see
+    /// `isTight`): OCR splits words at a wide letter pair, at an underscore (which it may drop
+    /// altogether), at a kerned dot.
+    /// With `joiningAtPunctuation` too, without one where a word ends or the next begins with
+    /// `.`, `_`, `-` or `@`: OCR puts spaces there ("alice _dubois@", "example. com", "4777-5768 -2981").
+    init(_ words: [TextWord], joiningTightGaps: Bool = false, joiningAtPunctuation: Bool = false) {
         var scalars: [Unicode.Scalar] = []
         var wordIndex: [Int] = []
+        var joined = joiningTightGaps ? Self.tightGaps(words) : []
+        if joiningAtPunctuation {
+            let marks: Set<Unicode.Scalar> = [".", "_", "-", "@"]
+            for index in words.indices.dropFirst() {
+                if let last = words[index - 1].text.unicodeScalars.last, marks.contains(last) { joined.insert(index) }
+                if let first = words[index].text.unicodeScalars.first, marks.contains(first) { joined.insert(index) }
+            }
+        }
         for (index, word) in words.enumerated() {
-            if index > 0 {
+            if index > 0, !joined.contains(index) {
                 scalars.append(" ")
                 wordIndex.append(-1)
             }
@@ -37,6 +51,22 @@ struct LineText {
         }
         self.scalars = scalars
         self.wordIndex = wordIndex
+    }
+
+    /// The indices of the words whose gap to the word before is tight: at most 2 px, or under
+    /// 60% of the median gap of a line of four or more words (where real spaces are the usual
+    /// gap), or under a third of the words' height in a shorter line.
+    static func tightGaps(_ words: [TextWord]) -> Set<Int> {
+        guard words.count > 1 else { return [] }
+        let gaps = (1..<words.count).map { words[$0].rect.x - words[$0 - 1].rect.maxX }
+        let heights = words.map(\.rect.height).sorted()
+        let limit: Int
+        if gaps.count >= 3 {
+            limit = gaps.sorted()[gaps.count / 2] * 6 / 10
+        } else {
+            limit = heights[heights.count / 2] / 3
+        }
+        return Set((1..<words.count).filter { gaps[$0 - 1] <= max(2, limit - 1) })
     }
 
     /// The words that scalars `range` touch, first to last; nil when it touches none.

@@ -14,6 +14,12 @@ enum LookAlikes {
         "g": "9", "q": "9",
     ]
 
+    /// The letter each look-alike digit stands for where only a letter makes sense (the bank
+    /// code of a British or Dutch IBAN).
+    static let letterFor: [Unicode.Scalar: Unicode.Scalar] = [
+        "0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B",
+    ]
+
     /// `scalar` itself when it is a digit, its digit when it is a look-alike, else nil.
     static func digit(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         scalar.isASCIIDigit ? scalar : digitFor[scalar]

@@ -36,7 +36,16 @@ enum LineMatcher {
     /// budget on the line matches the whole line: a rule that might apply is applied.
     static func matches(_ words: [TextWord], rules: [TextRule]) -> [LineMatch] {
         guard !words.isEmpty else { return [] }
-        let line = LineText(words)
+        // Matched as OCR spaced it, and again with the spaces it may have put inside a word taken out.
+        var found: [LineMatch] = []
+        for line in [LineText(words), LineText(words, joiningTightGaps: true),
+                     LineText(words, joiningTightGaps: true, joiningAtPunctuation: true)] {
+            for match in matches(line, rules: rules) where !found.contains(match) { found.append(match) }
+        }
+        return found
+    }
+
+    private static func matches(_ line: LineText, rules: [TextRule]) -> [LineMatch] {
         var found: [LineMatch] = []
         for (index, rule) in rules.enumerated() {
             let ranges: [Range<Int>]

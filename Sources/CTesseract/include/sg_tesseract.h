@@ -50,7 +50,9 @@ void sg_tess_delete_text(const char *text);
 
 SGTessBaseAPI *sg_tess_base_api_create(void);
 void sg_tess_base_api_delete(SGTessBaseAPI *api);
-int sg_tess_base_api_init2(SGTessBaseAPI *api, const char *datapath, const char *language, SGTessOcrEngineMode mode);
+/* TessBaseAPIInit4 without config files: `names` and `values` set `count` init-time variables. */
+int sg_tess_base_api_init4(SGTessBaseAPI *api, const char *datapath, const char *language, SGTessOcrEngineMode mode,
+                           char **names, char **values, size_t count);
 int sg_tess_base_api_set_variable(SGTessBaseAPI *api, const char *name, const char *value);
 void sg_tess_base_api_set_page_seg_mode(SGTessBaseAPI *api, SGTessPageSegMode mode);
 void sg_tess_base_api_set_image(SGTessBaseAPI *api, const unsigned char *data, int width, int height,
