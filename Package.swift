@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ShotguardImaging", targets: ["ShotguardImaging"]),
         .library(name: "ShotguardScreen", targets: ["ShotguardScreen"]),
         .library(name: "ShotguardRegions", targets: ["ShotguardRegions"]),
+        .library(name: "ShotguardText", targets: ["ShotguardText"]),
         .library(name: "ShotguardX11", targets: ["ShotguardX11"]),
         .library(name: "ShotguardAgent", targets: ["ShotguardAgent"]),
     ],
@@ -68,7 +69,7 @@ let package = Package(
 
         // The accessibility layer: AT-SPI2 queries for `field` rules, over D-Bus, no X.
         .target(name: "ShotguardAccessibility", dependencies: ["CAtspiLoader", "ShotguardBase", "ShotguardScreen",
-                                                               "ShotguardImaging"], swiftSettings: strict),
+                                                               "ShotguardImaging", "ShotguardText"], swiftSettings: strict),
 
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
@@ -79,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "shotguard",
             dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardScene",
-                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen"],
+                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen", "ShotguardText"],
             swiftSettings: strict
         ),
 

@@ -29,6 +29,8 @@ static void load(void) {
         ENTRY(atspi_accessible_get_child_count), ENTRY(atspi_accessible_get_child_at_index),
         ENTRY(atspi_accessible_get_name), ENTRY(atspi_accessible_get_process_id), ENTRY(atspi_accessible_get_role),
         ENTRY(atspi_accessible_get_collection_iface), ENTRY(atspi_accessible_get_component_iface),
+        ENTRY(atspi_accessible_get_text_iface), ENTRY(atspi_text_get_character_count), ENTRY(atspi_text_get_text),
+        ENTRY(atspi_text_get_range_extents),
         ENTRY(atspi_collection_get_matches), ENTRY(atspi_component_get_extents), ENTRY(atspi_match_rule_new),
         ENTRY(atspi_state_set_new), ENTRY(atspi_state_set_add), ENTRY(atspi_event_listener_new),
         ENTRY(atspi_event_listener_register), ENTRY(atspi_event_get_type), ENTRY(g_boxed_free),

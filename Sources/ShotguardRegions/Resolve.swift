@@ -92,6 +92,9 @@ extension Rule {
             return resolution
         case .field:
             return resolveFields(against: context)
+        case .text:
+            // Found in each image by the text pass (scannerRules(against:)), not beforehand.
+            return RuleResolution(rule: self, hits: [])
         }
     }
 }

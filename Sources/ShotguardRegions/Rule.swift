@@ -14,6 +14,9 @@ public enum Target: String, Sendable {
     /// Each showing accessible field (AT-SPI2) the rule selects: its geometry is relative to
     /// the field's extents.
     case field
+    /// Text the rule's kind finds in the image itself (card numbers, e-mail addresses…): checked
+    /// in each image by the text pass, not resolved to rectangles beforehand.
+    case text
 }
 
 /// One rule of a regions file.
@@ -37,6 +40,8 @@ public struct Rule {
     public var monitor: MonitorSelector
     /// The rule's text without its comment, trimmed, for listings and messages.
     public var source: String
+    /// What a `text` rule looks for; nil for other targets.
+    public var text: TextSelector? = nil
 
     public init(line: Int, target: Target, matches: [Match] = [], geometry: Geometry? = nil,
                 fill: Fill = .black, monitor: MonitorSelector = .all, source: String, field: FieldSelector? = nil) {

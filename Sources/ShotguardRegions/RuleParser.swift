@@ -9,9 +9,10 @@ let expectedWords = "class=, instance=, title=, title~, a geometry WxH+X+Y or fi
 func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule {
     let tokens = tokenized.tokens
     let targetToken = tokens[0]
+    if targetToken.text == "text", !targetToken.quoted.contains(true) { return try parseTextRule(tokenized, line: line) }
     guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
         throw LineError(column: targetToken.column,
-                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window', 'screen', 'monitor' or 'field')")
+                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window', 'screen', 'monitor', 'field' or 'text')")
     }
 
     var rule = Rule(line: line, target: target, source: tokenized.source)

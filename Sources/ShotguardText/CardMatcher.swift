@@ -14,7 +14,7 @@ enum CardMatcher {
 
     static func find(in line: LineText) -> [Range<Int>] {
         var matches: [Range<Int>] = []
-        for run in digitRuns(line.scalars) {
+        for run in digitRuns(line.scalars) where !followsIBANStart(run[0].range.lowerBound, in: line.scalars) {
             var start = 0
             while start < run.count {
                 // The longest plausible, valid number that starts at this group.
@@ -40,6 +40,26 @@ enum CardMatcher {
         return matches
     }
 
+    /// Whether the digits at `start` continue an IBAN: printed groups of four letters or digits
+    /// back to a country code and check digits ("ES85 4025 4819 5978 3387", "GB40 WEST 6428"),
+    /// whose digits are no card's.
+    static func followsIBANStart(_ start: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        var end = start
+        while end >= 5, scalars[end - 1] == " " {
+            let group = scalars[(end - 5)..<(end - 1)]
+            guard group.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }), end - 5 == 0 || scalars[end - 6] == " " else {
+                return false
+            }
+            let characters = Array(group)
+            if characters[0].isASCIIUpper, characters[1].isASCIIUpper, LookAlikes.digit(characters[2]) != nil,
+               LookAlikes.digit(characters[3]) != nil {
+                return true
+            }
+            end -= 5
+        }
+        return false
+    }
+
     /// A group of digits (after folding) and where it is in the line.
     struct Group {
         var digits: [Int]
@@ -58,7 +78,9 @@ enum CardMatcher {
             }
             var end = index
             while end < scalars.count, LookAlikes.digit(scalars[end]) != nil { end += 1 }
-            let group = LookAlikes.foldedDigits(scalars[index..<end]).map { Group(digits: $0, range: index..<end) }
+            // Digits right after a letter are part of a word or code ("BE27050520383526"), not a number.
+            let afterLetter = index > 0 && scalars[index - 1].isASCIILetter
+            let group = afterLetter ? nil : LookAlikes.foldedDigits(scalars[index..<end]).map { Group(digits: $0, range: index..<end) }
             let joined = current.last.map { isSeparator(scalars[$0.range.upperBound..<index]) } ?? false
             if let group, joined || current.isEmpty {
                 current.append(group)

@@ -16,7 +16,9 @@ import Glibc
 ///   4.2 bits or more): a random base62 token changes at about 60% of them, camelCase names
 ///   such as `getUserAccountSettings2ForCurrentProfile1` at 35% with 4.0 bits, and
 ///   `AbstractSingletonProxyFactoryBean2024` at 28%. Of random base62 tokens, 97.4% of those
-///   of 24 characters pass, 99% of 32 or more. Hashes in lower-case hex (git commits, UUIDs) have
+///   of 24 characters pass, 99% of 32 or more. A token that is hexadecimal but for one or two
+///   letters (a git commit, a UUID, a digest, one of whose letters OCR read in upper case) is
+///   a hash, not a key: keys in hexadecimal need a `pattern~` rule. Hashes in lower-case hex (git commits, UUIDs) have
 ///   no upper-case letters and are left alone.
 enum KeyMatcher {
     static let minimumRandomLength = 24
@@ -62,8 +64,9 @@ enum KeyMatcher {
 
     /// The known prefixes, and how many token characters (letters, digits, `_`, `-`) must follow.
     private static let shapes: [(prefix: String, minimum: Int, maximum: Int, alphabet: Alphabet)] = [
-        ("AKIA", 16, 16, .upperDigits), ("ASIA", 16, 16, .upperDigits), ("AGPA", 16, 16, .upperDigits),
-        ("AIDA", 16, 16, .upperDigits), ("AROA", 16, 16, .upperDigits), ("ANPA", 16, 16, .upperDigits),
+        // AWS ids are 20 characters; OCR may read one character as two or two as one.
+        ("AKIA", 15, 17, .upperDigits), ("ASIA", 15, 17, .upperDigits), ("AGPA", 15, 17, .upperDigits),
+        ("AIDA", 15, 17, .upperDigits), ("AROA", 15, 17, .upperDigits), ("ANPA", 15, 17, .upperDigits),
         ("ghp_", 30, 255, .alphanumeric), ("gho_", 30, 255, .alphanumeric), ("ghu_", 30, 255, .alphanumeric),
         ("ghs_", 30, 255, .alphanumeric), ("ghr_", 30, 255, .alphanumeric), ("github_pat_", 40, 255, .word),
         ("sk_live_", 16, 255, .alphanumeric), ("sk_test_", 16, 255, .alphanumeric), ("pk_live_", 16, 255, .alphanumeric),
@@ -129,6 +132,8 @@ enum KeyMatcher {
             }
         }
         guard upper > 0, lower > 0, digits > 0, longestLowerRun <= 8 else { return false }
+        let notHex = body.filter { !($0.isASCIIDigit || ("a"..."f").contains($0) || ("A"..."F").contains($0)) }.count
+        guard notHex > 2 else { return false }
         let bits = entropy(counts.values, total: body.count)
         let changeRate = Double(changes) / Double(body.count - 1)
         return bits >= minimumEntropy && (changeRate >= 0.4 || changeRate >= 0.3 && bits >= 4.2)

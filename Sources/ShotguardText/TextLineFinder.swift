@@ -42,7 +42,7 @@ enum TextLineFinder {
     /// Pieces of one line joined: a monospaced font's spaces, an underscore (no edge along
     /// it) or a wide punctuation mark leave gaps wider than `joinGap` between a line's words.
     /// Two pieces are one line when they share at least half the height of the lower one and
-    /// the gap between them is at most the height of the taller one.
+    /// the gap between them is at most one and a half times the height of the taller one.
     static func joined(_ pieces: [Rect]) -> [Rect] {
         var lines = pieces.sorted { ($0.x, $0.y) < ($1.x, $1.y) }
         var merged = true
@@ -55,7 +55,7 @@ enum TextLineFinder {
                     let a = lines[index], b = lines[other]
                     let overlap = min(a.maxY, b.maxY) - max(a.y, b.y)
                     let gap = max(a.x, b.x) - min(a.maxX, b.maxX)
-                    if overlap * 2 >= min(a.height, b.height), gap <= max(a.height, b.height) {
+                    if overlap * 2 >= min(a.height, b.height), gap * 2 <= 3 * max(a.height, b.height) {
                         let x = min(a.x, b.x), y = min(a.y, b.y)
                         lines[index] = Rect(x: x, y: y, width: max(a.maxX, b.maxX) - x, height: max(a.maxY, b.maxY) - y)
                         lines.remove(at: other)

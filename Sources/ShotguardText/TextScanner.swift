@@ -114,7 +114,7 @@ public final class TextScanner: Sendable {
         let padX = max(4, line.height / 3), padY = max(4, line.height / 2 + 2)
         let crop = Rect(x: line.x - padX, y: line.y - padY, width: line.width + 2 * padX, height: line.height + 2 * padY)
             .intersection(bounds)
-        let scale = line.height < Self.targetLineHeight ? min(4, max(1, (Self.targetLineHeight * 2 + line.height) / (2 * line.height))) : 1
+        let scale = min(4, max(1, (Self.targetLineHeight + line.height - 1) / line.height))
         let background = Ink.background(grey, crop)
         let image = grey.crop(crop, scale: scale, invert: Ink.isLightOnDark(grey, crop, background: background))
         var hits: [TextHit] = []

@@ -32,7 +32,11 @@ enum RegionsCheckCommand: Subcommand {
         let resolutions = regions.resolve(against: context)
         for resolution in resolutions {
             lines.append("line \(resolution.rule.line): \(resolution.rule.source.escapingControlCharacters())")
-            if resolution.hits.isEmpty { lines.append("    hits nothing" + absentMonitor(resolution.rule, context: context)) }
+            if resolution.rule.target == .text {
+                lines.append("    checked in each image (text found there is covered)")
+            } else if resolution.hits.isEmpty {
+                lines.append("    hits nothing" + absentMonitor(resolution.rule, context: context))
+            }
             for hit in resolution.hits {
                 if let field = hit.field {
                     lines.append("    " + describe(field, in: hit.windowID.flatMap { windows[$0] }) + " -> \(hit.rect) \(hit.fill)")

@@ -27,6 +27,13 @@ unsigned int sg_atspi_accessible_get_process_id(AtspiAccessible *object, GError 
 AtspiRole sg_atspi_accessible_get_role(AtspiAccessible *object, GError **error);
 AtspiCollection *sg_atspi_accessible_get_collection_iface(AtspiAccessible *object);
 AtspiComponent *sg_atspi_accessible_get_component_iface(AtspiAccessible *object);
+AtspiText *sg_atspi_accessible_get_text_iface(AtspiAccessible *object);
+
+/* atspi-text.h, for `text` rules: an object's text and where its characters are. Offsets count
+ * characters (Unicode code points), not bytes. */
+int sg_atspi_text_get_character_count(AtspiText *text, GError **error);
+char *sg_atspi_text_get_text(AtspiText *text, int start, int end, GError **error);
+AtspiRect *sg_atspi_text_get_range_extents(AtspiText *text, int start, int end, AtspiCoordType type, GError **error);
 
 /* atspi-collection.h, atspi-component.h, atspi-matchrule.h, atspi-stateset.h */
 GArray *sg_atspi_collection_get_matches(AtspiCollection *collection, AtspiMatchRule *rule,
