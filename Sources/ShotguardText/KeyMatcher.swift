@@ -25,16 +25,97 @@ enum KeyMatcher {
     static let minimumEntropy = 3.5
 
     static func find(in line: LineText) -> [Range<Int>] {
+        let scalars = line.scalars
+        let tokens = tokens(scalars)
         var matches: [Range<Int>] = []
-        for token in tokens(line.scalars) {
-            let scalars = Array(line.scalars[token])
-            if let known = knownShape(scalars) {
-                matches.append((token.lowerBound + known.lowerBound)..<(token.lowerBound + known.upperBound))
-            } else if isHighEntropy(scalars) {
-                matches.append(token)
+        var index = 0
+        while index < tokens.count {
+            if let (range, next) = knownShape(tokens, from: index, in: scalars) ?? randomRun(tokens, from: index, in: scalars) {
+                matches.append(range)
+                index = next
+            } else {
+                index += 1
             }
         }
         return matches
+    }
+
+    /// The most tokens one key may be split into: OCR puts spaces inside long tokens, and drops
+    /// the underscore after `sk_live` or `ghp` now and then.
+    static let maximumPieces = 3
+
+    /// The tokens from `first` that follow each other with one space between: the pieces a key
+    /// split by OCR may be in.
+    private static func pieces(_ tokens: [Range<Int>], from first: Int, in scalars: [Unicode.Scalar]) -> [Range<Int>] {
+        var pieces = [tokens[first]]
+        var index = first + 1
+        while index < tokens.count, pieces.count < maximumPieces, tokens[index].lowerBound == pieces.last!.upperBound + 1,
+              scalars[pieces.last!.upperBound] == " " {
+            pieces.append(tokens[index])
+            index += 1
+        }
+        return pieces
+    }
+
+    /// A known shape that starts in token `first`, its body continued into the following pieces
+    /// while it is shorter than the shape's minimum (a prefix whose separator OCR dropped, as
+    /// `sk_live tbAq…`, counts). Returns the match and the token after it.
+    private static func knownShape(_ tokens: [Range<Int>], from first: Int,
+                                   in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
+        let pieces = pieces(tokens, from: first, in: scalars)
+        var joined: [Unicode.Scalar] = []
+        var origin: [Int] = []
+        for (count, piece) in pieces.enumerated() {
+            joined += scalars[piece]
+            origin += Array(piece)
+            guard let shape = knownShape(joined) else { continue }
+            var end = origin[shape.upperBound - 1] + 1
+            var next = first + count + 1
+            // A key OCR split into pieces: the pieces after the one that completed it are its
+            // tail when they mix letter cases or digits ("TsY"), not when they are words ("and").
+            if count > 0, shape.upperBound == joined.count {
+                for tail in pieces.dropFirst(count + 1) {
+                    let part = scalars[tail]
+                    let kinds = [part.contains(where: \.isASCIIUpper), part.contains(where: \.isASCIILower),
+                                 part.contains(where: \.isASCIIDigit)].filter { $0 }.count
+                    guard kinds >= 2, part.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }) else { break }
+                    end = tail.upperBound
+                    next += 1
+                }
+            }
+            return (origin[shape.lowerBound]..<end, next)
+        }
+        return nil
+    }
+
+    /// A random-looking token, or two or three pieces of one that OCR split, each piece random-
+    /// looking on its own (`isRandomPiece`): "Bearer" or "token" before a key is no piece of it.
+    private static func randomRun(_ tokens: [Range<Int>], from first: Int,
+                                  in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
+        let pieces = pieces(tokens, from: first, in: scalars)
+        if isHighEntropy(Array(scalars[pieces[0]])) { return (pieces[0], first + 1) }
+        var joined: [Unicode.Scalar] = []
+        var found: (Range<Int>, Int)?
+        for (count, piece) in pieces.enumerated() {
+            guard isRandomPiece(scalars[piece]) else { break }
+            joined += scalars[piece]
+            if count > 0, isHighEntropy(joined) { found = (pieces[0].lowerBound..<piece.upperBound, first + count + 1) }
+        }
+        return found
+    }
+
+    /// Four or more characters that change between upper case, lower case and digits at least
+    /// twice and at a third or more of their steps.
+    private static func isRandomPiece(_ piece: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard piece.count >= 4 else { return false }
+        var changes = 0
+        var previous = -1
+        for scalar in piece {
+            let kind = scalar.isASCIILower ? 0 : scalar.isASCIIUpper ? 1 : scalar.isASCIIDigit ? 2 : 3
+            if previous >= 0, kind != previous { changes += 1 }
+            previous = kind
+        }
+        return changes >= 2 && changes * 3 >= piece.count - 1
     }
 
     private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
@@ -76,6 +157,13 @@ enum KeyMatcher {
         ("AIza", 30, 40, .word), ("glpat-", 20, 255, .word),
     ]
 
+    /// The prefixes that end in `_` or `-` again without it, for keys whose separator OCR
+    /// dropped (`sk_livetbAq…` once its pieces are joined); the body must be a little longer.
+    /// A stem of two letters (`sk`) would make a key of any long word starting with them.
+    private static let stems = shapes.filter { ($0.prefix.hasSuffix("_") || $0.prefix.hasSuffix("-")) && $0.prefix.count > 3 }.map {
+        (prefix: String($0.prefix.dropLast()), minimum: $0.minimum + 4, maximum: $0.maximum, alphabet: $0.alphabet)
+    }
+
     enum Alphabet {
         case upperDigits, alphanumeric, word
 
@@ -91,7 +179,7 @@ enum KeyMatcher {
     /// The range of a known shape in `token`: its prefix at the token's start or after a
     /// character that is not a letter or digit (as in `AWS_KEY=AKIA…`, `token:ghp_…`).
     static func knownShape(_ token: [Unicode.Scalar]) -> Range<Int>? {
-        for shape in shapes {
+        for shape in shapes + stems {
             let prefix = Array(shape.prefix.unicodeScalars)
             guard token.count >= prefix.count + shape.minimum else { continue }
             for start in 0...(token.count - prefix.count - shape.minimum)

@@ -87,6 +87,16 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.key, "sk_live_4eC39HqLyjWDarjtT1zdp7dc"), ["sk_live_4eC39HqLyjWDarjtT1zdp7dc"])
     }
 
+    /// OCR puts spaces inside long tokens, and drops the underscore after a prefix now and then.
+    func testKeysSplitByOCRAreJoined() throws {
+        XCTAssertEqual(try found(.key, "x sk_live_pHXOCFObm2K HdrgW7gXhW TsY notes"), ["sk_live_pHXOCFObm2K HdrgW7gXhW TsY"])
+        XCTAssertEqual(try found(.key, "sk_live tbAqUZXcI28CRC4IEKc5HRv5"), ["sk_live tbAqUZXcI28CRC4IEKc5HRv5"])
+        XCTAssertEqual(try found(.key, "saved dhCcvsCEfg2bnNHBngxi7 OOWLe38aXfPQo2zK notes"),
+                       ["dhCcvsCEfg2bnNHBngxi7 OOWLe38aXfPQo2zK"])
+        // Words around a key are not pieces of it.
+        XCTAssertEqual(try found(.key, "Bearer Zx8Qp2LmN4vB7rT1yU6wE3kJ9hG5fD0s expires"), ["Zx8Qp2LmN4vB7rT1yU6wE3kJ9hG5fD0s"])
+    }
+
     func testLongRandomTokensAreKeysAndWordsAndHashesAreNot() throws {
         XCTAssertEqual(try found(.key, "secret: Zx8Qp2LmN4vB7rT1yU6wE3kJ9hG5fD0s"), ["Zx8Qp2LmN4vB7rT1yU6wE3kJ9hG5fD0s"])
         XCTAssertEqual(try found(.key, "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"),
@@ -94,7 +104,8 @@ final class MatcherTests: XCTestCase {
         for text in ["commit 9fceb02d0ae598e95dc970b74767f19372d61af8", "550e8400-e29b-41d4-a716-446655440000",
                      "AbstractSingletonProxyFactoryBean2024", "/usr/lib/x86_64-linux-gnu/libtesseract.so.5",
                      "getUserAccountSettings2ForCurrentProfile1", "Order ORD-2026-000123 shipped",
-                     "task-runner-abcdefghijklmnopqrstuvwxyz"] {
+                     "task-runner-abcdefghijklmnopqrstuvwxyz", "87e46098283d56b21dfbSc8c57596d0761abc3f4",
+                     "skillsAndExperiences2024Summary", "the Quick Brown Fox Jumps Over"] {
             XCTAssertEqual(try found(.key, text), [], text)
         }
     }
