@@ -37,6 +37,7 @@ struct sg_atspi_functions {
     GArray *(*g_array_append_vals)(GArray *, const void *, unsigned int);
     void (*g_array_unref)(GArray *);
     int (*g_main_context_iteration)(void *, int);
+    void (*g_main_context_wakeup)(void *);
     unsigned int (*g_timeout_add)(unsigned int, SGSourceFunc, void *);
 };
 

@@ -12,7 +12,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int) throws(LineError) -> Rule 
     if targetToken.text == "text", !targetToken.quoted.contains(true) { return try parseTextRule(tokenized, line: line) }
     guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
         throw LineError(column: targetToken.column,
-                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window', 'screen', 'monitor', 'field' or 'text')")
+                        message: "unknown target '\(targetToken.raw.excerpt())' (expected 'window', 'screen', 'monitor' or 'field')")
     }
 
     var rule = Rule(line: line, target: target, source: tokenized.source)

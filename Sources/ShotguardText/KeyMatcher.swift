@@ -30,7 +30,10 @@ enum KeyMatcher {
         var matches: [Range<Int>] = []
         var index = 0
         while index < tokens.count {
-            if let (range, next) = knownShape(tokens, from: index, in: scalars) ?? randomRun(tokens, from: index, in: scalars) {
+            if isMisreadAWSKey(scalars[tokens[index]]) {
+                matches.append(tokens[index])
+                index += 1
+            } else if let (range, next) = knownShape(tokens, from: index, in: scalars) ?? randomRun(tokens, from: index, in: scalars) {
                 matches.append(range)
                 index = next
             } else {
@@ -38,6 +41,25 @@ enum KeyMatcher {
             }
         }
         return matches
+    }
+
+    /// An AWS access key id whose prefix OCR misread by one character ("AAIA…", "AKTIA…"): 19
+    /// to 21 upper-case letters and digits, with a digit among them, whose first four or five
+    /// are `AKIA` or `ASIA` with one character changed or added.
+    static func isMisreadAWSKey(_ token: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard (19...21).contains(token.count), token.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }),
+              token.contains(where: \.isASCIIDigit) else { return false }
+        let head = Array(token.prefix(5))
+        for prefix in ["AKIA", "ASIA"].map({ Array($0.unicodeScalars) }) {
+            if zip(head.prefix(4), prefix).filter({ $0 != $1 }).count <= 1 { return true }
+            // One character added inside the prefix.
+            for skipped in 1..<5 {
+                var rest = head
+                rest.remove(at: skipped)
+                if rest == prefix { return true }
+            }
+        }
+        return false
     }
 
     /// The most tokens one key may be split into: OCR puts spaces inside long tokens, and drops

@@ -66,7 +66,7 @@ struct LineText {
         } else {
             limit = heights[heights.count / 2] / 3
         }
-        return Set((1..<words.count).filter { gaps[$0 - 1] <= max(2, limit - 1) })
+        return Set((1..<words.count).filter { gaps[$0 - 1] <= max(2, limit) })
     }
 
     /// The words that scalars `range` touch, first to last; nil when it touches none.

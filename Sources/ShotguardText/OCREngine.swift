@@ -44,7 +44,8 @@ final class OCREngine: @unchecked Sendable {
         }
         // Polarity is the scanner's business: it hands over dark text on a light background.
         sg_tess_base_api_set_variable(api, "tessedit_do_invert", "0")
-        sg_tess_base_api_set_page_seg_mode(api, SGTessPageSegMode(rawValue: UInt32(getenv("PSM").map { atoi($0) } ?? 6)))
+        // A block, not a single line: a candidate may hold two lines that touch.
+        sg_tess_base_api_set_page_seg_mode(api, SG_PSM_SINGLE_BLOCK)
         self.api = api
     }
 

@@ -2,7 +2,9 @@
 import Foundation
 import ShotguardBase
 import ShotguardImaging
+import ShotguardAccessibility
 import ShotguardScene
+import ShotguardText
 import XCTest
 
 final class TextRuleTests: XCTestCase {
@@ -109,5 +111,28 @@ final class TextRuleTests: XCTestCase {
             XCTAssertEqual(rect.intersection(exact), exact, "\(kind): the OCR box \(rect) does not hold \(exact)")
             XCTAssertTrue(rect.intersection(try XCTUnwrap(desk.extents["order"])).isEmpty, "\(kind): \(rect) covers the order number")
         }
+    }
+
+    /// The agent's way in: a field watcher reads the accessible text on its own thread (the one
+    /// that owns the bus) when asked from another, with the application's own boxes.
+    func testTheFieldWatcherReadsTheAccessibleTextOnItsThreadWhenAsked() throws {
+        setenv("DISPLAY", desk.name, 1)
+        setenv("DBUS_SESSION_BUS_ADDRESS", desk.busAddress, 1)
+        let watcher = FieldWatcher(roles: [])
+        defer { watcher.stop() }
+        let text = try XCTUnwrap(watcher.textRuns(timeout: 20), "no answer from the watcher's thread")
+        XCTAssertFalse(text.truncated)
+        let words = text.runs.flatMap(\.words)
+        let email = try XCTUnwrap(words.first { $0.text == TextDesktop.email }, "\(words.map(\.text))")
+        XCTAssertEqual(email.rect, desk.extents["email"])
+        let groups = words.filter { $0.text == "1111" || $0.text == "4111" }
+        XCTAssertEqual(groups.count, 4, "\(words.map(\.text))")
+        // And the scanner covers both from these runs alone: the image holds no text at all.
+        let scanner = TextScanner(rules: [TextRule(kind: .email, line: 1), TextRule(kind: .card, line: 2)])
+        let blank = PixelBuffer(width: 640, height: 400, fill: 0xFFFF_FFFF)
+        let result = try scanner.scan(blank, origin: Rect(x: 0, y: 0, width: 640, height: 400), accessibleText: text.runs)
+        XCTAssertEqual(result.hits.map(\.kind).sorted { $0.rawValue < $1.rawValue }, [.card, .email])
+        XCTAssertTrue(result.hits.allSatisfy { $0.source == .accessible })
+        XCTAssertEqual(result.linesRead, 0)
     }
 }

@@ -85,6 +85,10 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.key, "slack xoxb-123456789012-1234567890123-AbCdEfGhIj"),
                        ["xoxb-123456789012-1234567890123-AbCdEfGhIj"])
         XCTAssertEqual(try found(.key, "sk_live_4eC39HqLyjWDarjtT1zdp7dc"), ["sk_live_4eC39HqLyjWDarjtT1zdp7dc"])
+        // AWS ids whose prefix OCR misread by a character.
+        XCTAssertEqual(try found(.key, "check AAIAM4VNZLA4Q10XDOZT ok"), ["AAIAM4VNZLA4Q10XDOZT"])
+        XCTAssertEqual(try found(.key, "AKTIAVBVISS1ICACHORTS"), ["AKTIAVBVISS1ICACHORTS"])
+        XCTAssertEqual(try found(.key, "SERIAL ABCD1234EFGH5678IJ"), [])
     }
 
     /// OCR puts spaces inside long tokens, and drops the underscore after a prefix now and then.

@@ -61,6 +61,9 @@ GArray *sg_g_array_new(int zero_terminated, int clear, unsigned int element_size
 GArray *sg_g_array_append_vals(GArray *array, const void *data, unsigned int count);
 void sg_g_array_unref(GArray *array);
 int sg_g_main_context_iteration(void *context, int may_block);
+/* g_main_context_wakeup(NULL): ends a blocking iteration of the default context from another
+ * thread. Does nothing before sg_atspi_load succeeded. */
+void sg_atspi_wake(void);
 unsigned int sg_g_timeout_add(unsigned int interval, SGSourceFunc function, void *data);
 
 #endif
