@@ -28,7 +28,7 @@ public final class TextScanner: Sendable {
     public let rules: [TextRule]
     /// The threads one scan runs OCR on (this machine's two cores, by default).
     public let workers: Int
-    private let engines = Mutex<[OCREngine]>([])
+    private let engines: EnginePool
 
     /// The height, in pixels, a line is scaled up to (at least, by a whole factor) before OCR:
     /// Tesseract misreads 12-14 px screen text at its own size. On the corpus of the tests,
@@ -41,6 +41,19 @@ public final class TextScanner: Sendable {
     public init(rules: [TextRule], workers: Int = 2) {
         self.rules = rules
         self.workers = max(1, workers)
+        engines = EnginePool()
+    }
+
+    private init(rules: [TextRule], workers: Int, engines: EnginePool) {
+        self.rules = rules
+        self.workers = workers
+        self.engines = engines
+    }
+
+    /// A scanner for other rules (the same file's rules resolved against another moment's
+    /// windows) that shares this one's Tesseract instances, so no model is loaded again.
+    public func with(rules: [TextRule]) -> TextScanner {
+        TextScanner(rules: rules, workers: workers, engines: engines)
     }
 
     /// Loads Tesseract and its model now (the first scan would otherwise): throws why OCR
@@ -154,18 +167,23 @@ public final class TextScanner: Sendable {
     }
 
     private func takeEngine() throws(OCRUnavailable) -> OCREngine {
-        if let engine = engines.withLock({ $0.popLast() }) { return engine }
+        if let engine = engines.idle.withLock({ $0.popLast() }) { return engine }
         return try OCREngine()
     }
 
     private func giveBack(_ engine: OCREngine) {
-        engines.withLock { $0.append(engine) }
+        engines.idle.withLock { $0.append(engine) }
     }
 
     private func deduplicated(_ hits: [TextHit]) -> [TextHit] {
         var seen = Set<TextHit>()
         return hits.filter { seen.insert($0).inserted }
     }
+}
+
+/// The Tesseract instances not in use, shared by the scanners made with `with(rules:)`.
+private final class EnginePool: Sendable {
+    let idle = Mutex<[OCREngine]>([])
 }
 
 extension Rect {

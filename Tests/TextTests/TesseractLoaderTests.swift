@@ -43,7 +43,9 @@ final class TesseractLoaderTests: XCTestCase {
                        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         XCTAssertTrue(String(cString: sg_tess_version()).hasPrefix("5."))
         // The model loads (a scanner prepares its first engine), and OpenMP was held to one thread.
-        XCTAssertNoThrow(try TextScanner(rules: [TextRule(kind: .card, line: 1)]).prepare())
+        let scanner = TextScanner(rules: [TextRule(kind: .card, line: 1)])
+        XCTAssertNoThrow(try scanner.prepare())
+        XCTAssertNoThrow(try scanner.with(rules: [TextRule(kind: .email, line: 2)]).prepare())
         XCTAssertEqual(getenv("OMP_THREAD_LIMIT").map { String(cString: $0) }, "1")
     }
 
