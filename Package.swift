@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ShotguardImaging", targets: ["ShotguardImaging"]),
         .library(name: "ShotguardScreen", targets: ["ShotguardScreen"]),
         .library(name: "ShotguardRegions", targets: ["ShotguardRegions"]),
+        .library(name: "ShotguardText", targets: ["ShotguardText"]),
         .library(name: "ShotguardX11", targets: ["ShotguardX11"]),
         .library(name: "ShotguardAgent", targets: ["ShotguardAgent"]),
     ],
@@ -41,6 +42,9 @@ let package = Package(
         // sd-bus for the agent's session-bus service, its client and desktop notifications: it
         // hands over a descriptor, the events to wait for and a deadline, so it fits a poll loop.
         .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd"),
+        // Tesseract's C API for `text` rules, loaded (dlopen) when a text rule first needs OCR:
+        // linking it would load some fifty libraries into every command at start-up.
+        .target(name: "CTesseract"),
 
         // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
         // the errno path of system calls.
@@ -52,7 +56,12 @@ let package = Package(
         // The screen model: windows, monitors and fields at one moment, as the X11 and
         // accessibility layers read them and the rules consume them.
         .target(name: "ShotguardScreen", dependencies: ["ShotguardImaging"], swiftSettings: strict),
-        .target(name: "ShotguardRegions", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardScreen", "CPCRE2"],
+        // Text rules' matching (cards, e-mails, IBANs, keys, patterns) and the OCR pass: pure
+        // Swift over pixels, with Tesseract loaded at run time. No X, no rules engine.
+        .target(name: "ShotguardText", dependencies: ["ShotguardBase", "ShotguardImaging", "CPCRE2", "CTesseract"],
+                swiftSettings: strict),
+        .target(name: "ShotguardRegions", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardScreen", "CPCRE2",
+                                                         "ShotguardText"],
                 swiftSettings: strict),
 
         // The X11 layer: display, windows, capture.
@@ -65,7 +74,7 @@ let package = Package(
 
         // The accessibility layer: AT-SPI2 queries for `field` rules, over D-Bus, no X.
         .target(name: "ShotguardAccessibility", dependencies: ["CAtspiLoader", "ShotguardBase", "ShotguardScreen",
-                                                               "ShotguardImaging"], swiftSettings: strict),
+                                                               "ShotguardImaging", "ShotguardText"], swiftSettings: strict),
 
         // The session bus: the agent's service (status, pause, resume, reload, signals), the
         // client that the status, pause and resume commands use, and desktop notifications. No X.
@@ -80,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "shotguard",
             dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardScene",
-                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen", "ShotguardBus"],
+                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen", "ShotguardBus", "ShotguardText"],
             swiftSettings: strict
         ),
 
@@ -95,10 +104,11 @@ let package = Package(
         .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"], swiftSettings: strict),
         .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"],
                     swiftSettings: strict),
-        .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions", "ShotguardScreen", "ShotguardImaging"],
+        .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions", "ShotguardScreen", "ShotguardImaging", "ShotguardText"],
                     swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene",
-                                                     "CAtspiLoader", "ShotguardScreen", "ShotguardTestSupport"], swiftSettings: strict),
+                                                     "CAtspiLoader", "ShotguardScreen", "ShotguardTestSupport", "ShotguardAccessibility",
+                                                     "ShotguardText"], swiftSettings: strict),
         .testTarget(name: "X11Tests", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardScene", "ShotguardImaging",
                                                      "ShotguardRegions", "ShotguardScreen", "ShotguardTestSupport"], swiftSettings: strict),
         .testTarget(name: "AgentTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
@@ -110,6 +120,9 @@ let package = Package(
                                                                "ShotguardScreen", "ShotguardX11"], swiftSettings: strict),
         // The session-bus service, client and notifications against a private dbus-daemon.
         .testTarget(name: "BusTests", dependencies: ["ShotguardBus", "ShotguardBase", "ShotguardTestSupport"], swiftSettings: strict),
+        // Text rules: the matchers, the OCR pass on the generated corpus in Corpus/, the loader.
+        .testTarget(name: "TextTests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardText", "CTesseract"],
+                    exclude: ["Corpus"], swiftSettings: strict),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
         .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen",
                                                            "ShotguardTestSupport"], swiftSettings: strict),

@@ -26,13 +26,19 @@ build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfi
 # Clipboard managers and the GTK tools that hand their image to one as they exit (guard's
 # clipboard tests): xfce4-settings has xfsettingsd (CLIPBOARD_MANAGER), parcellite a history
 # without it; gnome-screenshot, xfce4-screenshooter and mate-utils (mate-screenshot) copy with -c.
+# Text rules: libtesseract5 is loaded at run time by their OCR (never linked) with its English
+# model (tesseract-ocr-eng); libtesseract-dev is only for the test that checks shotguard's copy of
+# its C constants, tesseract-ocr for the bench's command-line peer. python3-pil and the font
+# packages make the text rules' test corpus (scripts/text-corpus.py).
 tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc
   zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
   libatspi2.0-0 libatspi2.0-dev at-spi2-core dbus dbus-x11 gir1.2-gtk-3.0 gir1.2-atspi-2.0
   picom dunst libnotify-bin
   dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils dpkg-dev
-  xfce4-settings parcellite gnome-screenshot xfce4-screenshooter mate-utils"
+  xfce4-settings parcellite gnome-screenshot xfce4-screenshooter mate-utils
+  libtesseract5 tesseract-ocr-eng libtesseract-dev tesseract-ocr
+  python3-pil fonts-dejavu-extra fonts-liberation2 fonts-noto-mono"
 
 check=""
 if [ "${1:-}" = "--check" ]; then

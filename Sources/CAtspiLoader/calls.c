@@ -28,6 +28,18 @@ AtspiCollection *sg_atspi_accessible_get_collection_iface(AtspiAccessible *objec
 AtspiComponent *sg_atspi_accessible_get_component_iface(AtspiAccessible *object) {
     return F.atspi_accessible_get_component_iface(object);
 }
+AtspiText *sg_atspi_accessible_get_text_iface(AtspiAccessible *object) {
+    return F.atspi_accessible_get_text_iface(object);
+}
+int sg_atspi_text_get_character_count(AtspiText *text, GError **error) {
+    return F.atspi_text_get_character_count(text, error);
+}
+char *sg_atspi_text_get_text(AtspiText *text, int start, int end, GError **error) {
+    return F.atspi_text_get_text(text, start, end, error);
+}
+AtspiRect *sg_atspi_text_get_range_extents(AtspiText *text, int start, int end, AtspiCoordType type, GError **error) {
+    return F.atspi_text_get_range_extents(text, start, end, type, error);
+}
 
 GArray *sg_atspi_collection_get_matches(AtspiCollection *collection, AtspiMatchRule *rule,
                                         AtspiCollectionSortOrder sort, int count, int traverse, GError **error) {

@@ -15,6 +15,10 @@ struct sg_atspi_functions {
     AtspiRole (*atspi_accessible_get_role)(AtspiAccessible *, GError **);
     AtspiCollection *(*atspi_accessible_get_collection_iface)(AtspiAccessible *);
     AtspiComponent *(*atspi_accessible_get_component_iface)(AtspiAccessible *);
+    AtspiText *(*atspi_accessible_get_text_iface)(AtspiAccessible *);
+    int (*atspi_text_get_character_count)(AtspiText *, GError **);
+    char *(*atspi_text_get_text)(AtspiText *, int, int, GError **);
+    AtspiRect *(*atspi_text_get_range_extents)(AtspiText *, int, int, AtspiCoordType, GError **);
     GArray *(*atspi_collection_get_matches)(AtspiCollection *, AtspiMatchRule *, AtspiCollectionSortOrder, int, int,
                                             GError **);
     AtspiRect *(*atspi_component_get_extents)(AtspiComponent *, AtspiCoordType, GError **);
@@ -33,6 +37,7 @@ struct sg_atspi_functions {
     GArray *(*g_array_append_vals)(GArray *, const void *, unsigned int);
     void (*g_array_unref)(GArray *);
     int (*g_main_context_iteration)(void *, int);
+    void (*g_main_context_wakeup)(void *);
     unsigned int (*g_timeout_add)(unsigned int, SGSourceFunc, void *);
 };
 

@@ -29,11 +29,13 @@ static void load(void) {
         ENTRY(atspi_accessible_get_child_count), ENTRY(atspi_accessible_get_child_at_index),
         ENTRY(atspi_accessible_get_name), ENTRY(atspi_accessible_get_process_id), ENTRY(atspi_accessible_get_role),
         ENTRY(atspi_accessible_get_collection_iface), ENTRY(atspi_accessible_get_component_iface),
+        ENTRY(atspi_accessible_get_text_iface), ENTRY(atspi_text_get_character_count), ENTRY(atspi_text_get_text),
+        ENTRY(atspi_text_get_range_extents),
         ENTRY(atspi_collection_get_matches), ENTRY(atspi_component_get_extents), ENTRY(atspi_match_rule_new),
         ENTRY(atspi_state_set_new), ENTRY(atspi_state_set_add), ENTRY(atspi_event_listener_new),
         ENTRY(atspi_event_listener_register), ENTRY(atspi_event_get_type), ENTRY(g_boxed_free),
         ENTRY(g_object_unref), ENTRY(g_free), ENTRY(g_error_free), ENTRY(g_array_new), ENTRY(g_array_append_vals),
-        ENTRY(g_array_unref), ENTRY(g_main_context_iteration), ENTRY(g_timeout_add),
+        ENTRY(g_array_unref), ENTRY(g_main_context_iteration), ENTRY(g_main_context_wakeup), ENTRY(g_timeout_add),
     };
     for (size_t index = 0; index < sizeof entries / sizeof entries[0]; index++) {
         dlerror();
@@ -47,6 +49,11 @@ static void load(void) {
         }
     }
     outcome = 0;
+}
+
+void sg_atspi_wake(void) {
+    pthread_once(&once, load);
+    if (outcome == 0) sg_atspi_functions.g_main_context_wakeup(NULL);
 }
 
 int sg_atspi_load(char *error, size_t size) {

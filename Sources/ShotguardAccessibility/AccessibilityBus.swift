@@ -135,6 +135,12 @@ extension FieldRole {
     }
 }
 
+/// `atspiCall` for the other files of this module.
+func atspiResult<T>(_ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) -> T? { atspiCall(call) }
+
+/// `release` for the other files of this module.
+func atspiRelease(_ object: OpaquePointer) { release(object) }
+
 /// Runs a libatspi call that reports failure through a `GError`; nil when it failed (a
 /// vanished object, a timeout). The error is freed: a field that cannot be read is left out.
 private func atspiCall<T>(_ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) -> T? {

@@ -34,6 +34,10 @@ public final class FieldWatcher: Sendable {
         var roles: Set<FieldRole>
         var rolesChanged = false
         var stopping = false
+        /// Text requests (`textRuns`), numbered; the thread answers the latest.
+        var textRequest: (number: Int, limits: AccessibleTextLimits)?
+        var textRequests = 0
+        var textAnswer: (number: Int, runs: AccessibleTextRuns?)?
     }
 
     private let shared: Mutex<Shared>
@@ -81,6 +85,32 @@ public final class FieldWatcher: Sendable {
         }
     }
 
+    /// The showing text of every application (`AccessibilityBus.textRuns`), read on the
+    /// watcher's thread: libatspi is not thread-safe, and this thread owns the bus. Blocks the
+    /// caller (never the agent's loop: call it from the thread that scans) until the answer
+    /// comes or `timeout` seconds pass; nil then, or when there is no bus. The watcher's field
+    /// queries wait while it reads.
+    public func textRuns(limits: AccessibleTextLimits = .standard, timeout: Double) -> AccessibleTextRuns? {
+        let number = shared.withLock { state in
+            state.textRequests += 1
+            state.textRequest = (state.textRequests, limits)
+            return state.textRequests
+        }
+        sg_atspi_wake()
+        let deadline = monotonicNow() + timeout
+        while monotonicNow() < deadline {
+            if let answer = shared.withLock({ state -> AccessibleTextRuns?? in
+                guard let answer = state.textAnswer, answer.number == number else { return nil }
+                return .some(answer.runs)
+            }) {
+                return answer
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
+        }
+        return nil
+    }
+
     /// Ends the thread within a tick (or after the D-Bus call in progress times out).
     public func stop() { shared.withLock { $0.stopping = true } }
 
@@ -90,6 +120,7 @@ public final class FieldWatcher: Sendable {
         switch AccessibilityBus.connect() {
         case .failure(let unavailable):
             shared.withLock { $0.status.fields = .unavailable(reason: unavailable.reason) }
+            answerTextRequests()
             return
         case .success(let connected):
             bus = connected
@@ -104,6 +135,13 @@ public final class FieldWatcher: Sendable {
                 return (state.stopping, state.rolesChanged, state.roles)
             }
             if stopping { return }
+            if let request = shared.withLock({ $0.textRequest }) {
+                let runs = bus.textRuns(limits: request.limits)
+                shared.withLock {
+                    $0.textAnswer = (request.number, runs)
+                    if $0.textRequest?.number == request.number { $0.textRequest = nil }
+                }
+            }
             if pump.dirty || rolesChanged || monotonicNow() - lastQuery >= Self.refreshInterval {
                 pump.dirty = false
                 let started = monotonicNow()
@@ -119,6 +157,22 @@ public final class FieldWatcher: Sendable {
             // Blocks until an event or the tick; then takes whatever else is already waiting.
             sg_g_main_context_iteration(nil, 1)
             while sg_g_main_context_iteration(nil, 0) != 0 {}
+        }
+    }
+}
+
+extension FieldWatcher {
+    /// Without a bus, every text request (now and later) is answered with nil, until stopped.
+    private func answerTextRequests() {
+        while !shared.withLock({ $0.stopping }) {
+            shared.withLock { state in
+                if let request = state.textRequest {
+                    state.textAnswer = (request.number, nil)
+                    state.textRequest = nil
+                }
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+            nanosleep(&pause, nil)
         }
     }
 }

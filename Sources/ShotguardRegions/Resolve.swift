@@ -151,6 +151,9 @@ extension Rule {
             }
         case .field:
             resolution = resolveFields(against: context)
+        case .text:
+            // Found in each image by the text pass (scannerRules(against:)), not beforehand.
+            resolution = RuleResolution(rule: self, hits: [])
         }
         if isAllow {
             resolution.allowed = resolution.hits

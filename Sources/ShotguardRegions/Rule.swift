@@ -14,6 +14,9 @@ public enum Target: String, Sendable {
     /// Each showing accessible field (AT-SPI2) the rule selects: its geometry is relative to
     /// the field's extents.
     case field
+    /// Text the rule's kind finds in the image itself (card numbers, e-mail addresses…): checked
+    /// in each image by the text pass, not resolved to rectangles beforehand.
+    case text
 }
 
 /// One rule of a regions file.
@@ -42,6 +45,8 @@ public struct Rule {
     public var isAllow: Bool
     /// The file the rule came from, or the window property.
     public var origin: RuleOrigin
+    /// What a `text` rule looks for; nil for other targets.
+    public var text: TextSelector? = nil
 
     public init(line: Int, target: Target, matches: [Match] = [], geometry: Geometry? = nil,
                 fill: Fill = .black, monitor: MonitorSelector = .all, source: String, field: FieldSelector? = nil,

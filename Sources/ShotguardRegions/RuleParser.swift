@@ -22,6 +22,13 @@ func parseRule(_ tokenized: TokenizedLine, line: Int, origin: RuleOrigin = .user
         }
     }
     let targetToken = tokens.removeFirst()
+    if targetToken.text == "text", !targetToken.quoted.contains(true) {
+        guard !isAllow else {
+            throw LineError(column: targetToken.column, message: "'allow text' is not a rule (allow keeps a window, field, "
+                + "monitor or screen area visible; a text rule covers what it finds)")
+        }
+        return try parseTextRule(tokenized, line: line, origin: origin)
+    }
     guard let target = Target(rawValue: targetToken.text), !targetToken.quoted.contains(true) else {
         throw LineError(column: targetToken.column,
                         message: "unknown target '\(targetToken.raw.excerpt())' (expected \(expectedTargets))")

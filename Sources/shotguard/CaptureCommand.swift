@@ -23,7 +23,8 @@ enum CaptureCommand: Subcommand {
         ],
         details: "A window is captured from the screen (what the user sees), clipped to the screen.\n"
             + "Rules of the regions file are resolved against the windows on screen now; an invalid\n"
-            + "regions file writes nothing (exit 2).",
+            + "regions file writes nothing (exit 2). Text rules are found in the capture: in the text\n"
+            + "applications expose (AT-SPI2) with exact boxes, and by OCR in the rest.",
         examples: ["shotguard capture --active -o ~/shot.png", "shotguard capture --geometry 800x600+0+0 -o - | xclip -sel clip -t image/png"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -48,9 +49,11 @@ enum CaptureCommand: Subcommand {
         let regions = arguments.has("no-redact") ? nil
             : loaded ?? RegionsFile(path: RegionsFile.defaultPath, rules: [], hasUserFile: false)
 
-        // A PNG to a file is grabbed in strips, through a segment of one strip's rows.
+        // A PNG to a file is grabbed in strips, through a segment of one strip's rows; text
+        // rules need the whole frame first (their pass reads all of it before anything is written).
+        let hasText = regions?.hasTextRules == true
         let inStrips: Bool
-        if case .png = encoding, ImageOutput.canStream(to: output) { inStrips = true } else { inStrips = false }
+        if case .png = encoding, ImageOutput.canStream(to: output), !hasText { inStrips = true } else { inStrips = false }
         let display = try LiveDisplay.open()
         let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"), stripSegment: inStrips)
         var context: ScreenContext
@@ -85,7 +88,7 @@ enum CaptureCommand: Subcommand {
         if case .png(let options) = encoding, inStrips,
            try writeWhileGrabbing(area, grabber: grabber, regions: regions, context: context, options: options, to: output) {
             // Written as the strips came in.
-        } else if case .png(let options) = encoding {
+        } else if case .png(let options) = encoding, !hasText {
             // Redacted and encoded where the X server put the pixels, and written to the file as
             // it is compressed: neither the frame nor the PNG is copied whole.
             let written = try LiveDisplay.run { () throws(X11Error) in
@@ -101,7 +104,14 @@ enum CaptureCommand: Subcommand {
             do throws(ImagingError) { try written.get() } catch { throw .failure(error.description) }
         } else {
             var (image, captured) = try LiveDisplay.run { () throws(X11Error) in try grabber.capture(area) }
-            if let regions { image.redact(regions, context: context, origin: captured) }
+            if let regions {
+                let covered = image.redact(regions, context: context, origin: captured)
+                if hasText {
+                    // Accessible text first (exact boxes); OCR reads the rest.
+                    try TextPass.apply(to: &image, regions: regions, context: context, origin: captured,
+                                       skipping: covered.map(\.rect), accessibleText: TextPass.accessibleText())
+                }
+            }
             try ImageOutput.write(image, to: output, as: encoding)
         }
         if loaded == nil, let regions {

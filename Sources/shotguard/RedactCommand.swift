@@ -23,7 +23,9 @@ enum RedactCommand: Subcommand {
         details: "IN (PNG, JPEG, WebP or BMP, told by its bytes) may be '-' for standard input; its metadata\n"
             + "is not copied. Rules of the regions file apply with the image at --origin on the screen;\n"
             + "window rules are resolved against the live X display and fail closed (exit 2)\n"
-            + "without one. No output file is created on any failure.",
+            + "without one. Text rules (card numbers, e-mail addresses, IBANs, keys, patterns) are\n"
+            + "found by OCR in the whole image, display or not, and each match is covered; standard\n"
+            + "error lists their kinds and boxes. No output file is created on any failure.",
         examples: ["shotguard redact shot.png --rect 300x40+20+10 -o shot-redacted.png"],
         operand: .file)
 
@@ -69,14 +71,22 @@ enum RedactCommand: Subcommand {
                 return (rect: rect, fill: fill)
             }
         }
-        if case .png(let options) = encoding, ImageOutput.canStream(to: output), let rewrite = PNGRewrite(bytes),
+        // Text rules need the whole image before anything is written: no streamed rewrite.
+        let hasText = regions?.hasTextRules == true
+        if case .png(let options) = encoding, ImageOutput.canStream(to: output), !hasText, let rewrite = PNGRewrite(bytes),
            try rewriteWhileDecoding(rewrite, covers: try fills(rewrite.width, rewrite.height), options: options,
                                     to: output) {
             warnIfNothingProtects(regions: regions, rects: rects.count)
             return
         }
         var image = try decode(bytes, source: input)
-        for cover in try fills(image.width, image.height) { image.redact(cover.rect, with: cover.fill) }
+        let covers = try fills(image.width, image.height)
+        for cover in covers { image.redact(cover.rect, with: cover.fill) }
+        if let regions, hasText {
+            let placed = Rect(x: origin.x, y: origin.y, width: image.width, height: image.height)
+            let screen = live ?? ScreenContext(width: image.width, height: image.height, windows: [])
+            try TextPass.apply(to: &image, regions: regions, context: screen, origin: placed, skipping: covers.map(\.rect))
+        }
         try ImageOutput.write(image, to: output, as: encoding)
         warnIfNothingProtects(regions: regions, rects: rects.count)
     }
@@ -124,10 +134,14 @@ enum RedactCommand: Subcommand {
     /// The live screen (windows, monitors and size) whenever a display is there; without one, nil
     /// when the file has no window or monitor rules, and a usage error (fail closed) when it has.
     private static func liveContext(for regions: RegionsFile) throws(CLIError) -> ScreenContext? {
-        let windowRules = regions.rules.filter { $0.target == .window || $0.target == .monitor }
+        // Text rules limited to windows (`text card in class=…`) need the windows too.
+        let windowRules = regions.rules.filter {
+            $0.target == .window || $0.target == .monitor || $0.target == .text && !$0.matches.isEmpty
+        }
         guard !windowRules.isEmpty else { return try? Display().screenContext() }
         let lines = (windowRules.count == 1 ? "line " : "lines ") + windowRules.map { String($0.line) }.joined(separator: ", ")
-        let kind = windowRules.contains { $0.target == .monitor } ? "window and monitor rules" : "window rules"
+        let kind = windowRules.contains { $0.target == .text } ? "rules that name windows"
+            : windowRules.contains { $0.target == .monitor } ? "window and monitor rules" : "window rules"
         do throws(X11Error) {
             return try Display().screenContext()
         } catch {

@@ -30,7 +30,11 @@ enum RegionsCheckCommand: Subcommand {
         let describer = RegionsCheckLines(context: context, resolutions: resolutions)
         for resolution in resolutions {
             lines.append(describer.heading(resolution.rule))
-            lines += describer.body(resolution).map { "    " + $0 }
+            if resolution.rule.target == .text {
+                lines.append("    checked in each image (text found there is covered)")
+            } else {
+                lines += describer.body(resolution).map { "    " + $0 }
+            }
         }
         lines.append(shieldSummary(resolutions.flatMap(\.hits)))
         Console.output(lines.joined(separator: "\n") + "\n")

@@ -13,6 +13,15 @@ final class AtspiLoaderTests: XCTestCase {
         ("ATSPI_ROLE_PASSWORD_TEXT", "ATSPI_ROLE_PASSWORD_TEXT", Int(ATSPI_ROLE_PASSWORD_TEXT.rawValue)),
         ("ATSPI_ROLE_TEXT", "ATSPI_ROLE_TEXT", Int(ATSPI_ROLE_TEXT.rawValue)),
         ("ATSPI_ROLE_ENTRY", "ATSPI_ROLE_ENTRY", Int(ATSPI_ROLE_ENTRY.rawValue)),
+        ("ATSPI_ROLE_LABEL", "ATSPI_ROLE_LABEL", Int(ATSPI_ROLE_LABEL.rawValue)),
+        ("ATSPI_ROLE_LIST_ITEM", "ATSPI_ROLE_LIST_ITEM", Int(ATSPI_ROLE_LIST_ITEM.rawValue)),
+        ("ATSPI_ROLE_TABLE_CELL", "ATSPI_ROLE_TABLE_CELL", Int(ATSPI_ROLE_TABLE_CELL.rawValue)),
+        ("ATSPI_ROLE_TERMINAL", "ATSPI_ROLE_TERMINAL", Int(ATSPI_ROLE_TERMINAL.rawValue)),
+        ("ATSPI_ROLE_PARAGRAPH", "ATSPI_ROLE_PARAGRAPH", Int(ATSPI_ROLE_PARAGRAPH.rawValue)),
+        ("ATSPI_ROLE_CAPTION", "ATSPI_ROLE_CAPTION", Int(ATSPI_ROLE_CAPTION.rawValue)),
+        ("ATSPI_ROLE_HEADING", "ATSPI_ROLE_HEADING", Int(ATSPI_ROLE_HEADING.rawValue)),
+        ("ATSPI_ROLE_DOCUMENT_TEXT", "ATSPI_ROLE_DOCUMENT_TEXT", Int(ATSPI_ROLE_DOCUMENT_TEXT.rawValue)),
+        ("ATSPI_ROLE_STATIC", "ATSPI_ROLE_STATIC", Int(ATSPI_ROLE_STATIC.rawValue)),
         ("ATSPI_STATE_SHOWING", "ATSPI_STATE_SHOWING", Int(ATSPI_STATE_SHOWING.rawValue)),
         ("ATSPI_Collection_MATCH_ALL", "ATSPI_Collection_MATCH_ALL", Int(ATSPI_Collection_MATCH_ALL.rawValue)),
         ("ATSPI_Collection_MATCH_ANY", "ATSPI_Collection_MATCH_ANY", Int(ATSPI_Collection_MATCH_ANY.rawValue)),
@@ -77,11 +86,13 @@ final class AtspiLoaderTests: XCTestCase {
 
     /// Every command used to load libatspi, GLib, GObject and libdbus at start-up; now only a
     /// field rule loads them, so the binary must not need them, directly or through another library.
-    func testTheBinaryLoadsNoAccessibilityLibraryAtStartUp() throws {
+    /// Tesseract (and the fifty libraries it brings) is loaded only by a text rule's OCR, too.
+    func testTheBinaryLoadsNoAccessibilityOrOCRLibraryAtStartUp() throws {
         let binary = try shotguardBinary().path
         let loaded = try output(of: "ldd", [binary], because: "ldd could not list what \(binary) loads")
         XCTAssertTrue(loaded.contains("libc.so.6"), loaded)
-        for library in ["libatspi", "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libdbus-1", "libsystemd"] {
+        for library in ["libatspi", "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libdbus-1", "libsystemd",
+                        "libtesseract", "liblept", "libcurl", "libarchive"] {
             XCTAssertFalse(loaded.contains(library), "\(binary) loads \(library) at start-up:\n\(loaded)")
         }
     }

@@ -27,8 +27,9 @@ public func fuzzRegions(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         switch rule.target {
         case .window: require(!rule.matches.isEmpty, "a window rule with no match: \(rule.source)")
         case .screen, .monitor: require(rule.matches.isEmpty, "a \(rule.target) rule with window matches: \(rule.source)")
-        case .field: break
+        case .field, .text: break
         }
+        require((rule.target == .text) == (rule.text != nil), "a \(rule.target) rule with a text selector: \(rule.source)")
         require((rule.target == .field) == (rule.field != nil), "a \(rule.target) rule with a field selector: \(rule.source)")
         // What a listing shows of a rule must read back as the same rule.
         if let geometry = rule.geometry {

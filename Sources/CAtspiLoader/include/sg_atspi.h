@@ -27,6 +27,13 @@ unsigned int sg_atspi_accessible_get_process_id(AtspiAccessible *object, GError 
 AtspiRole sg_atspi_accessible_get_role(AtspiAccessible *object, GError **error);
 AtspiCollection *sg_atspi_accessible_get_collection_iface(AtspiAccessible *object);
 AtspiComponent *sg_atspi_accessible_get_component_iface(AtspiAccessible *object);
+AtspiText *sg_atspi_accessible_get_text_iface(AtspiAccessible *object);
+
+/* atspi-text.h, for `text` rules: an object's text and where its characters are. Offsets count
+ * characters (Unicode code points), not bytes. */
+int sg_atspi_text_get_character_count(AtspiText *text, GError **error);
+char *sg_atspi_text_get_text(AtspiText *text, int start, int end, GError **error);
+AtspiRect *sg_atspi_text_get_range_extents(AtspiText *text, int start, int end, AtspiCoordType type, GError **error);
 
 /* atspi-collection.h, atspi-component.h, atspi-matchrule.h, atspi-stateset.h */
 GArray *sg_atspi_collection_get_matches(AtspiCollection *collection, AtspiMatchRule *rule,
@@ -54,6 +61,9 @@ GArray *sg_g_array_new(int zero_terminated, int clear, unsigned int element_size
 GArray *sg_g_array_append_vals(GArray *array, const void *data, unsigned int count);
 void sg_g_array_unref(GArray *array);
 int sg_g_main_context_iteration(void *context, int may_block);
+/* g_main_context_wakeup(NULL): ends a blocking iteration of the default context from another
+ * thread. Does nothing before sg_atspi_load succeeded. */
+void sg_atspi_wake(void);
 unsigned int sg_g_timeout_add(unsigned int interval, SGSourceFunc function, void *data);
 
 #endif

@@ -16,6 +16,7 @@ typedef struct _AtspiMatchRule AtspiMatchRule;
 typedef struct _AtspiStateSet AtspiStateSet;
 typedef struct _AtspiEventListener AtspiEventListener;
 typedef struct _AtspiEvent AtspiEvent;
+typedef struct _AtspiText AtspiText;
 
 /* GLib's public structs, field for field. */
 typedef struct _GArray {
@@ -39,9 +40,18 @@ typedef struct _AtspiRect {
 
 /* atspi-constants.h: only the members used; the values are the headers'. */
 typedef enum {
+    ATSPI_ROLE_LABEL = 29,
+    ATSPI_ROLE_LIST_ITEM = 32,
     ATSPI_ROLE_PASSWORD_TEXT = 40,
+    ATSPI_ROLE_TABLE_CELL = 56,
+    ATSPI_ROLE_TERMINAL = 60,
     ATSPI_ROLE_TEXT = 61,
+    ATSPI_ROLE_PARAGRAPH = 73,
     ATSPI_ROLE_ENTRY = 79,
+    ATSPI_ROLE_CAPTION = 81,
+    ATSPI_ROLE_HEADING = 83,
+    ATSPI_ROLE_DOCUMENT_TEXT = 94,
+    ATSPI_ROLE_STATIC = 116,
 } AtspiRole;
 
 typedef enum {

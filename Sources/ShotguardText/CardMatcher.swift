@@ -1,0 +1,131 @@
+// Payment card numbers: digit groups as cards print them, Luhn-valid, look-alikes folded.
+
+/// Finds card numbers in a line of text.
+///
+/// A card number is 13 to 19 digits that start with 2 to 6 (the issuer ranges of Visa,
+/// Mastercard, American Express, Discover, JCB, Diners and UnionPay) and pass the Luhn check,
+/// written as one group or in groups separated by a space or a dash: groups of four (OCR may
+/// merge two into eight or twelve) with a shorter or longer last group, or American Express's
+/// 4-6-5 and Diners' 4-6-4. Look-alike letters count as digits (see `LookAlikes`). Order
+/// numbers, dates and phone numbers have other groupings or too few digits, and a random
+/// number in card groups passes Luhn only one time in ten.
+enum CardMatcher {
+    static let digitCount = 13...19
+
+    static func find(in line: LineText) -> [Range<Int>] {
+        var matches: [Range<Int>] = []
+        for run in digitRuns(line.scalars) where !followsIBANStart(run[0].range.lowerBound, in: line.scalars) {
+            var start = 0
+            while start < run.count {
+                // The longest plausible, valid number that starts at this group.
+                var found: Int?
+                var total = 0
+                for end in start..<run.count {
+                    total += run[end].digits.count
+                    if total > digitCount.upperBound { break }
+                    let groups = run[start...end]
+                    if digitCount.contains(total), isPlausible(groups.map(\.digits.count)),
+                       isValid(groups.flatMap(\.digits)) {
+                        found = end
+                    }
+                }
+                if let end = found {
+                    matches.append(run[start].range.lowerBound..<run[end].range.upperBound)
+                    start = end + 1
+                } else {
+                    start += 1
+                }
+            }
+        }
+        return matches
+    }
+
+    /// Whether the digits at `start` continue an IBAN: printed groups of four letters or digits
+    /// back to a country code and check digits ("ES85 4025 4819 5978 3387", "GB40 WEST 6428"),
+    /// whose digits are no card's.
+    static func followsIBANStart(_ start: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        var end = start
+        while end >= 5, scalars[end - 1] == " " {
+            let group = scalars[(end - 5)..<(end - 1)]
+            guard group.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }), end - 5 == 0 || scalars[end - 6] == " " else {
+                return false
+            }
+            let characters = Array(group)
+            if characters[0].isASCIIUpper, characters[1].isASCIIUpper, LookAlikes.digit(characters[2]) != nil,
+               LookAlikes.digit(characters[3]) != nil {
+                return true
+            }
+            end -= 5
+        }
+        return false
+    }
+
+    /// A group of digits (after folding) and where it is in the line.
+    struct Group {
+        var digits: [Int]
+        var range: Range<Int>
+    }
+
+    /// Runs of digit groups joined by one separator each: a space, a dash, or a dash between spaces.
+    static func digitRuns(_ scalars: [Unicode.Scalar]) -> [[Group]] {
+        var runs: [[Group]] = []
+        var current: [Group] = []
+        var index = 0
+        while index < scalars.count {
+            guard LookAlikes.digit(scalars[index]) != nil else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < scalars.count, LookAlikes.digit(scalars[end]) != nil { end += 1 }
+            // Digits right after a letter are part of a word or code ("BE27050520383526"), not a number.
+            let afterLetter = index > 0 && scalars[index - 1].isASCIILetter
+            let group = afterLetter ? nil : LookAlikes.foldedDigits(scalars[index..<end]).map { Group(digits: $0, range: index..<end) }
+            let joined = current.last.map { isSeparator(scalars[$0.range.upperBound..<index]) } ?? false
+            if let group, joined || current.isEmpty {
+                current.append(group)
+            } else {
+                if !current.isEmpty { runs.append(current) }
+                current = group.map { [$0] } ?? []
+            }
+            index = end
+        }
+        if !current.isEmpty { runs.append(current) }
+        return runs
+    }
+
+    /// One space, one dash, or one dash with a space on either side or both (OCR spaces dashes).
+    private static func isSeparator(_ between: ArraySlice<Unicode.Scalar>) -> Bool {
+        let dashes: Set<Unicode.Scalar> = ["-", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}"]
+        let trimmed = between.drop { $0 == " " }.reversed().drop { $0 == " " }
+        let spaces = between.count - trimmed.count
+        switch trimmed.count {
+        case 0: return spaces == 1
+        case 1: return dashes.contains(trimmed.first!) && spaces <= 2
+        default: return false
+        }
+    }
+
+    /// Groups of four (or eight or twelve, which OCR gives when it drops a space) before the
+    /// last; one group alone; or 4-6-5 / 4-6-4.
+    static func isPlausible(_ lengths: [Int]) -> Bool {
+        if lengths.count == 1 || lengths == [4, 6, 5] || lengths == [4, 6, 4] { return true }
+        return lengths.dropLast().allSatisfy { $0 % 4 == 0 }
+    }
+
+    /// An issuer's first digit and the Luhn check.
+    static func isValid(_ digits: [Int]) -> Bool {
+        guard let first = digits.first, (2...6).contains(first) else { return false }
+        return luhn(digits)
+    }
+
+    /// The Luhn (mod 10) check: every second digit from the right doubled.
+    static func luhn(_ digits: [Int]) -> Bool {
+        var sum = 0
+        for (position, digit) in digits.reversed().enumerated() {
+            let value = position % 2 == 1 ? digit * 2 : digit
+            sum += value > 9 ? value - 9 : value
+        }
+        return sum % 10 == 0
+    }
+}

@@ -1,0 +1,49 @@
+// E-mail addresses: local@domain.tld, with the slips OCR makes around the '@'.
+
+/// Finds e-mail addresses in a line of text: a local part of letters, digits and `._%+-`, an
+/// `@` (or `©`, which OCR reads it as in some fonts, possibly with one space on either side),
+/// and a domain of at least two labels whose last is two or more letters.
+enum EmailMatcher {
+    static func find(in line: LineText) -> [Range<Int>] {
+        let scalars = line.scalars
+        var matches: [Range<Int>] = []
+        var index = 0
+        while index < scalars.count {
+            defer { index += 1 }
+            guard scalars[index] == "@" || scalars[index] == "\u{00A9}" else { continue }
+            // The local part ends at the '@', or one space before it.
+            var localEnd = index
+            if localEnd > 0, scalars[localEnd - 1] == " " { localEnd -= 1 }
+            var start = localEnd
+            while start > 0, isLocal(scalars[start - 1]) { start -= 1 }
+            // A local part does not start with a dot; dots before it belong to the text around it.
+            while start < localEnd, scalars[start] == "." { start += 1 }
+            guard start < localEnd, (matches.last?.upperBound ?? 0) <= start else { continue }
+            var domainStart = index + 1
+            if domainStart < scalars.count, scalars[domainStart] == " " { domainStart += 1 }
+            guard let end = domainEnd(scalars, from: domainStart) else { continue }
+            matches.append(start..<end)
+            index = end - 1
+        }
+        return matches
+    }
+
+    private static func isLocal(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCIIAlphanumeric || "._%+-".unicodeScalars.contains(scalar)
+    }
+
+    /// Where a domain that starts at `start` ends (exclusive), when it has two or more labels
+    /// and a top-level label of two or more letters.
+    private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var end = start
+        while end < scalars.count, scalars[end].isASCIIAlphanumeric || scalars[end] == "-" || scalars[end] == "." {
+            end += 1
+        }
+        // A sentence's full stop or a trailing dash is not part of the domain.
+        while end > start, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
+        let labels = scalars[start..<end].split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let top = labels.last,
+              top.count >= 2, top.allSatisfy(\.isASCIILetter) else { return nil }
+        return end
+    }
+}

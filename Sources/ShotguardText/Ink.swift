@@ -1,0 +1,72 @@
+// A line's background and ink: which way round its text is, and how far a word's ink reaches.
+import ShotguardImaging
+
+enum Ink {
+    /// How far from the background a pixel's luminance is when it is ink.
+    static let contrast = 48
+
+    /// The most common luminance in `rect` (in bins of 16, the bin's middle): a line's background.
+    static func background(_ grey: GreyImage, _ rect: Rect) -> Int {
+        var bins = [Int](repeating: 0, count: 16)
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX { bins[Int(grey[x, y] >> 4)] += 1 }
+        }
+        return (bins.indices.max { bins[$0] < bins[$1] } ?? 0) * 16 + 8
+    }
+
+    static func isInk(_ value: UInt8, background: Int) -> Bool { abs(Int(value) - background) > contrast }
+
+    /// Whether the ink in `rect` is mostly lighter than its background: Tesseract reads dark
+    /// text on a light background, so such a line is inverted first.
+    static func isLightOnDark(_ grey: GreyImage, _ rect: Rect, background: Int) -> Bool {
+        var lighter = 0, darker = 0
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX {
+                let value = Int(grey[x, y])
+                if value > background + contrast { lighter += 1 } else if value < background - contrast { darker += 1 }
+            }
+        }
+        return lighter > darker
+    }
+
+    /// `box` grown, within `line`, to the whole ink it touches: sideways while ink continues
+    /// with gaps narrower than a space (a third of the box's height), and up and down while
+    /// rows under it hold ink.
+    static func extent(of box: Rect, in grey: GreyImage, line: Rect, background: Int) -> Rect {
+        let box = box.intersection(line)
+        guard !box.isEmpty else { return box }
+        let gapLimit = max(2, box.height / 3)
+        func columnHasInk(_ x: Int, _ top: Int, _ bottom: Int) -> Bool {
+            (top..<bottom).contains { isInk(grey[x, $0], background: background) }
+        }
+        func rowHasInk(_ y: Int, _ left: Int, _ right: Int) -> Bool {
+            (left..<right).contains { isInk(grey[$0, y], background: background) }
+        }
+        var left = box.x, right = box.maxX, top = box.y, bottom = box.maxY
+        var gap = 0
+        var x = left - 1
+        while x >= line.x, gap < gapLimit {
+            if columnHasInk(x, top, bottom) {
+                left = x
+                gap = 0
+            } else {
+                gap += 1
+            }
+            x -= 1
+        }
+        gap = 0
+        x = right
+        while x < line.maxX, gap < gapLimit {
+            if columnHasInk(x, top, bottom) {
+                right = x + 1
+                gap = 0
+            } else {
+                gap += 1
+            }
+            x += 1
+        }
+        while top > line.y, rowHasInk(top - 1, left, right) { top -= 1 }
+        while bottom < line.maxY, rowHasInk(bottom, left, right) { bottom += 1 }
+        return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}

@@ -1,0 +1,260 @@
+// API keys and tokens: the shapes providers give them, and long random-looking tokens.
+import Glibc
+
+/// Finds keys in a line of text. A token is a run of letters, digits and `_-+/`, with any `=`
+/// padding after it; it is a key when it holds one of the known shapes, or when it looks random:
+///
+/// - known shapes: AWS access key ids (`AKIA`, `ASIA`… and 16 upper-case letters or digits),
+///   GitHub tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and 30 or more letters and digits;
+///   `github_pat_` and 40 or more), OpenAI- and Anthropic-style `sk-` keys (20 or more after
+///   it), Stripe's `sk_live_`/`pk_test_`/`rk_…`, Slack's `xoxb-`/`xoxp-` (and `xoxa`, `xoxo`,
+///   `xoxs`, `xoxr`), Google's `AIza`, GitLab's `glpat-`;
+/// - random-looking (`isHighEntropy`): at least `minimumRandomLength` characters with upper-case
+///   letters, lower-case letters and digits, no run of more than eight lower-case letters, a
+///   Shannon entropy of at least `minimumEntropy` bits per character, and a change between
+///   upper case, lower case and digits at 40% or more of its steps (30% when its entropy is
+///   4.2 bits or more): a random base62 token changes at about 60% of them, camelCase names
+///   such as `getUserAccountSettings2ForCurrentProfile1` at 35% with 4.0 bits, and
+///   `AbstractSingletonProxyFactoryBean2024` at 28%. Of random base62 tokens, 97.4% of those
+///   of 24 characters pass, 99% of 32 or more. A token that is hexadecimal but for one or two
+///   letters (a git commit, a UUID, a digest, one of whose letters OCR read in upper case) is
+///   a hash, not a key: keys in hexadecimal need a `pattern~` rule. Hashes in lower-case hex (git commits, UUIDs) have
+///   no upper-case letters and are left alone.
+enum KeyMatcher {
+    static let minimumRandomLength = 24
+    static let minimumEntropy = 3.5
+
+    static func find(in line: LineText) -> [Range<Int>] {
+        let scalars = line.scalars
+        let tokens = tokens(scalars)
+        var matches: [Range<Int>] = []
+        var index = 0
+        while index < tokens.count {
+            if isMisreadAWSKey(scalars[tokens[index]]) {
+                matches.append(tokens[index])
+                index += 1
+            } else if let (range, next) = knownShape(tokens, from: index, in: scalars) ?? randomRun(tokens, from: index, in: scalars) {
+                matches.append(range)
+                index = next
+            } else {
+                index += 1
+            }
+        }
+        return matches
+    }
+
+    /// An AWS access key id whose prefix OCR misread by one character ("AAIA…", "AKTIA…"): 19
+    /// to 21 upper-case letters and digits, with a digit among them, whose first four or five
+    /// are `AKIA` or `ASIA` with one character changed or added.
+    static func isMisreadAWSKey(_ token: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard (19...21).contains(token.count), token.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }),
+              token.contains(where: \.isASCIIDigit) else { return false }
+        let head = Array(token.prefix(5))
+        for prefix in ["AKIA", "ASIA"].map({ Array($0.unicodeScalars) }) {
+            if zip(head.prefix(4), prefix).filter({ $0 != $1 }).count <= 1 { return true }
+            // One character added inside the prefix.
+            for skipped in 1..<5 {
+                var rest = head
+                rest.remove(at: skipped)
+                if rest == prefix { return true }
+            }
+        }
+        return false
+    }
+
+    /// The most tokens one key may be split into: OCR puts spaces inside long tokens, and drops
+    /// the underscore after `sk_live` or `ghp` now and then.
+    static let maximumPieces = 3
+
+    /// The tokens from `first` that follow each other with one space between: the pieces a key
+    /// split by OCR may be in.
+    private static func pieces(_ tokens: [Range<Int>], from first: Int, in scalars: [Unicode.Scalar]) -> [Range<Int>] {
+        var pieces = [tokens[first]]
+        var index = first + 1
+        while index < tokens.count, pieces.count < maximumPieces, tokens[index].lowerBound == pieces.last!.upperBound + 1,
+              scalars[pieces.last!.upperBound] == " " {
+            pieces.append(tokens[index])
+            index += 1
+        }
+        return pieces
+    }
+
+    /// A known shape that starts in token `first`, its body continued into the following pieces
+    /// while it is shorter than the shape's minimum (a prefix whose separator OCR dropped, as
+    /// `sk_live tbAq…`, counts). Returns the match and the token after it.
+    private static func knownShape(_ tokens: [Range<Int>], from first: Int,
+                                   in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
+        let pieces = pieces(tokens, from: first, in: scalars)
+        var joined: [Unicode.Scalar] = []
+        var origin: [Int] = []
+        for (count, piece) in pieces.enumerated() {
+            joined += scalars[piece]
+            origin += Array(piece)
+            guard let shape = knownShape(joined) else { continue }
+            var end = origin[shape.upperBound - 1] + 1
+            var next = first + count + 1
+            // A key OCR split into pieces: the pieces after the one that completed it are its
+            // tail when they mix letter cases or digits ("TsY"), not when they are words ("and").
+            if count > 0, shape.upperBound == joined.count {
+                for tail in pieces.dropFirst(count + 1) {
+                    let part = scalars[tail]
+                    let kinds = [part.contains(where: \.isASCIIUpper), part.contains(where: \.isASCIILower),
+                                 part.contains(where: \.isASCIIDigit)].filter { $0 }.count
+                    guard kinds >= 2, part.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }) else { break }
+                    end = tail.upperBound
+                    next += 1
+                }
+            }
+            return (origin[shape.lowerBound]..<end, next)
+        }
+        return nil
+    }
+
+    /// A random-looking token, or two or three pieces of one that OCR split, each piece random-
+    /// looking on its own (`isRandomPiece`): "Bearer" or "token" before a key is no piece of it.
+    private static func randomRun(_ tokens: [Range<Int>], from first: Int,
+                                  in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
+        let pieces = pieces(tokens, from: first, in: scalars)
+        if isHighEntropy(Array(scalars[pieces[0]])) { return (pieces[0], first + 1) }
+        var joined: [Unicode.Scalar] = []
+        var found: (Range<Int>, Int)?
+        for (count, piece) in pieces.enumerated() {
+            guard isRandomPiece(scalars[piece]) else { break }
+            joined += scalars[piece]
+            if count > 0, isHighEntropy(joined) { found = (pieces[0].lowerBound..<piece.upperBound, first + count + 1) }
+        }
+        return found
+    }
+
+    /// Four or more characters that change between upper case, lower case and digits at least
+    /// twice and at a third or more of their steps.
+    private static func isRandomPiece(_ piece: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard piece.count >= 4 else { return false }
+        var changes = 0
+        var previous = -1
+        for scalar in piece {
+            let kind = scalar.isASCIILower ? 0 : scalar.isASCIIUpper ? 1 : scalar.isASCIIDigit ? 2 : 3
+            if previous >= 0, kind != previous { changes += 1 }
+            previous = kind
+        }
+        return changes >= 2 && changes * 3 >= piece.count - 1
+    }
+
+    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCIIAlphanumeric || scalar == "_" || scalar == "-" || scalar == "+" || scalar == "/"
+    }
+
+    /// Maximal runs of token characters, each with the `=` that pads it.
+    static func tokens(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
+        var tokens: [Range<Int>] = []
+        var index = 0
+        while index < scalars.count {
+            guard isTokenScalar(scalars[index]) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < scalars.count, isTokenScalar(scalars[end]) { end += 1 }
+            var padded = end
+            while padded < scalars.count, padded - end < 2, scalars[padded] == "=" { padded += 1 }
+            // `NAME=value`: an '=' followed by more token characters is an assignment, not padding.
+            if padded < scalars.count, isTokenScalar(scalars[padded]) { padded = end }
+            tokens.append(index..<padded)
+            index = max(padded, end)
+        }
+        return tokens
+    }
+
+    /// The known prefixes, and how many token characters (letters, digits, `_`, `-`) must follow.
+    private static let shapes: [(prefix: String, minimum: Int, maximum: Int, alphabet: Alphabet)] = [
+        // AWS ids are 20 characters; OCR may read one character as two or two as one.
+        ("AKIA", 15, 17, .upperDigits), ("ASIA", 15, 17, .upperDigits), ("AGPA", 15, 17, .upperDigits),
+        ("AIDA", 15, 17, .upperDigits), ("AROA", 15, 17, .upperDigits), ("ANPA", 15, 17, .upperDigits),
+        ("ghp_", 30, 255, .alphanumeric), ("gho_", 30, 255, .alphanumeric), ("ghu_", 30, 255, .alphanumeric),
+        ("ghs_", 30, 255, .alphanumeric), ("ghr_", 30, 255, .alphanumeric), ("github_pat_", 40, 255, .word),
+        ("sk_live_", 16, 255, .alphanumeric), ("sk_test_", 16, 255, .alphanumeric), ("pk_live_", 16, 255, .alphanumeric),
+        ("pk_test_", 16, 255, .alphanumeric), ("rk_live_", 16, 255, .alphanumeric), ("rk_test_", 16, 255, .alphanumeric),
+        ("sk-", 20, 255, .word), ("xoxb-", 10, 255, .word), ("xoxp-", 10, 255, .word), ("xoxa-", 10, 255, .word),
+        ("xoxo-", 10, 255, .word), ("xoxs-", 10, 255, .word), ("xoxr-", 10, 255, .word),
+        ("AIza", 30, 40, .word), ("glpat-", 20, 255, .word),
+    ]
+
+    /// The prefixes that end in `_` or `-` again without it, for keys whose separator OCR
+    /// dropped (`sk_livetbAq…` once its pieces are joined); the body must be a little longer.
+    /// A stem of two letters (`sk`) would make a key of any long word starting with them.
+    private static let stems = shapes.filter { ($0.prefix.hasSuffix("_") || $0.prefix.hasSuffix("-")) && $0.prefix.count > 3 }.map {
+        (prefix: String($0.prefix.dropLast()), minimum: $0.minimum + 4, maximum: $0.maximum, alphabet: $0.alphabet)
+    }
+
+    enum Alphabet {
+        case upperDigits, alphanumeric, word
+
+        func contains(_ scalar: Unicode.Scalar) -> Bool {
+            switch self {
+            case .upperDigits: return scalar.isASCIIUpper || scalar.isASCIIDigit
+            case .alphanumeric: return scalar.isASCIIAlphanumeric
+            case .word: return scalar.isASCIIAlphanumeric || scalar == "_" || scalar == "-"
+            }
+        }
+    }
+
+    /// The range of a known shape in `token`: its prefix at the token's start or after a
+    /// character that is not a letter or digit (as in `AWS_KEY=AKIA…`, `token:ghp_…`).
+    static func knownShape(_ token: [Unicode.Scalar]) -> Range<Int>? {
+        for shape in shapes + stems {
+            let prefix = Array(shape.prefix.unicodeScalars)
+            guard token.count >= prefix.count + shape.minimum else { continue }
+            for start in 0...(token.count - prefix.count - shape.minimum)
+            where start == 0 || !token[start - 1].isASCIIAlphanumeric {
+                guard Array(token[start..<(start + prefix.count)]) == prefix else { continue }
+                var end = start + prefix.count
+                while end < token.count, shape.alphabet.contains(token[end]) { end += 1 }
+                let length = end - start - prefix.count
+                if length >= shape.minimum, length <= shape.maximum, end == token.count || !token[end].isASCIIAlphanumeric {
+                    return start..<end
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A long token that reads as random (see the type's documentation).
+    static func isHighEntropy(_ token: [Unicode.Scalar]) -> Bool {
+        var body = token[...]
+        while body.last == "=" { body = body.dropLast() }
+        guard body.count >= minimumRandomLength else { return false }
+        var upper = 0, lower = 0, digits = 0, lowerRun = 0, longestLowerRun = 0, changes = 0
+        var counts: [Unicode.Scalar: Int] = [:]
+        var previousClass = -1
+        for scalar in body {
+            counts[scalar, default: 0] += 1
+            let characterClass = scalar.isASCIILower ? 0 : scalar.isASCIIUpper ? 1 : scalar.isASCIIDigit ? 2 : 3
+            if previousClass >= 0, characterClass != previousClass { changes += 1 }
+            previousClass = characterClass
+            if scalar.isASCIILower {
+                lower += 1
+                lowerRun += 1
+                longestLowerRun = max(longestLowerRun, lowerRun)
+            } else {
+                lowerRun = 0
+                if scalar.isASCIIUpper { upper += 1 }
+                if scalar.isASCIIDigit { digits += 1 }
+            }
+        }
+        guard upper > 0, lower > 0, digits > 0, longestLowerRun <= 8 else { return false }
+        let notHex = body.filter { !($0.isASCIIDigit || ("a"..."f").contains($0) || ("A"..."F").contains($0)) }.count
+        guard notHex > 2 else { return false }
+        let bits = entropy(counts.values, total: body.count)
+        let changeRate = Double(changes) / Double(body.count - 1)
+        return bits >= minimumEntropy && (changeRate >= 0.4 || changeRate >= 0.3 && bits >= 4.2)
+    }
+
+    /// Shannon entropy in bits per character of a distribution with these counts.
+    static func entropy<C: Collection>(_ counts: C, total: Int) -> Double where C.Element == Int {
+        let total = Double(total)
+        return counts.reduce(0.0) { sum, count in
+            let p = Double(count) / total
+            return sum - p * log2(p)
+        }
+    }
+}

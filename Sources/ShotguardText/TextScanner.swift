@@ -1,0 +1,196 @@
+// The text pass: accessible text first, OCR for the rest, each match a box with its rule's fill.
+import ShotguardBase
+import ShotguardImaging
+import Synchronization
+
+/// What one scan found, and how much of the image it read.
+public struct TextScanResult: Sendable {
+    /// Every match, in image coordinates, accessible text's first.
+    public var hits: [TextHit]
+    /// The candidate lines OCR read.
+    public var linesRead: Int
+    /// The candidate lines left unread when the deadline passed (0 for a complete scan).
+    public var linesLeft: Int
+    /// Lines OCR read, and the accessible runs matched.
+    public var accessibleRuns: Int
+
+    /// Whether every candidate line was read: otherwise text may have gone unchecked.
+    public var isComplete: Bool { linesLeft == 0 }
+}
+
+/// Finds the secrets `text` rules ask for in an image: in the accessible text given (exact
+/// boxes), then by OCR in the lines of the rest that could hold text.
+///
+/// Thread-safe: `scan` may run on any thread, and several scans at once; each takes Tesseract
+/// instances from the scanner's pool (one per worker thread, kept for the next scan: loading
+/// the model takes about 0.1 s).
+public final class TextScanner: Sendable {
+    public let rules: [TextRule]
+    /// The threads one scan runs OCR on (this machine's two cores, by default).
+    public let workers: Int
+    private let engines: EnginePool
+
+    /// The height, in pixels, a line is scaled up to (at least, by a whole factor) before OCR:
+    /// Tesseract misreads 12-14 px screen text at its own size. On the corpus of the tests,
+    /// scaling to 14 px found 88-98% of secrets per kind, to 24 px 94-100%; 36 px read no
+    /// better and took 12% more time (docs/text-rules.md).
+    public static let targetLineHeight = 24
+    /// The margin around a match's words, in pixels (and a quarter of their height, when more).
+    public static let margin = 3
+
+    public init(rules: [TextRule], workers: Int = 2) {
+        self.rules = rules
+        self.workers = max(1, workers)
+        engines = EnginePool()
+    }
+
+    private init(rules: [TextRule], workers: Int, engines: EnginePool) {
+        self.rules = rules
+        self.workers = workers
+        self.engines = engines
+    }
+
+    /// A scanner for other rules (the same file's rules resolved against another moment's
+    /// windows) that shares this one's Tesseract instances, so no model is loaded again.
+    public func with(rules: [TextRule]) -> TextScanner {
+        TextScanner(rules: rules, workers: workers, engines: engines)
+    }
+
+    /// Loads Tesseract and its model now (the first scan would otherwise): throws why OCR
+    /// cannot run, so a caller can fail before it has done anything.
+    public func prepare() throws(OCRUnavailable) {
+        let engine = try takeEngine()
+        giveBack(engine)
+    }
+
+    /// Scans `image`, whose pixels show `origin` on screen.
+    ///
+    /// - `skipping`: rectangles of the image already covered (rectangle rules); not read.
+    /// - `accessibleText`: runs of text from the accessibility bus, in screen coordinates;
+    ///   matched as they are, and their bounds are not read by OCR.
+    /// - `deadline`: a `monotonicNow()` time after which no further line is started; the
+    ///   result then says how many were left (`isComplete` false).
+    ///
+    /// Throws only when OCR cannot run at all (no Tesseract, no model) and there was something
+    /// to read.
+    public func scan(_ image: PixelBuffer, origin: Rect, skipping: [Rect] = [], accessibleText: [TextRun] = [],
+                     deadline: Double? = nil) throws(OCRUnavailable) -> TextScanResult {
+        let bounds = image.bounds
+        var hits: [TextHit] = []
+        var excluded: [Rect] = skipping
+        for run in accessibleText {
+            let runBounds = run.bounds.offsetBy(dx: -origin.x, dy: -origin.y).intersection(bounds)
+            guard !runBounds.isEmpty else { continue }
+            excluded.append(runBounds)
+            for line in run.lines {
+                let words = line.map { TextWord(text: $0.text, rect: $0.rect.offsetBy(dx: -origin.x, dy: -origin.y)) }
+                hits += matchHits(words, source: .accessible, origin: origin, bounds: bounds)
+            }
+        }
+        let grey = GreyImage(image)
+        var lines = TextLineFinder.lines(in: grey, excluding: excluded)
+        // Rules limited to windows need only the lines in those windows.
+        if rules.allSatisfy({ $0.areas != nil }) {
+            let areas = rules.flatMap { $0.areas ?? [] }.map { $0.offsetBy(dx: -origin.x, dy: -origin.y) }
+            lines = lines.filter { line in areas.contains { !$0.intersection(line).isEmpty } }
+        }
+        guard !lines.isEmpty else {
+            return TextScanResult(hits: hits, linesRead: 0, linesLeft: 0, accessibleRuns: accessibleText.count)
+        }
+        // Fails here, before any thread starts, when OCR cannot run.
+        try prepare()
+        let found = Mutex<[[TextHit]]>(Array(repeating: [], count: lines.count))
+        let left = Atomic<Int>(0)
+        let candidates = lines
+        Workers.run(jobs: lines.count, workers: workers) { [self] _, job in
+            if let deadline, monotonicNow() > deadline {
+                left.add(1, ordering: .relaxed)
+                return
+            }
+            guard let engine = try? takeEngine() else {
+                left.add(1, ordering: .relaxed)
+                return
+            }
+            let lineHits = self.read(candidates[job], of: grey, engine: engine, origin: origin, bounds: bounds)
+            giveBack(engine)
+            found.withLock { $0[job] = lineHits }
+        }
+        hits += found.withLock { $0 }.flatMap { $0 }
+        let unread = left.load(ordering: .relaxed)
+        return TextScanResult(hits: deduplicated(hits), linesRead: lines.count - unread, linesLeft: unread,
+                              accessibleRuns: accessibleText.count)
+    }
+
+    /// OCR of one candidate line: cropped with a margin, light-on-dark inverted, scaled up to
+    /// `targetLineHeight`, read, and its words matched.
+    private func read(_ line: Rect, of grey: GreyImage, engine: OCREngine, origin: Rect, bounds: Rect) -> [TextHit] {
+        // Room above and below for ascenders and descenders too thin to have made runs.
+        let padX = max(4, line.height / 3), padY = max(4, line.height / 2 + 2)
+        let crop = Rect(x: line.x - padX, y: line.y - padY, width: line.width + 2 * padX, height: line.height + 2 * padY)
+            .intersection(bounds)
+        let scale = min(4, max(1, (Self.targetLineHeight + line.height - 1) / line.height))
+        let background = Ink.background(grey, crop)
+        let image = grey.crop(crop, scale: scale, invert: Ink.isLightOnDark(grey, crop, background: background))
+        var hits: [TextHit] = []
+        for words in engine.words(in: image) {
+            let placed = words.map { word in
+                let x0 = crop.x + word.rect.x / scale, y0 = crop.y + word.rect.y / scale
+                let x1 = crop.x + (word.rect.maxX + scale - 1) / scale, y1 = crop.y + (word.rect.maxY + scale - 1) / scale
+                return TextWord(text: word.text, rect: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+            }
+            // Tesseract's word boxes come from its recogniser's character positions, which can
+            // fall short of the ink by a character: each box grows to the ink it is part of.
+            hits += matchHits(placed, source: .ocr, origin: origin, bounds: bounds) { box in
+                Ink.extent(of: box, in: grey, line: crop, background: background)
+            }
+        }
+        return hits
+    }
+
+    /// The hits of every rule in one line of words (image coordinates): each match's words
+    /// boxed together (grown by `grow`) with a margin, kept when its rule applies there.
+    func matchHits(_ words: [TextWord], source: TextSource, origin: Rect, bounds: Rect,
+                   grow: (Rect) -> Rect = { $0 }) -> [TextHit] {
+        LineMatcher.matches(words, rules: rules).compactMap { match in
+            let rule = rules[match.rule]
+            let box = grow(words[match.words].map(\.rect).reduce(words[match.words.lowerBound].rect) { $0.union($1) })
+            let margin = max(Self.margin, box.height / 4)
+            let rect = Rect(x: box.x - margin, y: box.y - margin, width: box.width + 2 * margin,
+                            height: box.height + 2 * margin).intersection(bounds)
+            if let areas = rule.areas {
+                let onScreen = rect.offsetBy(dx: origin.x, dy: origin.y)
+                guard areas.contains(where: { !$0.intersection(onScreen).isEmpty }) else { return nil }
+            }
+            guard !rect.isEmpty else { return nil }
+            return TextHit(kind: rule.kind, line: rule.line, rect: rect, fill: rule.fill, source: source)
+        }
+    }
+
+    private func takeEngine() throws(OCRUnavailable) -> OCREngine {
+        if let engine = engines.idle.withLock({ $0.popLast() }) { return engine }
+        return try OCREngine()
+    }
+
+    private func giveBack(_ engine: OCREngine) {
+        engines.idle.withLock { $0.append(engine) }
+    }
+
+    private func deduplicated(_ hits: [TextHit]) -> [TextHit] {
+        var seen = Set<TextHit>()
+        return hits.filter { seen.insert($0).inserted }
+    }
+}
+
+/// The Tesseract instances not in use, shared by the scanners made with `with(rules:)`.
+private final class EnginePool: Sendable {
+    let idle = Mutex<[OCREngine]>([])
+}
+
+extension Rect {
+    /// The smallest rectangle holding both.
+    func union(_ other: Rect) -> Rect {
+        let x0 = Swift.min(x, other.x), y0 = Swift.min(y, other.y)
+        return Rect(x: x0, y: y0, width: Swift.max(maxX, other.maxX) - x0, height: Swift.max(maxY, other.maxY) - y0)
+    }
+}
+
