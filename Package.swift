@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "CAtspiLoader"),
         // sd-bus for the agent's session-bus service, its client and desktop notifications: it
         // hands over a descriptor, the events to wait for and a deadline, so it fits a poll loop.
-        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd"),
+        // libsystemd is loaded (dlopen) when the first connection is made, not linked: linking it
+        // made every command load it, liblzma, libzstd, liblz4, libcap and libgcrypt at start-up.
+        .target(name: "CSystemdBus"),
 
         // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
         // the errno path of system calls.
