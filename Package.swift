@@ -24,8 +24,10 @@ let package = Package(
             // libdeflate compresses and inflates PNG data; libpng reads any PNG; zlib joins checksums.
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
-        // libXtst for RECORD (who reads the screen), libXRes for X-Resource (which process a client is).
-        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi xtst xres"),
+        // libXtst for RECORD (who reads the screen), libXRes for X-Resource (which process a client
+        // is): loaded (dlopen) when capture sensing starts, not linked, so a C target; every other
+        // command paid for loading them at start-up (include/sg_x_sensing.h).
+        .target(name: "CX11"),
         // XCB on Xlib's connection: many requests, then their replies, in one round trip.
         .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb"),
         .target(name: "CShotguardSys"),

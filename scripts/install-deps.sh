@@ -10,7 +10,8 @@
 set -eu
 # libsystemd-dev: sd-bus's header, for the agent's session-bus service, its client and
 # notifications (libsystemd itself is loaded at run time, never linked).
-# libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen.
+# libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen (their
+# headers: the libraries are loaded at run time, never linked).
 build="pkg-config libx11-dev libx11-xcb-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev
   libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev"
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for

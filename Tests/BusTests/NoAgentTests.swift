@@ -3,6 +3,7 @@
 import Foundation
 import ShotguardBase
 import ShotguardBus
+import ShotguardTestSupport
 import XCTest
 
 final class NoAgentTests: XCTestCase {
@@ -32,33 +33,16 @@ final class NoAgentTests: XCTestCase {
                        "no agent runs: no session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no \(empty.path)/bus")
     }
 
-    /// Without libsystemd (here: its file made empty in a mount namespace of the command's own)
-    /// every command still starts, since libsystemd is loaded only to reach the bus, and
-    /// status says why there is no bus. While it was linked the binary did not start at all.
+    /// Without libsystemd every command still starts, since libsystemd is loaded only to reach
+    /// the bus, and status says why there is no bus. While it was linked nothing started.
     func testStatusWithoutLibsystemd() throws {
         let bus = try PrivateBus(self)
-        let library = try mappedFile(of: "libsystemd.so.0")
-        let script = "mount --bind /dev/null \"$0\" && \"$1\" --version && exec \"$1\" status"
-        let process = try PipedProcess("unshare", ["--user", "--map-root-user", "--mount", "/bin/sh", "-c", script, library,
-                                                   try shotguardBinary()], environment: bus.environment())
-        serve([], programs: [process]) { process.isFinished }
-        process.wait()
-        XCTAssertEqual(process.exitStatus, 1, process.stderrText)
-        let lines = process.stdoutText.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 2, process.stdoutText + process.stderrText)
-        XCTAssertTrue(lines.first?.hasPrefix("shotguard ") ?? false, process.stdoutText)
-        let status = lines.last ?? ""
-        XCTAssertTrue(status.hasPrefix("off: no agent runs: cannot load libsystemd.so.0 ("), status)
-        XCTAssertTrue(status.hasSuffix("): the session bus needs libsystemd (Debian: libsystemd0)"), status)
-    }
-
-    /// The file the dynamic linker loads for `soname`, as this process maps it once loaded.
-    private func mappedFile(of soname: String) throws -> String {
-        _ = try XCTUnwrap(dlopen(soname, RTLD_NOW), "cannot load \(soname), which this test needs")
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
-        let line = try XCTUnwrap(maps.split(separator: "\n").first { $0.contains("/\(soname)") },
-                                 "\(soname) is loaded but not in /proc/self/maps")
-        return String(line[try XCTUnwrap(line.firstIndex(of: "/"))...])
+        let status = try runWithoutLibrary("libsystemd.so.0", URL(fileURLWithPath: try shotguardBinary()), ["status"],
+                                           environment: bus.environment())
+        XCTAssertEqual(status.status, 1, status.stderr)
+        let text = status.stdoutText
+        XCTAssertTrue(text.hasPrefix("off: no agent runs: cannot load libsystemd.so.0 ("), text + status.stderr)
+        XCTAssertTrue(text.hasSuffix("): the session bus needs libsystemd (Debian: libsystemd0)\n"), text)
     }
 
     func testNoAgentAndNoUserManager() throws {
