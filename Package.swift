@@ -25,8 +25,10 @@ let package = Package(
             // libdeflate compresses and inflates PNG data; libpng reads any PNG; zlib joins checksums.
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
-        // libXtst for RECORD (who reads the screen), libXRes for X-Resource (which process a client is).
-        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xfixes xrandr xi xtst xres"),
+        // libXtst for RECORD (who reads the screen), libXRes for X-Resource (which process a client
+        // is): loaded (dlopen) when capture sensing starts, not linked, so a C target; every other
+        // command paid for loading them at start-up (include/sg_x_sensing.h).
+        .target(name: "CX11"),
         // XCB on Xlib's connection: many requests, then their replies, in one round trip
         // (SHAPE's too: a shaped window hides nothing under its rectangle).
         .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb xcb-shape"),
@@ -41,7 +43,9 @@ let package = Package(
         .target(name: "CAtspiLoader"),
         // sd-bus for the agent's session-bus service, its client and desktop notifications: it
         // hands over a descriptor, the events to wait for and a deadline, so it fits a poll loop.
-        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd"),
+        // libsystemd is loaded (dlopen) when the first connection is made, not linked: linking it
+        // made every command load it, liblzma, libzstd, liblz4, libcap and libgcrypt at start-up.
+        .target(name: "CSystemdBus"),
         // Tesseract's C API for `text` rules, loaded (dlopen) when a text rule first needs OCR:
         // linking it would load some fifty libraries into every command at start-up.
         .target(name: "CTesseract"),

@@ -8,8 +8,10 @@
 # missing (apt-get as root, sudo otherwise), and when nothing is missing it is one dpkg-query
 # call and prints nothing. --check installs nothing: it names what is missing and fails.
 set -eu
-# libsystemd-dev: sd-bus, for the agent's session-bus service, its client and notifications.
-# libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen;
+# libsystemd-dev: sd-bus's header, for the agent's session-bus service, its client and
+# notifications (libsystemd itself is loaded at run time, never linked).
+# libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen (their
+# headers: the libraries are loaded at run time, never linked);
 # libxcb-shape0-dev: the window list asks SHAPE whether windows are shaped, in its XCB batch.
 build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev
   libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev"

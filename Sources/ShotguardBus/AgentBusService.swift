@@ -28,17 +28,17 @@ public final class AgentBusService {
         let connection = try bus.connection()
         var slot: OpaquePointer?
         let userdata = Unmanaged.passUnretained(self).toOpaque()
-        try checked(sd_bus_add_object_vtable(connection, &slot, AgentInterface.objectPath, AgentInterface.name,
+        try checked(sg_sd_bus_add_object_vtable(connection, &slot, AgentInterface.objectPath, AgentInterface.name,
                                              vtable.entries, userdata), "cannot register \(AgentInterface.objectPath)")
         self.slot = slot
-        let result = sd_bus_request_name(connection, AgentInterface.busName, 0)
+        let result = sg_sd_bus_request_name(connection, AgentInterface.busName, 0)
         if result == -EEXIST {
-            sd_bus_slot_unref(slot)
+            sg_sd_bus_slot_unref(slot)
             self.slot = nil
             throw .nameTaken(AgentInterface.busName)
         }
         if result < 0 {
-            sd_bus_slot_unref(slot)
+            sg_sd_bus_slot_unref(slot)
             self.slot = nil
             throw .call("cannot own \(AgentInterface.busName) on the session bus", errno: -result)
         }
@@ -47,9 +47,9 @@ public final class AgentBusService {
 
     deinit {
         // Unregistering first: no handler can reach this object once it is gone.
-        if let slot { sd_bus_slot_unref(slot) }
+        if let slot { sg_sd_bus_slot_unref(slot) }
         if ownsName, let connection = try? bus.connection() {
-            _ = sd_bus_release_name_async(connection, nil, AgentInterface.busName, nil, nil)
+            _ = sg_sd_bus_release_name_async(connection, nil, AgentInterface.busName, nil, nil)
         }
     }
 
@@ -201,6 +201,6 @@ private struct MethodError: Error {
 
     /// Sets the error sd-bus replies with (it copies both strings) and returns its errno.
     func set(_ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-        sd_bus_error_set(error, name, message)
+        sg_sd_bus_error_set(error, name, message)
     }
 }

@@ -9,9 +9,9 @@ extension SessionBus {
     func call(_ call: BusMessage, method: String, timeout: Double = 5) throws(BusError) -> BusMessage {
         let bus = try connection()
         var error = sd_bus_error()
-        defer { sd_bus_error_free(&error) }
+        defer { sg_sd_bus_error_free(&error) }
         var reply: OpaquePointer?
-        let result = sd_bus_call(bus, call.pointer, UInt64(max(0.001, timeout) * 1e6), &error, &reply)
+        let result = sg_sd_bus_call(bus, call.pointer, UInt64(max(0.001, timeout) * 1e6), &error, &reply)
         if result < 0 {
             if let failure = BusError(replyError: error, method: method) { throw failure }
             throw .call(method, errno: -result)

@@ -5,6 +5,8 @@ import Glibc
 public enum BusError: Error, CustomStringConvertible, Sendable, Equatable {
     /// No session bus to connect to: neither `DBUS_SESSION_BUS_ADDRESS` nor `$XDG_RUNTIME_DIR/bus`.
     case noSessionBus(String)
+    /// libsystemd, which speaks to the bus, could not be loaded: dlopen's reason.
+    case noLibrary(String)
     /// An sd-bus call failed with `errno` (sd-bus returns it negated).
     case call(String, errno: Int32)
     /// The peer answered with a D-Bus error: its name and message.
@@ -19,6 +21,7 @@ public enum BusError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String {
         switch self {
         case .noSessionBus(let why): return "no session bus: \(why)"
+        case .noLibrary(let why): return "\(why): the session bus needs libsystemd (Debian: libsystemd0)"
         case .call(let call, let code): return "\(call): \(String(cString: strerror(code)))"
         case .reply(let method, let name, let message):
             return message.isEmpty ? "\(method): \(name)" : "\(method): \(message) (\(name))"

@@ -49,8 +49,8 @@ public final class Notifier {
 
     deinit {
         // Releasing the slots cancels their callbacks: none can reach this object afterwards.
-        if let inFlight { sd_bus_slot_unref(inFlight) }
-        if let actionMatch { sd_bus_slot_unref(actionMatch) }
+        if let inFlight { sg_sd_bus_slot_unref(inFlight) }
+        if let actionMatch { sg_sd_bus_slot_unref(actionMatch) }
     }
 
     /// Shows (or updates) the notification. Returns at once; the bus carries it as the agent's
@@ -91,7 +91,7 @@ public final class Notifier {
                 callback = Self.capabilitiesReply
             }
             var slot: OpaquePointer?
-            try checked(sd_bus_call_async(connection, &slot, message.pointer, callback, userdata, 0), "Notify")
+            try checked(sg_sd_bus_call_async(connection, &slot, message.pointer, callback, userdata, 0), "Notify")
             inFlight = slot
         } catch {
             waiting = nil
@@ -100,7 +100,7 @@ public final class Notifier {
 
     /// The call in flight is answered: forget its slot.
     private func finishCall() {
-        if let inFlight { sd_bus_slot_unref(inFlight) }
+        if let inFlight { sg_sd_bus_slot_unref(inFlight) }
         inFlight = nil
     }
 
@@ -108,7 +108,7 @@ public final class Notifier {
         guard let notifier = notifier(userdata), let reply else { return 0 }
         notifier.finishCall()
         let message = BusMessage(borrowing: reply)
-        guard sd_bus_message_is_method_error(reply, nil) == 0,
+        guard sg_sd_bus_message_is_method_error(reply, nil) == 0,
               let names = try? message.readStrings(limit: 64) else {
             // No server (or a broken one): nothing is shown, and the next notification asks again.
             notifier.waiting = nil
@@ -123,7 +123,7 @@ public final class Notifier {
         guard let notifier = notifier(userdata), let reply else { return 0 }
         notifier.finishCall()
         let message = BusMessage(borrowing: reply)
-        if sd_bus_message_is_method_error(reply, nil) == 0, let id = try? message.readUInt32() {
+        if sg_sd_bus_message_is_method_error(reply, nil) == 0, let id = try? message.readUInt32() {
             notifier.notificationID = id
         } else {
             // The server went away: ask the next one for its capabilities, replace nothing.
@@ -139,7 +139,7 @@ public final class Notifier {
     private func watchActions() {
         guard actionMatch == nil, let connection = try? bus.connection() else { return }
         var slot: OpaquePointer?
-        let result = sd_bus_match_signal_async(connection, &slot, Self.service, Self.path, Self.service, "ActionInvoked",
+        let result = sg_sd_bus_match_signal_async(connection, &slot, Self.service, Self.path, Self.service, "ActionInvoked",
                                                Self.actionSignal, Self.matchInstalled, userdata)
         if result >= 0 { actionMatch = slot }
     }

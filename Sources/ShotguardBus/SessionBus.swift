@@ -27,8 +27,9 @@ public final class SessionBus {
                 throw .noSessionBus("DBUS_SESSION_BUS_ADDRESS is not set and there is no \(runtime)/bus")
             }
         }
+        try loadLibrary()
         var bus: OpaquePointer?
-        let result = sd_bus_open_user(&bus)
+        let result = sg_sd_bus_open_user(&bus)
         guard result >= 0, let bus else {
             let place = environment.isEmpty ? "$XDG_RUNTIME_DIR/bus" : "DBUS_SESSION_BUS_ADDRESS=\(environment)"
             throw .noSessionBus("cannot connect to \(place): \(String(cString: strerror(-result)))")
@@ -39,18 +40,27 @@ public final class SessionBus {
     /// A bus at `address` (a D-Bus address such as `unix:path=/run/user/1000/bus`), treated as
     /// a session bus: for tests and private buses.
     public convenience init(address: String) throws(BusError) {
+        try Self.loadLibrary()
         var bus: OpaquePointer?
-        try checked(sd_bus_new(&bus), "sd_bus_new")
+        try checked(sg_sd_bus_new(&bus), "sd_bus_new")
         guard let bus else { throw .call("sd_bus_new", errno: ENOMEM) }
         do throws(BusError) {
-            try checked(sd_bus_set_address(bus, address), "sd_bus address '\(address)'")
-            try checked(sd_bus_set_bus_client(bus, 1), "sd_bus_set_bus_client")
-            try checked(sd_bus_start(bus), "cannot connect to the bus at \(address)")
+            try checked(sg_sd_bus_set_address(bus, address), "sd_bus address '\(address)'")
+            try checked(sg_sd_bus_set_bus_client(bus, 1), "sd_bus_set_bus_client")
+            try checked(sg_sd_bus_start(bus), "cannot connect to the bus at \(address)")
         } catch {
-            sd_bus_unref(bus)
+            sg_sd_bus_unref(bus)
             throw error
         }
         self.init(handle: bus)
+    }
+
+    /// Loads libsystemd (once per process; see CSystemdBus). Every sd-bus call goes through a
+    /// connection, so the two ways to make one are the only places that need it loaded.
+    private static func loadLibrary() throws(BusError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard sg_sd_bus_load(&message, message.count) != 0 else { return }
+        throw .noLibrary(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     private init(handle: OpaquePointer) {
@@ -58,19 +68,19 @@ public final class SessionBus {
     }
 
     deinit {
-        if let handle { sd_bus_flush_close_unref(handle) }
+        if let handle { sg_sd_bus_flush_close_unref(handle) }
     }
 
     /// The descriptor to poll, or -1 once the connection is gone.
     public var fileDescriptor: Int32 {
         guard let handle else { return -1 }
-        return max(-1, sd_bus_get_fd(handle))
+        return max(-1, sg_sd_bus_get_fd(handle))
     }
 
     /// `POLLIN`, with `POLLOUT` while messages wait to be written.
     public var pollEvents: Int16 {
         guard let handle else { return 0 }
-        let events = sd_bus_get_events(handle)
+        let events = sg_sd_bus_get_events(handle)
         return events < 0 ? Int16(POLLIN) : Int16(truncatingIfNeeded: events)
     }
 
@@ -79,7 +89,7 @@ public final class SessionBus {
     public var deadline: Double? {
         guard let handle else { return nil }
         var usec: UInt64 = 0
-        guard sd_bus_get_timeout(handle, &usec) >= 0, usec != UInt64.max else { return nil }
+        guard sg_sd_bus_get_timeout(handle, &usec) >= 0, usec != UInt64.max else { return nil }
         return Double(usec) / 1e6
     }
 
@@ -87,7 +97,7 @@ public final class SessionBus {
     public var uniqueName: String? {
         guard let handle else { return nil }
         var name: UnsafePointer<CChar>?
-        guard sd_bus_get_unique_name(handle, &name) >= 0, let name else { return nil }
+        guard sg_sd_bus_get_unique_name(handle, &name) >= 0, let name else { return nil }
         return String(cString: name)
     }
 
@@ -98,7 +108,7 @@ public final class SessionBus {
     public func process(limit: Int = 64) throws(BusError) {
         guard let handle else { return }
         for _ in 0..<limit {
-            let result = sd_bus_process(handle, nil)
+            let result = sg_sd_bus_process(handle, nil)
             if result == 0 { return }
             if result < 0 {
                 close()
@@ -110,7 +120,7 @@ public final class SessionBus {
     /// Closes the connection (the well-known names it owned are released by the bus).
     public func close() {
         guard let handle else { return }
-        sd_bus_flush_close_unref(handle)
+        sg_sd_bus_flush_close_unref(handle)
         self.handle = nil
     }
 

@@ -24,20 +24,22 @@ extension Display {
     /// connection right after its read: the screen-read source asks as each client connects,
     /// see `ScreenRead.processID`), or when the server cannot know: a client over TCP (ssh -X)
     /// has no local process. A client that passed its connection on (a wrapper, a forked child)
-    /// shows the pid the server saw when the connection was made.
+    /// shows the pid the server saw when the connection was made. Nil too when libXRes cannot
+    /// be loaded (the screen-read source says so).
     public func processID(ofClient base: UInt32) -> Int32? {
         var eventBase: Int32 = 0, errorBase: Int32 = 0
         // Asked of the server once per connection; Xlib keeps the answer.
-        guard base != 0, XResQueryExtension(handle, &eventBase, &errorBase) != 0 else { return nil }
+        guard base != 0, SensingLibraries.failure == nil,
+              sg_XResQueryExtension(handle, &eventBase, &errorBase) != 0 else { return nil }
         var spec = XResClientIdSpec(client: XID(base), mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
         var count = 0
         var values: UnsafeMutablePointer<XResClientIdValue>?
-        let (status, error) = trap { XResQueryClientIds(handle, 1, &spec, &count, &values) }
-        defer { if let values { XResClientIdsDestroy(count, values) } }
+        let (status, error) = trap { sg_XResQueryClientIds(handle, 1, &spec, &count, &values) }
+        defer { if let values { sg_XResClientIdsDestroy(count, values) } }
         guard status == Success, error == nil, let values else { return nil }
         // One spec asks for one client's pid: one value, or none; a few more are looked at, no more.
         for index in 0..<min(max(count, 0), 8) {
-            let pid = XResGetClientPid(values + index)
+            let pid = sg_XResGetClientPid(values + index)
             if pid > 0 { return pid }
         }
         return nil

@@ -33,8 +33,12 @@ public final class ScreenReadSource {
 
     /// Starts recording on `displayName` (`$DISPLAY` when nil). The requests of `excluding`
     /// (the agent's own connections) and of the source's own two are left out. Throws
-    /// `.unsupported` when the server has no RECORD extension.
+    /// `.unsupported` when the server has no RECORD extension, or libXtst or libXRes cannot be loaded.
     public init(displayName: String? = nil, excluding: [Display] = []) throws(X11Error) {
+        if let why = SensingLibraries.failure {
+            throw X11Error(.unsupported, "\(why): programs that read the screen (scrot, ffmpeg, a screen share) cannot "
+                + "be seen as they read it until it is installed (Debian: libxtst6 and libxres1)")
+        }
         let control = try Display(name: displayName)
         let data = try Display(name: control.name)
         var major: Int32 = 0, event: Int32 = 0, error: Int32 = 0
@@ -43,14 +47,14 @@ public final class ScreenReadSource {
                 + "screen (scrot, ffmpeg, a screen share) cannot be seen as they read it")
         }
         var versionMajor: Int32 = 0, versionMinor: Int32 = 0
-        guard XRecordQueryVersion(control.handle, &versionMajor, &versionMinor) != 0 else {
+        guard sg_XRecordQueryVersion(control.handle, &versionMajor, &versionMinor) != 0 else {
             throw X11Error(.unsupported, "the X server '\(control.name)' did not answer RECORD's version query")
         }
         let opcodes = RecordedOpcodes(sharedMemory: Self.majorOpcode("MIT-SHM", on: control),
                                       composite: Self.majorOpcode("Composite", on: control))
         let excluded = Set(excluding.map(\.clientBase) + [control.clientBase, data.clientBase])
         let collector = RecordCollector(opcodes: opcodes, excluded: excluded,
-                                        baseMask: UInt32(truncatingIfNeeded: XRecordIdBaseMask(control.handle)),
+                                        baseMask: UInt32(truncatingIfNeeded: sg_XRecordIdBaseMask(control.handle)),
                                         processOf: { [control] in control.processID(ofClient: $0) })
         context = try Self.createContext(on: control, opcodes: opcodes)
         self.control = control
@@ -61,8 +65,8 @@ public final class ScreenReadSource {
 
     deinit {
         if !control.isLost {
-            XRecordDisableContext(control.handle, context)
-            XRecordFreeContext(control.handle, context)
+            sg_XRecordDisableContext(control.handle, context)
+            sg_XRecordFreeContext(control.handle, context)
             control.sync()
         }
         // Closed here, while the collector that its callback reaches is still alive.
@@ -84,7 +88,7 @@ public final class ScreenReadSource {
     public func read() -> [ScreenReadEvent] {
         guard let data, !data.isLost else { return [] }
         collector.receivedAt = monotonicNow()
-        XRecordProcessReplies(data.handle)
+        sg_XRecordProcessReplies(data.handle)
         return collector.takeEvents()
     }
 
@@ -105,14 +109,14 @@ public final class ScreenReadSource {
     private static func createContext(on control: Display, opcodes: RecordedOpcodes) throws(X11Error) -> XRecordContext {
         var ranges: [UnsafeMutablePointer<XRecordRange>?] = []
         defer { ranges.forEach { XFree($0) } }
-        guard let core = XRecordAllocRange() else { throw X11Error(.unsupported, "out of memory for a RECORD range") }
+        guard let core = sg_XRecordAllocRange() else { throw X11Error(.unsupported, "out of memory for a RECORD range") }
         ranges.append(core)
         core.pointee.core_requests = XRecordRange8(first: RecordedRequest.getImageOpcode, last: RecordedRequest.getImageOpcode)
         core.pointee.client_started = 1
         core.pointee.client_died = 1
         for (major, minor) in [(opcodes.sharedMemory, RecordedRequest.shmGetImageMinor),
                                (opcodes.composite, RecordedRequest.nameWindowPixmapMinor)] {
-            guard let major, let range = XRecordAllocRange() else { continue }
+            guard let major, let range = sg_XRecordAllocRange() else { continue }
             ranges.append(range)
             range.pointee.ext_requests = XRecordExtRange(ext_major: XRecordRange8(first: major, last: major),
                                                          ext_minor: XRecordRange16(first: UInt16(minor), last: UInt16(minor)))
@@ -120,7 +124,7 @@ public final class ScreenReadSource {
         var clients = XRecordClientSpec(XRecordAllClients)
         let (context, error) = control.trap {
             ranges.withUnsafeMutableBufferPointer {
-                XRecordCreateContext(control.handle, XRecordFromClientTime, &clients, 1, $0.baseAddress, Int32($0.count))
+                sg_XRecordCreateContext(control.handle, XRecordFromClientTime, &clients, 1, $0.baseAddress, Int32($0.count))
             }
         }
         guard context != 0, error == nil else {
@@ -135,7 +139,7 @@ public final class ScreenReadSource {
     private func start() throws(X11Error) {
         guard let data else { return }
         let closure = Unmanaged.passUnretained(collector).toOpaque().assumingMemoryBound(to: CChar.self)
-        guard XRecordEnableContextAsync(data.handle, context, recordIntercepted, closure) != 0 else {
+        guard sg_XRecordEnableContextAsync(data.handle, context, recordIntercepted, closure) != 0 else {
             throw X11Error(.unsupported, "the X server '\(data.name)' refused to enable a RECORD context")
         }
         data.flush()
@@ -149,7 +153,7 @@ public final class ScreenReadSource {
             var descriptor = pollfd(fd: data.fileDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
             collector.receivedAt = monotonicNow()
-            XRecordProcessReplies(data.handle)
+            sg_XRecordProcessReplies(data.handle)
         }
     }
 }
@@ -159,7 +163,7 @@ public final class ScreenReadSource {
 /// the source's collector, which outlives the data connection.
 private func recordIntercepted(_ closure: XPointer?, _ element: UnsafeMutablePointer<XRecordInterceptData>?) {
     guard let element else { return }
-    defer { XRecordFreeData(element) }
+    defer { sg_XRecordFreeData(element) }
     guard let closure else { return }
     Unmanaged<RecordCollector>.fromOpaque(UnsafeRawPointer(closure)).takeUnretainedValue().take(element.pointee)
 }

@@ -3,6 +3,7 @@
 import Foundation
 import ShotguardBase
 import ShotguardBus
+import ShotguardTestSupport
 import XCTest
 
 final class NoAgentTests: XCTestCase {
@@ -30,6 +31,18 @@ final class NoAgentTests: XCTestCase {
         XCTAssertEqual(object["agent"] as? Bool, false)
         XCTAssertEqual(object["why"] as? String,
                        "no agent runs: no session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no \(empty.path)/bus")
+    }
+
+    /// Without libsystemd every command still starts, since libsystemd is loaded only to reach
+    /// the bus, and status says why there is no bus. While it was linked nothing started.
+    func testStatusWithoutLibsystemd() throws {
+        let bus = try PrivateBus(self)
+        let status = try runWithoutLibrary("libsystemd.so.0", URL(fileURLWithPath: try shotguardBinary()), ["status"],
+                                           environment: bus.environment())
+        XCTAssertEqual(status.status, 1, status.stderr)
+        let text = status.stdoutText
+        XCTAssertTrue(text.hasPrefix("off: no agent runs: cannot load libsystemd.so.0 ("), text + status.stderr)
+        XCTAssertTrue(text.hasSuffix("): the session bus needs libsystemd (Debian: libsystemd0)\n"), text)
     }
 
     func testNoAgentAndNoUserManager() throws {

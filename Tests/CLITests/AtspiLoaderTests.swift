@@ -1,5 +1,6 @@
 // libatspi is loaded at run time through CAtspiLoader's own copy of the types it needs: this
-// checks the copy against the real headers, the loading, and that no command links it any more.
+// checks the copy against the real headers, the loading, and that no command links it (nor
+// libsystemd, libXtst and libXRes, loaded the same way) any more.
 import CAtspiLoader
 import Foundation
 import ShotguardTestSupport
@@ -84,14 +85,18 @@ final class AtspiLoaderTests: XCTestCase {
         XCTAssertEqual(sg_atspi_load(nil, 0), loaded)
     }
 
-    /// Every command used to load libatspi, GLib, GObject and libdbus at start-up; now only a
-    /// field rule loads them, so the binary must not need them, directly or through another library.
-    /// Tesseract (and the fifty libraries it brings) is loaded only by a text rule's OCR, too.
-    func testTheBinaryLoadsNoAccessibilityOrOCRLibraryAtStartUp() throws {
+    /// Every command used to load libatspi, GLib, GObject and libdbus at start-up, later
+    /// libsystemd with its compression and crypto libraries, and libXtst and libXRes. Now only a
+    /// field rule loads the first, only a session-bus connection libsystemd (CSystemdBus), and
+    /// only capture sensing the last two (CX11's sg_x_sensing.h), so the binary must not need
+    /// them, directly or through another library. Tesseract (and the fifty libraries it brings)
+    /// is loaded only by a text rule's OCR, too.
+    func testTheBinaryLoadsNoLibraryItLoadsOnFirstUseAtStartUp() throws {
         let binary = try shotguardBinary().path
         let loaded = try output(of: "ldd", [binary], because: "ldd could not list what \(binary) loads")
         XCTAssertTrue(loaded.contains("libc.so.6"), loaded)
-        for library in ["libatspi", "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libdbus-1", "libsystemd",
+        for library in ["libatspi", "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libdbus-1", "libsystemd", "liblzma",
+                        "libzstd", "liblz4", "libcap.", "libgcrypt", "libgpg-error", "libXtst", "libXRes",
                         "libtesseract", "liblept", "libcurl", "libarchive"] {
             XCTAssertFalse(loaded.contains(library), "\(binary) loads \(library) at start-up:\n\(loaded)")
         }

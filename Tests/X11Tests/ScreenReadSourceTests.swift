@@ -104,6 +104,19 @@ final class ScreenReadSourceTests: XCTestCase {
     }
 
     /// A server without RECORD: a clear error, and X-Resource's absence is an unknown pid.
+    /// Without libXtst (or libXRes) the source says which library is missing and what cannot
+    /// be seen; nothing else needs them, so the process starts and opens its display.
+    func testWithoutLibXtstTheSourceSaysSo() throws {
+        let probe = try shotguardBinary().deletingLastPathComponent().appendingPathComponent("sensing-probe")
+        for library in ["libXtst.so.6", "libXRes.so.1"] {
+            let run = try runWithoutLibrary(library, probe, [], environment: ["DISPLAY": try Self.fixture.name()])
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("sensing-probe: cannot load \(library) ("), run.stderr)
+            XCTAssertTrue(run.stderr.hasSuffix("): programs that read the screen (scrot, ffmpeg, a screen share) cannot be "
+                + "seen as they read it until it is installed (Debian: libxtst6 and libxres1)\n"), run.stderr)
+        }
+    }
+
     func testServerWithoutRecordSaysSo() throws {
         let server = try VirtualDisplay(width: 64, height: 48, withoutExtensions: ["RECORD", "X-Resource"])
         defer { server.stop() }

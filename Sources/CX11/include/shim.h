@@ -1,5 +1,6 @@
 /* Xlib, MIT-SHM, XFixes, RandR (1.5 monitors), XInput 2, RECORD and X-Resource for Swift. Function-like macros do not
- * import: Swift code calls the real functions (XDefaultRootWindow, ...) and the image's function table instead. */
+ * import: Swift code calls the real functions (XDefaultRootWindow, ...) and the image's function table instead.
+ * RECORD's and X-Resource's functions are called through sg_x_sensing.h: their libraries are loaded on first use. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
@@ -12,3 +13,4 @@
 #include <X11/extensions/XRes.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include "sg_x_sensing.h"
