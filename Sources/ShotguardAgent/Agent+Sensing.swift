@@ -54,6 +54,7 @@ extension Agent {
             ("frames", .number(info.frames)),
         ])
         if !outputs.sink.announce(line) { inputs.stopping = true }
+        log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program))])
         outputs.desktop.recording(started: started, program: info.program, pid: info.pid, geometry: info.area?.description,
                                   rulesInForce: !(rules.inForce?.rules.isEmpty ?? true), shielded: outputs.shield.isOn)
     }

@@ -123,7 +123,10 @@ extension Agent {
             return
         }
         let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [screen] in screen.take() })
-        for line in said { log.verbose(line) }
+        for line in said {
+            log.verbose(line)
+            if line.hasPrefix("ignored ") { log.events.say("ignored", [("why", .string(line))]) }
+        }
     }
 
     /// Examines one candidate, carries out guard's action, and tells the tracker.
@@ -144,6 +147,10 @@ extension Agent {
         for line in result.said { if line.hasPrefix("guard: ") { log.info(line) } else { log.verbose(line) } }
         for line in result.warnings { log.warning(line) }
         for line in tracker.examined(candidate, result.outcome, at: now) { log.verbose(line) }
+        log.events.say("examined", [("name", .string(candidate.name)), ("source", .string(candidate.source.rawValue)),
+                                    ("outcome", .string(result.outcome.kind)), ("file", result.file.map(JSON.string) ?? .null),
+                                    ("clipboard", result.clipboard.map(JSON.string) ?? .null),
+                                    ("quarantine", result.quarantine.map(JSON.string) ?? .null)])
     }
 
     /// Settles the open event when it is due: the bounded look for a file, then the report.
@@ -162,6 +169,7 @@ extension Agent {
                 + "\(CandidateQueue.weakPerEvent) of a burst are looked at; screenshots named as such always are)")
         }
         let (report, why) = ReportBuilder.build(event, rules: rules.inForce)
+        log.events.say("settled", [("id", .string(event.id)), ("report", .bool(report != nil)), ("why", .string(why))])
         guard let report else {
             log.verbose("capture event \(event.id) \(why): no report")
             return

@@ -150,7 +150,10 @@ public final class Agent {
         if let sensing = inputs.sensing { handleSensed(sensing.expire()) }
         handleWritten(inputs.writers.poll(at: now.monotonic))
         if rules.endPauseIfDue(at: now) { protectionResumed() }
-        if rules.reloadIfDue(at: now.monotonic) != nil { refreshShield() }
+        if let line = rules.reloadIfDue(at: now.monotonic) {
+            refreshShield()
+            log.events.say("rules", [("summary", .string(line))])
+        }
         // One candidate a turn: signals and X events are answered between the images of a burst.
         if let candidate = tracker.next(at: inputs.clock.now()) { examine(candidate) }
         settleIfDue()

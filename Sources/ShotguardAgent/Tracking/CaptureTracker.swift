@@ -31,6 +31,19 @@ enum ExaminationOutcome: Sendable {
     case readAgain
 }
 
+extension ExaminationOutcome {
+    /// The outcome's name, for the event stream.
+    var kind: String {
+        switch self {
+        case .placed: return "placed"
+        case .screenshotUnplaced: return "unplaced"
+        case .left: return "left"
+        case .lookAgain: return "look-again"
+        case .readAgain: return "read-again"
+        }
+    }
+}
+
 /// Signals in, decisions out. Owns the open capture event, the queue of candidates, the one
 /// store of recent keys and the history of screen reads. Takes moments as values and grabs no
 /// screen itself: opening an event asks `snapshot` for one. Unit-tested without X.
