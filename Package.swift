@@ -86,7 +86,8 @@ let package = Package(
 
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
-                                                       "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility", "ShotguardBus"],
+                                                       "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility", "ShotguardBus",
+                                                       "ShotguardText"],
                 swiftSettings: strict),
 
         // The command-line tool.

@@ -113,6 +113,9 @@ public final class Agent {
             list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
         if let bus = outputs.desktop.descriptor { list.append(bus) }
+        if let passes = handler.textPasses, handler.textPassesRunning {
+            list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
+        }
         if let sensing = inputs.sensing, let fd = sensing.fileDescriptor {
             list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in handleSensed(sensing.read()) })
         }

@@ -40,6 +40,8 @@ struct PlacedImage: Sendable {
     let redactions: [RegionHit]
     let notes: [String]
     let evidence: [String]
+    /// What the text rules covered (kind, rule line, box in image coordinates), once their pass ran.
+    var textCovers: [(kind: String, line: Int, rect: Rect)] = []
 }
 
 /// Everything recorded since the first signal. A value owned by `CaptureTracker`; the parts
@@ -80,6 +82,8 @@ struct CaptureEvent: Sendable {
     /// Weak candidates examined and left alone, and dropped over the burst cap.
     var weakExamined = 0
     var weakDropped = 0
+    /// Text passes still running for this event's screenshots: it settles after them.
+    var textPending = 0
 
     /// Settle this long after the last signal; keep counted signals together at least `debounce`.
     static let settle = 0.75
