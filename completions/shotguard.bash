@@ -23,6 +23,8 @@ _shotguard_options() {
             "--compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
+        "reports list") echo "--json --spool -h --help" ;;
+        "reports purge") echo "--older-than --spool -h --help" ;;
         resume) echo "-h --help" ;;
         status) echo "--json -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --keep --keep-for" \
@@ -45,7 +47,7 @@ _shotguard_value_kind() {
         "capture|--window" | "protect|--window")
             echo "windows" ;;
         "capture|--geometry" | "quarantine purge|--older-than" | "redact|--rect" | "redact|--origin" | \
-            "watch|--tool-class" | "watch|--keep" | "watch|--keep-for")
+            "reports purge|--older-than" | "watch|--tool-class" | "watch|--keep" | "watch|--keep-for")
             echo "free" ;;
         "capture|--monitor")
             echo "monitors" ;;
@@ -55,7 +57,8 @@ _shotguard_value_kind() {
             echo "words 50 75 90 100" ;;
         "capture|--compression" | "redact|--compression" | "regions show|--compression" | "watch|--compression")
             echo "words 0 1 2 3 4 5 6 7 8 9" ;;
-        "demo|--dir" | "watch|--dir" | "watch|--spool")
+        "demo|--dir" | "reports list|--spool" | "reports purge|--spool" | "watch|--dir" | \
+            "watch|--spool")
             echo "folder" ;;
         "redact|--fill")
             echo "fill" ;;
@@ -126,7 +129,7 @@ _shotguard() {
     if ((${#words[@]} > 2)) && [[ ${words[1]} != -* ]]; then
         command=${words[1]}
         case $command in
-            quarantine | regions)
+            quarantine | regions | reports)
                 ((${#words[@]} > 3)) && command="$command ${words[2]}" ;;
         esac
     fi
@@ -149,11 +152,12 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions resume status watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions reports resume status watch windows" -- "$cur"))
     else
         case $command in
             quarantine) COMPREPLY=($(compgen -W "list restore purge" -- "$cur")) ;;
             regions) COMPREPLY=($(compgen -W "check show" -- "$cur")) ;;
+            reports) COMPREPLY=($(compgen -W "list purge" -- "$cur")) ;;
             *) _shotguard_values "$(_shotguard_operand_kind "$command")" "$cur" ;;
         esac
     fi

@@ -8,7 +8,7 @@
 function __shotguard_command
     set -l tokens (commandline -opc)
     if test (count $tokens) -ge 2; and not string match -q -- '-*' $tokens[2]
-        if contains -- $tokens[2] quarantine regions; and test (count $tokens) -ge 3
+        if contains -- $tokens[2] quarantine regions reports; and test (count $tokens) -ge 3
             echo "$tokens[2] $tokens[3]"
         else
             echo $tokens[2]
@@ -55,6 +55,7 @@ complete -c shotguard -n '__shotguard_using ""' -a protect -d 'Ask that a window
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG, WebP or BMP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
+complete -c shotguard -n '__shotguard_using ""' -a reports -d 'List or purge the reports the agent kept'
 complete -c shotguard -n '__shotguard_using ""' -a resume -d 'End a pause: protect again at once'
 complete -c shotguard -n '__shotguard_using ""' -a status -d 'Say whether the agent protects this session (and why not)'
 complete -c shotguard -n '__shotguard_using ""' -a watch -d 'Notice screenshots and hand them on redacted (the background agent)'
@@ -70,6 +71,10 @@ complete -c shotguard -n '__shotguard_using quarantine' -a purge -d 'Delete quar
 # regions
 complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regions file against the windows on screen'
 complete -c shotguard -n '__shotguard_using regions' -a show -d 'Write a capture with every rule\'s rectangles outlined'
+
+# reports
+complete -c shotguard -n '__shotguard_using reports' -a list -d 'List the reports the agent kept, newest first'
+complete -c shotguard -n '__shotguard_using reports' -a purge -d 'Delete the reports the agent kept'
 
 # autostart
 complete -c shotguard -n '__shotguard_using autostart' -s h -l help -d 'Show this help and exit'
@@ -149,6 +154,16 @@ complete -c shotguard -n '__shotguard_using "regions show"' -l regions -r -F -d 
 complete -c shotguard -n '__shotguard_using "regions show"' -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
 complete -c shotguard -n '__shotguard_using "regions show"' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
 complete -c shotguard -n '__shotguard_using "regions show"' -s h -l help -d 'Show this help and exit'
+
+# reports list
+complete -c shotguard -n '__shotguard_using "reports list"' -l json -d 'Print one JSON array of the reports'
+complete -c shotguard -n '__shotguard_using "reports list"' -l spool -x -a '(__fish_complete_directories)' -d 'Use the reports in DIR (default $XDG_STATE_HOME/shotguard/reports)'
+complete -c shotguard -n '__shotguard_using "reports list"' -s h -l help -d 'Show this help and exit'
+
+# reports purge
+complete -c shotguard -n '__shotguard_using "reports purge"' -l older-than -x -d 'Delete only reports older than DURATION (30m, 12h, 7d)'
+complete -c shotguard -n '__shotguard_using "reports purge"' -l spool -x -a '(__fish_complete_directories)' -d 'Use the reports in DIR (default $XDG_STATE_HOME/shotguard/reports)'
+complete -c shotguard -n '__shotguard_using "reports purge"' -s h -l help -d 'Show this help and exit'
 
 # resume
 complete -c shotguard -n '__shotguard_using resume' -s h -l help -d 'Show this help and exit'
