@@ -129,7 +129,7 @@ complete -c shotguard -n '__shotguard_using "quarantine restore"' -l force -d 'R
 complete -c shotguard -n '__shotguard_using "quarantine restore"' -s h -l help -d 'Show this help and exit'
 
 # quarantine purge
-complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DAYS days'
+complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DURATION (7d, 12h; a bare number is days)'
 complete -c shotguard -n '__shotguard_using "quarantine purge"' -s h -l help -d 'Show this help and exit'
 
 # redact

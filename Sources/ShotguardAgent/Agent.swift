@@ -209,7 +209,7 @@ public final class Agent {
             ? "; shield: on (keys \(outputs.shield.keys.joined(separator: ", ")), \(outputs.shield.coverCount) covers ready)" : ""
         log.info("watching display \(inputs.display.name) (capture by \(screen.method)); sources: \(sources); "
             + "guard: \(guardText)\(shieldText); reports in \(outputs.sink.spool.folder)")
-        log.info("protecting with \(rules.summary) from \(rules.path)")
+        log.info(rules.hasFiles ? "protecting with \(rules.summary) from \(rules.path)" : "protecting with \(rules.summary)")
         if let files = inputs.files { log.info("screenshot folders: \(files.targets.joined(separator: ", "))") }
     }
 

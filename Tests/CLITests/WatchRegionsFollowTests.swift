@@ -96,3 +96,18 @@ final class WatchRegionsFollowTests: WatchDesktopTestCase {
         }
     }
 }
+
+extension WatchRegionsFollowTests {
+    /// Dotfile managers (GNU Stow, home-manager) leave the regions file as a link into another
+    /// folder, and the user edits it there: the edit must be followed as one made in place.
+    func testARegionsFileThatIsALinkIsFollowedWhereItPoints() throws {
+        let target = try sandbox.write("dotfiles/shotguard-regions", text: WatchDesktop.regions)
+        try FileManager.default.createDirectory(atPath: sandbox.path(".config/shotguard"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: defaultRegions, withDestinationPath: target)
+        let watch = try agent()
+        XCTAssertTrue(watch.waitForLog("protecting with 3 rules: 2 windows, 1 screen from \(defaultRegions)", seconds: 10), watch.log)
+        let saved = try sandbox.write("dotfiles/.shotguard-regions.swp", text: "screen 100x50+10+10 fill=#ff0000\n")
+        XCTAssertEqual(rename(saved, target), 0, "the editor's rename, where the link points")
+        XCTAssertTrue(watch.waitForLog("read \(defaultRegions): protecting with 1 rule: 1 screen", seconds: 10), watch.log)
+    }
+}
