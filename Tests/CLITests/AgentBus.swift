@@ -55,4 +55,27 @@ final class AgentBus {
         }
         return records(of: notifications).filter { ($0["method"] as? String).map { $0 != "GetServerInformation" } ?? false }
     }
+
+    /// A `busctl monitor` of the agent's name, once the bus has made it a monitor (busctl says
+    /// so on standard error): every signal the agent emits afterwards reaches it.
+    func monitor(file: StaticString = #filePath, line: UInt = #line) throws -> PipedProcess {
+        _ = try requireTool("busctl", package: "systemd", file: file, line: line)
+        let monitor = try PipedProcess("busctl", ["--user", "--json=short", "monitor", "org.shotguard.Agent1"],
+                                       environment: bus.environment())
+        readOutput(of: [monitor], file: file, line: line) {
+            monitor.stderrText.contains("Monitoring bus message stream") || monitor.isFinished
+        }
+        return monitor
+    }
+}
+
+/// The signals of the agent's interface that `monitor` printed so far: member and arguments.
+func agentSignals(in monitor: PipedProcess) -> [(member: String, arguments: [Any])] {
+    monitor.drain()
+    return monitor.stdoutText.split(separator: "\n").compactMap { line in
+        guard let message = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              message["type"] as? String == "signal", message["interface"] as? String == "org.shotguard.Agent1",
+              message["path"] as? String == "/org/shotguard/Agent1" else { return nil }
+        return (message["member"] as? String ?? "", (message["payload"] as? [String: Any])?["data"] as? [Any] ?? [])
+    }
 }

@@ -121,11 +121,20 @@ final class WatchBusTests: WatchDesktopTestCase {
         let bus = try AgentBus(self, notificationServer: true)
         let screen = try desk.screen()
         let watch = try agent(on: bus)
+        let monitor = try bus.monitor()
+        defer { monitor.terminate() }
+        let asked = Date().timeIntervalSince1970
         let pause = try command(["pause", "3s"], on: bus)
         XCTAssertEqual(pause.status, 0, pause.stderr)
         XCTAssertTrue(pause.stdoutText.hasSuffix(" (3 seconds); 'shotguard resume' ends it sooner\n"), pause.stdoutText)
         XCTAssertTrue(watch.waitForLog("protection paused for 3 s", seconds: 10), watch.log)
-        XCTAssertTrue(watch.waitForLog("protection resumed", seconds: 20), "the pause did not end: \(watch.log)")
+        // The bus says when it ends, and then that it has.
+        readOutput(of: [monitor]) { agentSignals(in: monitor).count >= 2 || monitor.isFinished }
+        let signals = agentSignals(in: monitor)
+        XCTAssertEqual(signals.map(\.member), ["Paused", "Resumed"], watch.log)
+        let until = try XCTUnwrap(signals.first?.arguments.first as? Double)
+        XCTAssertTrue(until >= asked + 2.9 && until <= Date().timeIntervalSince1970 + 3.1, "until \(until), asked at \(asked)")
+        XCTAssertTrue(watch.waitForLog("protection resumed", seconds: 10), "the pause did not end: \(watch.log)")
         XCTAssertTrue(bus.waitForNotify { $0["summary"] as? String == "Screenshot protection resumed" })
         let status = try command(["status"], on: bus)
         XCTAssertEqual(status.status, 0, status.stdoutText)
@@ -163,9 +172,16 @@ final class WatchBusTests: WatchDesktopTestCase {
     func testAScrotScreenshotUnderTheVaultRaisesOneNotification() throws {
         let bus = try AgentBus(self, notificationServer: true)
         let watch = try agent(on: bus)
+        let monitor = try bus.monitor()
+        defer { monitor.terminate() }
         _ = try scrot("one.png")
-        XCTAssertNotNil(watch.nextReport(), watch.log)
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
         XCTAssertTrue(bus.waitForNotify { _ in true })
+        readOutput(of: [monitor]) { !agentSignals(in: monitor).isEmpty || monitor.isFinished }
+        let reported = agentSignals(in: monitor).first
+        XCTAssertEqual(reported?.member, "ScreenshotReported")
+        XCTAssertEqual(reported?.arguments.first as? String, report.json["id"] as? String)
+        XCTAssertFalse((reported?.arguments.last as? String ?? "").isEmpty, "the signal says what guard did")
         stop(watch)
         let notify = try bus.callsSoFar().filter { $0["method"] as? String == "Notify" }
         XCTAssertEqual(notify.count, 1, "\(notify)")
