@@ -191,7 +191,8 @@ final class WatchBusTests: WatchDesktopTestCase {
         XCTAssertEqual(notify.first?["replaces"] as? Int, 0)
     }
 
-    /// Three screenshots at once: each is redacted, and the notification is one, updated in place.
+    /// Three screenshots at once: each is redacted, and they make one notification (one capture
+    /// event, one report); two more, each reported in turn, update that notification in place.
     func testABurstOfThreeScreenshotsIsOneNotification() throws {
         let bus = try AgentBus(self, notificationServer: true)
         let screen = try desk.screen()
@@ -203,10 +204,27 @@ final class WatchBusTests: WatchDesktopTestCase {
             assertRedacted(try image("\(shots)/burst-\(index).png"), origin: fullScreen, screen: screen,
                            expected: try desk.expectedRedactions())
         }
+        // The reports until every file of the burst is in one (its signals list them).
+        var reports = 0
+        var reported: Set<String> = []
+        while reported.count < 3, let report = watch.nextReport() {
+            reports += 1
+            for signal in report.json["signals"] as? [[String: Any]] ?? [] {
+                if let path = signal["detail"] as? String, path.hasPrefix(shots + "/burst-") { reported.insert(path) }
+            }
+        }
+        XCTAssertEqual(reported.count, 3, "the burst's files in its reports: \(reported)")
         XCTAssertTrue(bus.waitForNotify { _ in true })
+        let burst = bus.notifyCalls().count
+        XCTAssertTrue((1...reports).contains(burst), "\(reports) reports, \(burst) notifications: \(bus.notifyCalls())")
+        for index in 4...5 {
+            _ = try scrot("burst-\(index).png")
+            XCTAssertNotNil(watch.nextReport(), watch.log)
+            XCTAssertTrue(bus.waitForNotify { $0["body"] as? String == "2 areas covered in burst-\(index).png" })
+        }
         stop(watch)
         let notify = try bus.callsSoFar().filter { $0["method"] as? String == "Notify" }
-        XCTAssertTrue((1...3).contains(notify.count), "\(notify)")
+        XCTAssertEqual(notify.count, burst + 2, "\(notify)")
         let id = try XCTUnwrap(notify.first?["id"] as? Int)
         XCTAssertEqual(notify.map { $0["id"] as? Int }, Array(repeating: id, count: notify.count), "one notification: \(notify)")
         XCTAssertEqual(notify.map { $0["replaces"] as? Int }, [0] + Array(repeating: id, count: notify.count - 1), "\(notify)")
