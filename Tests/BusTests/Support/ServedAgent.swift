@@ -3,6 +3,7 @@
 import Glibc
 import ShotguardBase
 import ShotguardBus
+import ShotguardTestSupport
 import XCTest
 
 /// An AgentControl with set answers, recording what it was asked.
