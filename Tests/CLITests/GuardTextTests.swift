@@ -5,30 +5,12 @@ import ShotguardImaging
 import ShotguardTestSupport
 import XCTest
 
-final class GuardTextTests: XCTestCase {
-    nonisolated(unsafe) private static var desktop: TextDesktop?
-    nonisolated(unsafe) private static var failure = ""
-
-    override class func setUp() {
-        do {
-            desktop = try TextDesktop()
-        } catch {
-            failure = "cannot set up the GTK desktop: \(error)"
-        }
-    }
-
-    override class func tearDown() {
-        desktop?.stop()
-        desktop = nil
-    }
-
+final class GuardTextTests: TextDesktopTestCase {
     /// The file is first left or rewritten with the rectangle rules (here a screen corner), at
     /// once; the text pass runs off the agent's loop and the file is rewritten again with the
     /// e-mail address and the card number covered in their rules' fills, the order number beside
     /// them left; the report lists the kinds and boxes, never the text.
     func testAScrotScreenshotIsRewrittenAgainWithItsTextCovered() throws {
-        let desk = try XCTUnwrap(Self.desktop, Self.failure)
-        let sandbox = try Sandbox(self)
         let shots = sandbox.path("shots")
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
         let regions = try sandbox.write("regions", text: "screen 40x20+0+0\ntext email fill=#ff00ff\ntext card fill=#00ff00\n")
