@@ -32,6 +32,7 @@ enum Commands {
         RegionsCheckCommand.self,
         RegionsShowCommand.self,
         ResumeCommand.self,
+        ShieldCommand.self,
         StatusCommand.self,
         WatchCommand.self,
         WindowsCommand.self,
