@@ -24,6 +24,7 @@ _shotguard_options() {
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
         resume) echo "-h --help" ;;
+        shield) echo "--regions --key-wait --limit --verbose -h --help" ;;
         status) echo "--json -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --keep --keep-for" \
             "--keep-unredacted --exec --json --once --verbose --no-files" \
@@ -40,12 +41,12 @@ _shotguard_value_kind() {
         "capture|-o" | "capture|--output" | "capture|--regions" | "quarantine restore|-o" | \
             "quarantine restore|--output" | "redact|-o" | "redact|--output" | "redact|--regions" | \
             "regions check|--regions" | "regions show|-o" | "regions show|--output" | "regions show|--regions" | \
-            "watch|--regions")
+            "shield|--regions" | "watch|--regions")
             echo "file" ;;
         "capture|--window" | "protect|--window")
             echo "windows" ;;
         "capture|--geometry" | "quarantine purge|--older-than" | "redact|--rect" | "redact|--origin" | \
-            "watch|--tool-class" | "watch|--keep" | "watch|--keep-for")
+            "shield|--limit" | "watch|--tool-class" | "watch|--keep" | "watch|--keep-for")
             echo "free" ;;
         "capture|--monitor")
             echo "monitors" ;;
@@ -72,6 +73,7 @@ _shotguard_operand_kind() {
         completions) echo words bash zsh fish ;;
         "quarantine restore") echo quarantine ;;
         redact) echo file ;;
+        shield) echo command ;;
     esac
 }
 
@@ -149,7 +151,7 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions resume status watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions resume shield status watch windows" -- "$cur"))
     else
         case $command in
             quarantine) COMPREPLY=($(compgen -W "list restore purge" -- "$cur")) ;;
