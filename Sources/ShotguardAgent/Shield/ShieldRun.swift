@@ -101,10 +101,11 @@ public final class ShieldRun {
             }
             for signal in signals.read() where signal != SIGCHLD { kill(-child.pid, signal) }
             if watch.up, let deadline, monotonicNow() >= deadline {
-                overlays.lower()
+                if !display.isLost { overlays.lower() }
                 watch.up = false
                 lowered = .limit
-                warn("\(name) did not read the screen within \(Self.seconds(limit)) s: covers lowered")
+                warn(source == nil ? "covers lowered at the limit of \(Self.seconds(limit)) s; \(name) runs on"
+                                   : "\(name) did not read the screen within \(Self.seconds(limit)) s: covers lowered")
             }
         }
         if watch.up, !display.isLost {
