@@ -47,10 +47,13 @@ final class ShieldCommandTests: WatchDesktopTestCase {
         let screen = try desk.screen()
         let gate = try Gate(sandbox)
         let shot = shots + "/during.png"
-        let running = try background(["--verbose"], ["sh", "-c", "scrot -o \"$1\" && read line < \"$2\"", "sh", shot, gate.path])
+        let running = try background(["--verbose"], ["sh", "-c", "scrot -o \"$1\" && read line < \"$2\" && exec sleep 60", "sh", shot,
+                                                     gate.path])
         XCTAssertTrue(running.waitForStderr("covers lowered"), running.stderr)
         XCTAssertTrue(running.stderr.contains("after scrot (pid "), running.stderr)
         assertRedacted(try desk.screen(), origin: fullScreen, screen: screen, expected: [])
+        // The gate opens once the command reads it: scrot has written its file by then.
+        try gate.open()
         assertRedacted(try sandbox.image("shots/during.png"), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
         running.send(SIGTERM)
         XCTAssertEqual(running.waitForExit(), 128 + SIGTERM, "the command was ended by the SIGTERM passed on: \(running.stderr)")
