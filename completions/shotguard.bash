@@ -26,6 +26,7 @@ _shotguard_options() {
         "reports list") echo "--json --spool -h --help" ;;
         "reports purge") echo "--older-than --spool -h --help" ;;
         resume) echo "-h --help" ;;
+        shield) echo "--regions --key-wait --limit --verbose -h --help" ;;
         status) echo "--json -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --keep --keep-for" \
             "--keep-unredacted --exec --json --once --verbose --no-files" \
@@ -42,12 +43,13 @@ _shotguard_value_kind() {
         "capture|-o" | "capture|--output" | "capture|--regions" | "quarantine restore|-o" | \
             "quarantine restore|--output" | "redact|-o" | "redact|--output" | "redact|--regions" | \
             "regions check|--regions" | "regions show|-o" | "regions show|--output" | "regions show|--regions" | \
-            "watch|--regions")
+            "shield|--regions" | "watch|--regions")
             echo "file" ;;
         "capture|--window" | "protect|--window")
             echo "windows" ;;
         "capture|--geometry" | "quarantine purge|--older-than" | "redact|--rect" | "redact|--origin" | \
-            "reports purge|--older-than" | "watch|--tool-class" | "watch|--keep" | "watch|--keep-for")
+            "reports purge|--older-than" | "shield|--limit" | "watch|--tool-class" | "watch|--keep" | \
+            "watch|--keep-for")
             echo "free" ;;
         "capture|--monitor")
             echo "monitors" ;;
@@ -75,6 +77,7 @@ _shotguard_operand_kind() {
         completions) echo words bash zsh fish ;;
         "quarantine restore") echo quarantine ;;
         redact) echo file ;;
+        shield) echo command ;;
     esac
 }
 
@@ -152,7 +155,7 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions reports resume status watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions reports resume shield status watch windows" -- "$cur"))
     else
         case $command in
             quarantine) COMPREPLY=($(compgen -W "list restore purge" -- "$cur")) ;;

@@ -57,6 +57,7 @@ complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
 complete -c shotguard -n '__shotguard_using ""' -a reports -d 'List or purge the reports the agent kept'
 complete -c shotguard -n '__shotguard_using ""' -a resume -d 'End a pause: protect again at once'
+complete -c shotguard -n '__shotguard_using ""' -a shield -d 'Cover what the rules hit while COMMAND reads the screen'
 complete -c shotguard -n '__shotguard_using ""' -a status -d 'Say whether the agent protects this session (and why not)'
 complete -c shotguard -n '__shotguard_using ""' -a watch -d 'Notice screenshots and hand them on redacted (the background agent)'
 complete -c shotguard -n '__shotguard_using ""' -a windows -d 'List the viewable windows, to help write rules'
@@ -167,6 +168,14 @@ complete -c shotguard -n '__shotguard_using "reports purge"' -s h -l help -d 'Sh
 
 # resume
 complete -c shotguard -n '__shotguard_using resume' -s h -l help -d 'Show this help and exit'
+
+# shield
+complete -c shotguard -n '__shotguard_using shield' -a '(__fish_complete_command)' -d '--'
+complete -c shotguard -n '__shotguard_using shield' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
+complete -c shotguard -n '__shotguard_using shield' -l key-wait -d 'Run COMMAND once no key is held (at most 2 s): a binding on the key\'s press and a tool that grabs the keyboard (scrot -s, maim -s)'
+complete -c shotguard -n '__shotguard_using shield' -l limit -x -d 'Lower the covers after SECONDS if COMMAND has not read the screen (default 60)'
+complete -c shotguard -n '__shotguard_using shield' -l verbose -d 'Say on standard error what was covered and what lowered the covers'
+complete -c shotguard -n '__shotguard_using shield' -s h -l help -d 'Show this help and exit'
 
 # status
 complete -c shotguard -n '__shotguard_using status' -l json -d 'Print one JSON object instead of lines of text'

@@ -34,6 +34,7 @@ enum Commands {
         ReportsListCommand.self,
         ReportsPurgeCommand.self,
         ResumeCommand.self,
+        ShieldCommand.self,
         StatusCommand.self,
         WatchCommand.self,
         WindowsCommand.self,
