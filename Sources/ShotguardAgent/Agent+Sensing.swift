@@ -40,6 +40,7 @@ extension Agent {
         let pid = info.pid.map { " (pid \($0))" } ?? ""
         let area = info.area?.description ?? "a drawable not on the screen"
         if started {
+            if let pid = info.pid { inputs.writers.stopFollowing(pid: pid) }
             log.info("recording: \(info.program)\(pid) reads \(area) again and again"
                 + (outputs.shield.isOn && rules.inForce != nil ? "; the shield covers what the rules protect while it runs" : ""))
             refreshShield()

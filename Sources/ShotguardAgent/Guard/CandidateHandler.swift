@@ -94,6 +94,7 @@ final class CandidateHandler {
             return HandlingResult(outcome: .left(reason: "it is guard's own output now"))
         }
         let decoded: DecodedImage
+        let decodeStart = monotonicNow()
         do throws(ImagingError) {
             decoded = try ImageCodec.decode(read.bytes, source: candidate.name)
         } catch {
@@ -105,10 +106,13 @@ final class CandidateHandler {
             return judgeUnplaced(candidate, reason: "could not be decoded: \(error.message)", read: read, evidence: evidence,
                                  in: context, size: nil)
         }
+        let examineStart = monotonicNow()
         let examination = Examiner.examine(ExaminationInput(
             image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
             screens: context.event.snapshots, contextNow: context.contextNow(), rules: context.rules, reads: context.reads,
             now: context.now))
+        // The costs of a placement, for the log (and the guard bench that reads it).
+        let timing = "decoded in \(milliseconds(examineStart - decodeStart)), placed in \(milliseconds(monotonicNow() - examineStart))"
         switch examination.place {
         case .unplaced(let reason):
             return act(on: candidate, examination, read: read, in: context, size: (decoded.image.width, decoded.image.height),
@@ -127,7 +131,7 @@ final class CandidateHandler {
                                      notes: examination.notes, evidence: examination.evidence.phrases)
             result.outcome = .placed(placed, fingerprint: "pixels:" + pixelFingerprint(decoded.image))
             result.said.append("placed \(candidate.name) by \(alignment.method.rawValue) at \(alignment.rect): "
-                + "\(examination.hits.count) rectangles (\(examination.judgment.reason))")
+                + "\(examination.hits.count) rectangles (\(examination.judgment.reason); \(timing))")
             return result
         }
     }

@@ -104,9 +104,15 @@ struct CaptureEvent: Sendable {
 
     var eventTime: Snapshot { snapshots[0] }
 
-    /// The active window's rectangle at the event (or the screen): the fallback image.
+    /// What a screenshot program read at the event, else the active window's rectangle (or the
+    /// screen): the fallback image.
     var fallbackRect: Rect {
         let context = eventTime.context
+        // What a screenshot program read is what its image shows, better than a guess.
+        if let read = signals.lazy.compactMap(\.read).first(where: { ScreenshotPrograms.contains($0.program) && $0.area != nil }),
+           let area = read.area?.intersection(context.bounds), !area.isEmpty {
+            return area
+        }
         let active = context.windows.first { $0.id == context.activeWindowID }
         let clipped = active.map { $0.frame.intersection(context.bounds) }
         return clipped.flatMap { $0.isEmpty ? nil : $0 } ?? context.bounds
