@@ -25,26 +25,11 @@ import time
 
 from bench_guard import bench_guard
 from bench_sensing import bench_sensing
+from xvfb import start_xvfb
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTGUARD = os.path.join(ROOT, ".build", "release", "shotguard")
 RUNS = int(os.environ.get("BENCH_RUNS", "9"))
-
-
-def start_xvfb(width, height):
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp", "-noreset"],
-        pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    number = b""
-    while not number.endswith(b"\n"):
-        chunk = os.read(read, 16)
-        if not chunk:
-            raise SystemExit("Xvfb did not start")
-        number += chunk
-    os.close(read)
-    return server, f":{number.decode().strip()}"
 
 
 def paint_root(display, width, height, folder):

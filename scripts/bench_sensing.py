@@ -23,27 +23,13 @@ import sys
 import tempfile
 import time
 
+from xvfb import start_xvfb
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROBE = os.environ.get("SENSING_PROBE", os.path.join(ROOT, ".build", "release", "sensing-probe"))
 SHOTGUARD = os.path.join(ROOT, ".build", "release", "shotguard")
 # A rule on a window and one on a corner of the screen: the shield has covers to raise.
 RULES = "window class=KeePassXC\nscreen 300x28-0+0\n"
-
-
-def start_xvfb(width, height):
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp", "-noreset"],
-        pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    number = b""
-    while not number.endswith(b"\n"):
-        chunk = os.read(read, 16)
-        if not chunk:
-            raise SystemExit("Xvfb did not start")
-        number += chunk
-    os.close(read)
-    return server, f":{number.decode().strip()}"
 
 
 class Probe:

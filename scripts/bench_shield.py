@@ -23,26 +23,11 @@ import time
 
 from Xlib import X, display as xdisplay
 from Xlib.ext import xtest
+from xvfb import start_xvfb
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTGUARD = os.path.join(ROOT, ".build", "release", "shotguard")
 WINDOW = (400, 300, 480, 320)  # x, y, width, height of the covered window's client area
-
-
-def start_xvfb(width, height):
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp", "-noreset"],
-        pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    number = b""
-    while not number.endswith(b"\n"):
-        chunk = os.read(read, 16)
-        if not chunk:
-            raise SystemExit("Xvfb did not start")
-        number += chunk
-    os.close(read)
-    return server, f":{number.decode().strip()}"
 
 
 def openbox_config(folder, shots):

@@ -54,10 +54,10 @@ extension Agent {
             case .toolWindowClosed(let id):
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
                 track(.toolWindowClosed(id: id))
-            case .shieldKey(let readAt, let mappedAt, let serverTime):
+            case .shieldKey(let readAt, let mappedAt, let serverTime, let coveredTime):
                 let now = inputs.clock.now()
-                if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, wallNow: now.wall,
-                                                      monotonicNow: now.monotonic) {
+                if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime,
+                                                      coveredTime: coveredTime, wallNow: now.wall, monotonicNow: now.monotonic) {
                     track(.shieldKey(record))
                 }
             case .windowsChanged:

@@ -44,8 +44,10 @@ extension DesktopEvents {
         guard let serverTime = shield.keys.triggerPressTime(&event) else { return [] }
         shield.overlays.raise()
         let mappedAt = monotonicNow()
+        // After the flush: a read stamped before this time may have been made without them.
+        let coveredTime = shield.overlays.stamp()
         shield.raises = 0
-        return [.shieldKey(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime)]
+        return [.shieldKey(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime)]
     }
 
     /// Notes window changes (the covers follow them) and keeps raised covers above a window

@@ -21,7 +21,7 @@ public enum DesktopSignal {
     /// A shield key was pressed and the overlays were mapped: `readAt` is when the key event
     /// was read, `mappedAt` when the map requests were flushed (monotonic seconds); `serverTime`
     /// the key's server time (a screen read recorded after it was made with the covers up).
-    case shieldKey(readAt: Double, mappedAt: Double, serverTime: UInt)
+    case shieldKey(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?)
     /// Top-level windows changed (mapped, moved, restacked, renamed): the shield's rectangles
     /// need resolving again. At most one per `process` call.
     case windowsChanged

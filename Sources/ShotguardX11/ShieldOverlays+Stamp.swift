@@ -20,6 +20,13 @@ extension ShieldOverlays {
     /// cover) or the server sent no such event.
     public func raiseAndStamp() -> UInt? {
         raise()
+        return stamp()
+    }
+
+    /// The server's time once the covers already asked for are mapped: a zero-length append to
+    /// a property of the first overlay, then one round trip. The key path calls it after
+    /// flushing the maps, so the covers never wait for it.
+    public func stamp() -> UInt? {
         guard let window = firstWindow, !display.isLost else {
             display.sync()
             return nil

@@ -43,12 +43,7 @@ final class AccessibleDesktop {
     /// The login window: placed at 40,50 (no window manager), a normal entry with a name and a
     /// password entry with a secret; no blinking caret, so two captures show the same pixels.
     /// Writes the session bus address to argv[1] once the window is drawn.
-    static let windowScript = #"""
-        import os, sys
-        import gi
-        gi.require_version("Gtk", "3.0")
-        from gi.repository import Gtk, GLib
-        Gtk.Settings.get_default().set_property("gtk-cursor-blink", False)
+    static let windowScript = GtkWindowSession.windowScript(#"""
         window = Gtk.Window(title="Login")
         box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=8)
         user = Gtk.Entry()
@@ -60,15 +55,7 @@ final class AccessibleDesktop {
         window.add(box)
         window.move(40, 50)
         window.set_default_size(300, 100)
-        window.connect("destroy", Gtk.main_quit)
-        window.show_all()
-        def ready():
-            with open(sys.argv[1], "w") as f:
-                f.write(os.environ["DBUS_SESSION_BUS_ADDRESS"] + "\n")
-            return False
-        GLib.timeout_add(200, ready)
-        Gtk.main()
-        """#
+        """#)
 
     /// Lists every text and password text object's screen extents, tab-separated, into argv[1].
     static let queryScript = #"""

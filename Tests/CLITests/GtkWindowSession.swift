@@ -18,6 +18,31 @@ final class GtkWindowSession {
 
     static let python = "/usr/bin/python3"
 
+    /// A GTK 3 program around `body`, which makes `window` (no blinking caret, so two captures
+    /// show the same pixels): it shows the window and writes the session bus address to argv[1]
+    /// once the window is drawn.
+    static func windowScript(_ body: String) -> String {
+        """
+        import os, sys
+        import gi
+        gi.require_version("Gtk", "3.0")
+        from gi.repository import Gtk, GLib
+        Gtk.Settings.get_default().set_property("gtk-cursor-blink", False)
+
+        """ + body + """
+
+        window.connect("destroy", Gtk.main_quit)
+        window.show_all()
+        def ready():
+            with open(sys.argv[1], "w") as f:
+                f.write(os.environ["DBUS_SESSION_BUS_ADDRESS"] + "\\n")
+            return False
+        GLib.timeout_add(200, ready)
+        Gtk.main()
+
+        """
+    }
+
     init(windowScript: String, server: VirtualDisplay) throws {
         for program in ["dbus-run-session", "Xvfb"] where !programExists(program) {
             throw FixtureError("\(program) is not installed (Debian packages 'dbus', 'xvfb')")

@@ -39,12 +39,7 @@ final class TextDesktop {
     /// A window at 40,50 (no window manager): a label with an e-mail address and an order
     /// number, an entry with a card number; no blinking caret. Writes the bus address to
     /// argv[1] once drawn.
-    static let windowScript = #"""
-        import os, sys
-        import gi
-        gi.require_version("Gtk", "3.0")
-        from gi.repository import Gtk, GLib
-        Gtk.Settings.get_default().set_property("gtk-cursor-blink", False)
+    static let windowScript = GtkWindowSession.windowScript(#"""
         window = Gtk.Window(title="Customer")
         box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=12)
         label = Gtk.Label(label="Contact: alice.smith@example.com (order #100-2345-6789)")
@@ -56,15 +51,7 @@ final class TextDesktop {
         box.set_border_width(16)
         window.add(box)
         window.move(40, 50)
-        window.connect("destroy", Gtk.main_quit)
-        window.show_all()
-        def ready():
-            with open(sys.argv[1], "w") as f:
-                f.write(os.environ["DBUS_SESSION_BUS_ADDRESS"] + "\n")
-            return False
-        GLib.timeout_add(200, ready)
-        Gtk.main()
-        """#
+        """#)
 
     /// Finds each of argv[2:] (email, card, order) in the text of the window's objects and
     /// writes its range extents on screen, tab-separated, into argv[1].

@@ -24,9 +24,13 @@ final class ShieldKeyTests: XvfbTestCase {
         return (pump, shield, display)
     }
 
-    private var keyPresses: (EventPump) -> [(readAt: Double, mappedAt: Double)] {
+    private var keyPresses: (EventPump) -> [(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?)] {
         { pump in
-            pump.signals.compactMap { if case .shieldKey(let readAt, let mappedAt, _) = $0 { (readAt, mappedAt) } else { nil } }
+            pump.signals.compactMap {
+                if case .shieldKey(let readAt, let mappedAt, let serverTime, let coveredTime) = $0 {
+                    (readAt, mappedAt, serverTime, coveredTime)
+                } else { nil }
+            }
         }
     }
 
@@ -51,6 +55,11 @@ final class ShieldKeyTests: XvfbTestCase {
         latencies = keyPresses(pump).map { ($0.mappedAt - $0.readAt) * 1e6 }.sorted()
         XCTAssertEqual(latencies.count, 20)
         XCTAssertTrue(latencies.allSatisfy { $0 >= 0 })
+        // Each press knows the server's time once its covers were mapped: no earlier than the key.
+        for press in keyPresses(pump) {
+            let covered = try XCTUnwrap(press.coveredTime, "the covers' map was stamped")
+            XCTAssertGreaterThanOrEqual(covered, press.serverTime)
+        }
         print("shield key to covers mapped: median \(Int(latencies[10])) µs, max \(Int(latencies[19])) µs over 20 presses")
     }
 

@@ -22,6 +22,9 @@ final class ShieldController {
     private var lastFieldsCheck = 0.0
     /// The server time of the last shield key.
     private var keyServerTime: UInt?
+    /// The server time once its covers were mapped: a read stamped between the two may have
+    /// been made without them.
+    private var coveredServerTime: UInt?
 
     /// The covers come down at most this long after the key, whatever happens.
     static let limit = 3.0
@@ -59,10 +62,12 @@ final class ShieldController {
     }
 
     /// The covers went up at the key (mapped by the X layer the moment it read the key).
-    func raised(readAt: Double, mappedAt: Double, serverTime: UInt, wallNow: Double, monotonicNow: Double) -> ShieldRecord? {
+    func raised(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?, wallNow: Double,
+                monotonicNow: Double) -> ShieldRecord? {
         guard let shield else { return nil }
         downAt = readAt + Self.limit
         keyServerTime = serverTime
+        coveredServerTime = coveredTime
         let record = ShieldRecord(keyTime: wallNow - (monotonicNow - readAt), mappedAfterMs: (mappedAt - readAt) * 1000,
                                   covers: shield.overlays.count, serverTime: serverTime)
         log.verbose("shield key: \(record.covers) covers mapped \(JSON.fixed(record.mappedAfterMs, digits: 3)) ms after the key was read")
@@ -81,6 +86,10 @@ final class ShieldController {
                     + "guard handles its image")
             }
             return
+        }
+        if let coveredServerTime, serverTime < coveredServerTime, ScreenshotPrograms.contains(program) {
+            log.warning("shield: \(program) read the screen while the key's covers were going up (at server time "
+                + "\(serverTime), covers mapped by \(coveredServerTime)): the shield may have lost the race; guard handles its image")
         }
         // The recorded request is dispatched by the time its record reached us; one round trip
         // of ours after it proves the server has finished it.
