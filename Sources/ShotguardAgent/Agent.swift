@@ -135,7 +135,7 @@ public final class Agent {
     /// The next time any part has work; now when a candidate or new windows wait.
     private func nextDeadline() -> Double? {
         let now = inputs.clock.now()
-        if inputs.desktop.hasNewWindows { return now.monotonic }
+        if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents { return now.monotonic }
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline,
                 inputs.sensing?.deadline, inputs.writers.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()

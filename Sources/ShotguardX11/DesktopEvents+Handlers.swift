@@ -206,6 +206,11 @@ extension DesktopEvents {
     /// Whether new windows wait for their check (the loop then turns again at once).
     public var hasNewWindows: Bool { !newWindows.isEmpty }
 
+    /// Whether events sit in Xlib's queue, read there by a round trip after `process` drained it
+    /// (the new windows' check, a takeover of the clipboard): poll would not see them on the
+    /// socket and the loop would sleep with them unhandled.
+    public var hasQueuedEvents: Bool { XQLength(display.handle) > 0 }
+
     /// The clipboard owner for reports: its WM_CLASS where it has one, else its id.
     private func describe(_ owner: Window) -> String {
         let hint = display.classHint(of: owner)

@@ -49,16 +49,10 @@ final class ClipboardLimitTests: WatchDesktopTestCase {
     /// paste gets nothing, never the original. (Pastes during the fight may reach the owner:
     /// X11 gives CLIPBOARD to whoever asks, and guard must read an image before judging it.)
     ///
-    /// Not run yet (its name lacks the `test` prefix): the agent fails it every time. After
-    /// some dozens of withholds the owner takes CLIPBOARD back and the agent does not notice:
-    /// its log stops at "the clipboard offers nothing now", it waits in poll() with no timeout,
-    /// and the owner's retake stays unseen until other X traffic reaches the agent's
-    /// connection — here the next paste, which gets the original. Most likely the owner's
-    /// XFixesSelectionNotify is read into Xlib's queue during the round trips of the withhold
-    /// (the server time and XGetSelectionOwner), after the turn's XPending loop, and nothing
-    /// looks at that queue before the loop waits on the descriptor. Give it back its prefix
-    /// once the loop handles what Xlib has queued before it waits.
-    func knownStall_AnOwnerThatTakesTheClipboardBackAThousandTimesWhileSomeonePastesEndsWithNothingToPaste() throws {
+    /// The agent once lost this fight: the owner's XFixesSelectionNotify was read into Xlib's
+    /// queue by the withhold's round trips, after the turn had drained it, and the loop slept
+    /// in poll() with it unhandled until the next paste, which got the original.
+    func testAnOwnerThatTakesTheClipboardBackAThousandTimesWhileSomeonePastesEndsWithNothingToPaste() throws {
         _ = try retakeFight(retakes: 1_000, pasting: true)
     }
 
