@@ -47,7 +47,10 @@ enum CardMatcher {
         var end = start
         while end >= 5, scalars[end - 1] == " " {
             let group = scalars[(end - 5)..<(end - 1)]
-            guard group.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }), end - 5 == 0 || scalars[end - 6] == " " else {
+            // The group starts the line or follows a space, or, for the country code's group,
+            // anything that is not a letter or digit ("user=FR48 4639 …", "(DE89 3704 …").
+            guard group.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }),
+                  end - 5 == 0 || scalars[end - 6] == " " || !scalars[end - 6].isASCIIAlphanumeric else {
                 return false
             }
             let characters = Array(group)

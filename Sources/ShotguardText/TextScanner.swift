@@ -132,27 +132,41 @@ public final class TextScanner: Sendable {
         let background = Ink.background(grey, crop)
         let image = grey.crop(crop, scale: scale, invert: Ink.isLightOnDark(grey, crop, background: background))
         var hits: [TextHit] = []
-        for words in engine.words(in: image) {
-            let placed = words.map { word in
+        for line in engine.words(in: image) {
+            let placed = line.map { read in
+                let word = read.word
                 let x0 = crop.x + word.rect.x / scale, y0 = crop.y + word.rect.y / scale
                 let x1 = crop.x + (word.rect.maxX + scale - 1) / scale, y1 = crop.y + (word.rect.maxY + scale - 1) / scale
                 return TextWord(text: word.text, rect: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
             }
             // Tesseract's word boxes come from its recogniser's character positions, which can
             // fall short of the ink by a character: each box grows to the ink it is part of.
-            hits += matchHits(placed, source: .ocr, origin: origin, bounds: bounds) { box in
-                Ink.extent(of: box, in: grey, line: crop, background: background)
+            let grow = { (box: Rect) in Ink.extent(of: box, in: grey, line: crop, background: background) }
+            hits += matchHits(placed, source: .ocr, origin: origin, bounds: bounds, grow: grow)
+            // Where OCR was unsure of a symbol, the recogniser's other readings of it.
+            let placedLine = zip(line, placed).map { OCRWord(word: $1, symbols: $0.symbols) }
+            let lostDots = Rereadings.lostDots(placedLine) { left, right in
+                Ink.hasDot(between: left, and: right, in: grey, background: background)
+            }
+            for rereading in Rereadings.of(line) + lostDots {
+                var words = placed
+                words[rereading.word].text = rereading.text
+                hits += matchHits(words, source: .ocr, origin: origin, bounds: bounds, only: rereading, grow: grow)
             }
         }
         return hits
     }
 
     /// The hits of every rule in one line of words (image coordinates): each match's words
-    /// boxed together (grown by `grow`) with a margin, kept when its rule applies there.
-    func matchHits(_ words: [TextWord], source: TextSource, origin: Rect, bounds: Rect,
+    /// boxed together (grown by `grow`) with a margin, kept when its rule applies there. With
+    /// `only`, the matches of its kinds through its word alone.
+    func matchHits(_ words: [TextWord], source: TextSource, origin: Rect, bounds: Rect, only rereading: Rereading? = nil,
                    grow: (Rect) -> Rect = { $0 }) -> [TextHit] {
-        LineMatcher.matches(words, rules: rules).compactMap { match in
-            let rule = rules[match.rule]
+        let ruleIndices = rules.indices.filter { rereading?.kinds.contains(rules[$0].kind) ?? true }
+        guard !ruleIndices.isEmpty else { return [] }
+        return LineMatcher.matches(words, rules: ruleIndices.map { rules[$0] }).compactMap { match in
+            if let rereading, !match.words.contains(rereading.word) { return nil }
+            let rule = rules[ruleIndices[match.rule]]
             let box = grow(words[match.words].map(\.rect).reduce(words[match.words.lowerBound].rect) { $0.union($1) })
             let margin = max(Self.margin, box.height / 4)
             let rect = Rect(x: box.x - margin, y: box.y - margin, width: box.width + 2 * margin,

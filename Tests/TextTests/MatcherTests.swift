@@ -75,6 +75,15 @@ final class MatcherTests: XCTestCase {
         }
     }
 
+    /// Regression: an IBAN after `=` ("user=FR89 …") had its first four digit groups, Luhn-valid
+    /// by chance, covered as a card number too.
+    func testTheDigitsOfAnIBANAfterPunctuationAreNoCardNumber() throws {
+        XCTAssertEqual(try found(.card, "2994 4746 0547 4270"), ["2994 4746 0547 4270"])
+        XCTAssertEqual(try found(.card, "user=FR89 2994 4746 0547 4270 1973 402"), [])
+        XCTAssertEqual(try found(.card, "(FR89 2994 4746 0547 4270 1973 402)"), [])
+        XCTAssertEqual(try found(.iban, "user=FR89 2994 4746 0547 4270 1973 402"), ["user=FR89 2994 4746 0547 4270 1973 402"])
+    }
+
     func testKeysOfKnownShapes() throws {
         XCTAssertEqual(try found(.key, "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE"),
                        ["AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE"])
