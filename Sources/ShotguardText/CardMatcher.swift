@@ -40,25 +40,24 @@ enum CardMatcher {
         return matches
     }
 
-    /// Whether the digits at `start` continue an IBAN: printed groups of four letters or digits
-    /// back to a country code and check digits ("ES85 4025 4819 5978 3387", "GB40 WEST 6428"),
-    /// whose digits are no card's.
+    /// Whether the digits at `start` continue an IBAN: letters, digits and single spaces (the
+    /// printed groups, some of which OCR may have joined, or read with a look-alike such as `$`)
+    /// back to a country code and check digits at a word's start ("ES85 4025 4819 5978 3387",
+    /// "user=FR48 4639 8335", "IT97T901 6236"), whose digits are no card's.
     static func followsIBANStart(_ start: Int, in scalars: [Unicode.Scalar]) -> Bool {
-        var end = start
-        while end >= 5, scalars[end - 1] == " " {
-            let group = scalars[(end - 5)..<(end - 1)]
-            // The group starts the line or follows a space, or, for the country code's group,
-            // anything that is not a letter or digit ("user=FR48 4639 …", "(DE89 3704 …").
-            guard group.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }),
-                  end - 5 == 0 || scalars[end - 6] == " " || !scalars[end - 6].isASCIIAlphanumeric else {
-                return false
-            }
-            let characters = Array(group)
-            if characters[0].isASCIIUpper, characters[1].isASCIIUpper, LookAlikes.digit(characters[2]) != nil,
-               LookAlikes.digit(characters[3]) != nil {
+        // An IBAN is at most 34 characters, 42 with the spaces of its groups.
+        let earliest = max(0, start - 42)
+        var index = start
+        while index > earliest {
+            let previous = scalars[index - 1]
+            guard previous.isASCIIAlphanumeric || LookAlikes.digit(previous) != nil
+                    || (previous == " " && index >= 2 && scalars[index - 2] != " ") else { return false }
+            index -= 1
+            guard index + 4 <= start, index == 0 || !scalars[index - 1].isASCIIAlphanumeric else { continue }
+            if scalars[index].isASCIIUpper, scalars[index + 1].isASCIIUpper, LookAlikes.digit(scalars[index + 2]) != nil,
+               LookAlikes.digit(scalars[index + 3]) != nil, IBANMatcher.lengths[String(Character(scalars[index])) + String(Character(scalars[index + 1]))] != nil {
                 return true
             }
-            end -= 5
         }
         return false
     }

@@ -81,6 +81,10 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.card, "2994 4746 0547 4270"), ["2994 4746 0547 4270"])
         XCTAssertEqual(try found(.card, "user=FR89 2994 4746 0547 4270 1973 402"), [])
         XCTAssertEqual(try found(.card, "(FR89 2994 4746 0547 4270 1973 402)"), [])
+        // Groups OCR joined, and a look-alike symbol inside the account.
+        XCTAssertEqual(try found(.card, "FR89 29944746 0547 4270 1973 402"), [])
+        XCTAssertEqual(try found(.card, "FR89 $994 4746 0547 4270 1973 402"), [])
+        XCTAssertEqual(try found(.card, "FR892994 4746 0547 4270 1973 402"), [])
         XCTAssertEqual(try found(.iban, "user=FR89 2994 4746 0547 4270 1973 402"), ["user=FR89 2994 4746 0547 4270 1973 402"])
     }
 
