@@ -111,7 +111,7 @@ public final class TextScanner: Sendable {
                 left.add(1, ordering: .relaxed)
                 return
             }
-            let lineHits = self.read(candidates[job], of: grey, engine: engine, origin: origin, bounds: bounds)
+            let lineHits = self.read(candidates[job], of: grey, besides: candidates, engine: engine, origin: origin, bounds: bounds)
             giveBack(engine)
             found.withLock { $0[job] = lineHits }
         }
@@ -121,27 +121,17 @@ public final class TextScanner: Sendable {
                               accessibleRuns: accessibleText.count)
     }
 
-    /// OCR of one candidate line: cropped with a margin, light-on-dark inverted, scaled up to
-    /// `targetLineHeight`, read, and its words matched.
-    private func read(_ line: Rect, of grey: GreyImage, engine: OCREngine, origin: Rect, bounds: Rect) -> [TextHit] {
-        // Room above and below for ascenders and descenders too thin to have made runs.
-        let padX = max(4, line.height / 3), padY = max(4, line.height / 2 + 2)
-        let crop = Rect(x: line.x - padX, y: line.y - padY, width: line.width + 2 * padX, height: line.height + 2 * padY)
-            .intersection(bounds)
-        let scale = min(4, max(1, (Self.targetLineHeight + line.height - 1) / line.height))
-        let background = Ink.background(grey, crop)
-        let image = grey.crop(crop, scale: scale, invert: Ink.isLightOnDark(grey, crop, background: background))
+    /// OCR of one candidate line (see `LineCrop`): read, and its words matched.
+    private func read(_ line: Rect, of grey: GreyImage, besides lines: [Rect], engine: OCREngine, origin: Rect,
+                      bounds: Rect) -> [TextHit] {
+        let crop = LineCrop(line, of: grey, besides: lines, targetHeight: Self.targetLineHeight)
+        let background = crop.background
         var hits: [TextHit] = []
-        for line in engine.words(in: image) {
-            let placed = line.map { read in
-                let word = read.word
-                let x0 = crop.x + word.rect.x / scale, y0 = crop.y + word.rect.y / scale
-                let x1 = crop.x + (word.rect.maxX + scale - 1) / scale, y1 = crop.y + (word.rect.maxY + scale - 1) / scale
-                return TextWord(text: word.text, rect: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
-            }
+        for line in engine.words(in: crop.image) {
+            let placed = line.map { TextWord(text: $0.word.text, rect: crop.place($0.word.rect)) }
             // Tesseract's word boxes come from its recogniser's character positions, which can
             // fall short of the ink by a character: each box grows to the ink it is part of.
-            let grow = { (box: Rect) in Ink.extent(of: box, in: grey, line: crop, background: background) }
+            let grow = { (box: Rect) in Ink.extent(of: box, in: grey, line: crop.reach, background: background) }
             hits += matchHits(placed, source: .ocr, origin: origin, bounds: bounds, grow: grow)
             // Where OCR was unsure of a symbol, the recogniser's other readings of it.
             let placedLine = zip(line, placed).map { OCRWord(word: $1, symbols: $0.symbols) }
