@@ -88,7 +88,8 @@ public final class TextScanner: Sendable {
             }
         }
         let grey = GreyImage(image)
-        var lines = TextLineFinder.lines(in: grey, excluding: excluded)
+        let allLines = TextLineFinder.lines(in: grey, excluding: excluded)
+        var lines = Self.wideEnough(allLines, for: rules)
         // Rules limited to windows need only the lines in those windows.
         if rules.allSatisfy({ $0.areas != nil }) {
             let areas = rules.flatMap { $0.areas ?? [] }.map { $0.offsetBy(dx: -origin.x, dy: -origin.y) }
@@ -111,7 +112,7 @@ public final class TextScanner: Sendable {
                 left.add(1, ordering: .relaxed)
                 return
             }
-            let lineHits = self.read(candidates[job], of: grey, besides: candidates, engine: engine, origin: origin, bounds: bounds)
+            let lineHits = self.read(candidates[job], of: grey, besides: allLines, engine: engine, origin: origin, bounds: bounds)
             giveBack(engine)
             found.withLock { $0[job] = lineHits }
         }
@@ -119,6 +120,28 @@ public final class TextScanner: Sendable {
         let unread = left.load(ordering: .relaxed)
         return TextScanResult(hits: deduplicated(hits), linesRead: lines.count - unread, linesLeft: unread,
                               accessibleRuns: accessibleText.count)
+    }
+
+    /// The lines wide enough to hold a match of one of `rules`' kinds (`narrowestMatch`).
+    static func wideEnough(_ lines: [Rect], for rules: [TextRule]) -> [Rect] {
+        let narrowest = rules.map { narrowestMatch($0.kind) }.min() ?? 0
+        return lines.filter { $0.width * 10 >= narrowest * $0.height }
+    }
+
+    /// The narrowest a match of `kind` can be, in tenths of its line's height (the candidate's,
+    /// from the top of its tallest letters to the foot of its descenders: 1.0 to 1.3 em): its
+    /// fewest characters at their narrowest advance. Card numbers: 13 digits of at least 0.5 em;
+    /// IBANs: 15 letters and digits of at least 0.3 em ("I"); keys (`xoxb-` and 10): 15
+    /// characters of at least 0.25 em ("l", "i", "-"); e-mail addresses ("a@b.co"): an `@` of
+    /// 0.8 em and five more of 0.25 em. A pattern may match anything.
+    static func narrowestMatch(_ kind: TextKind) -> Int {
+        switch kind {
+        case .card: return 50
+        case .iban: return 34
+        case .key: return 28
+        case .email: return 15
+        case .pattern: return 0
+        }
     }
 
     /// OCR of one candidate line (see `LineCrop`): read, and its words matched.
