@@ -14,9 +14,15 @@ enum CardMatcher {
 
     static func find(in line: LineText) -> [Range<Int>] {
         var matches: [Range<Int>] = []
-        for run in digitRuns(line.scalars) where !followsIBANStart(run[0].range.lowerBound, in: line.scalars) {
+        for run in digitRuns(line.scalars) {
             var start = 0
             while start < run.count {
+                // Look-alikes make groups of an IBAN's letters too ("IT97" folds to 1797): each
+                // group a number would start at is checked, not only the run's first.
+                if followsIBANStart(run[start].range.lowerBound, in: line.scalars) {
+                    start += 1
+                    continue
+                }
                 // The longest plausible, valid number that starts at this group.
                 var found: Int?
                 var total = 0

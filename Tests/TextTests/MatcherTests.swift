@@ -85,6 +85,8 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.card, "FR89 29944746 0547 4270 1973 402"), [])
         XCTAssertEqual(try found(.card, "FR89 $994 4746 0547 4270 1973 402"), [])
         XCTAssertEqual(try found(.card, "FR892994 4746 0547 4270 1973 402"), [])
+        // Letters of the account that fold to digits ("T901" to 7901) start no number either.
+        XCTAssertEqual(try found(.card, "IT97 T901 6236 6460 2823 1960 293"), [])
         XCTAssertEqual(try found(.iban, "user=FR89 2994 4746 0547 4270 1973 402"), ["user=FR89 2994 4746 0547 4270 1973 402"])
     }
 
