@@ -90,6 +90,18 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.iban, "user=FR89 2994 4746 0547 4270 1973 402"), ["user=FR89 2994 4746 0547 4270 1973 402"])
     }
 
+    /// Regression: UUIDs whose letters OCR read in upper case or as other letters ("l" for 1,
+    /// "O" for 0) looked random enough to be keys.
+    func testAUUIDIsNoKeyWhateverOCRMadeOfItsLetters() throws {
+        for text in ["id 9cd1ef60-d09f-d1fc-b601-8292a8a81e78 ok", "9cdlef60-dO9F-d1fc-b6O1-8292a8a81e78",
+                     "8e000329-e5dd-2e4f-fOe8-12c8F6334846", "X-Key: cc569a8d-169a-6438-5f29-4ede9el49f8F"] {
+            XCTAssertEqual(try found(.key, text), [], text)
+        }
+        // A key beside a UUID is still one.
+        XCTAssertEqual(try found(.key, "9cd1ef60-d09f-d1fc-b601-8292a8a81e78 ghp_VVfzp5ditE09OmbRWjNKEbDbpeh4AcdU0rE1"),
+                       ["ghp_VVfzp5ditE09OmbRWjNKEbDbpeh4AcdU0rE1"])
+    }
+
     func testKeysOfKnownShapes() throws {
         XCTAssertEqual(try found(.key, "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE"),
                        ["AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE"])
