@@ -22,9 +22,12 @@ build:
 # and starts in 6 ms instead of 9 (fewer shared objects to load and relocate).
 RELEASE := -c release --static-swift-stdlib
 
+# The two programs only: building every target in release also builds the tests' support
+# library, which imports XCTest, found in debug builds alone (sensing-probe is for make bench).
 release:
 	@scripts/install-deps.sh --check build
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --product shotguard
+	$(SWIFT) build $(RELEASE) --product sensing-probe
 
 # The test command of the README: every test, X tests on private Xvfb servers.
 test: deps

@@ -86,7 +86,8 @@ let package = Package(
 
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
-                                                       "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility", "ShotguardBus"],
+                                                       "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility", "ShotguardBus",
+                                                       "ShotguardText"],
                 swiftSettings: strict),
 
         // The command-line tool.
@@ -121,7 +122,7 @@ let package = Package(
         .testTarget(name: "DocsTests", dependencies: ["ShotguardTestSupport"], swiftSettings: strict),
         // The agent's decisions (tracker, policy, queue, recent keys, reports), with no X server.
         .testTarget(name: "AgentDecisionTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
-                                                               "ShotguardScreen", "ShotguardX11"], swiftSettings: strict),
+                                                               "ShotguardScreen", "ShotguardX11", "ShotguardBase"], swiftSettings: strict),
         // The session-bus service, client and notifications against a private dbus-daemon.
         .testTarget(name: "BusTests", dependencies: ["ShotguardBus", "ShotguardBase", "ShotguardTestSupport"], swiftSettings: strict),
         // Text rules: the matchers, the OCR pass on the generated corpus in Corpus/, the loader.

@@ -23,7 +23,10 @@ _shotguard_options() {
             "--compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
+        "reports list") echo "--json --spool -h --help" ;;
+        "reports purge") echo "--older-than --spool -h --help" ;;
         resume) echo "-h --help" ;;
+        shield) echo "--regions --key-wait --limit --verbose -h --help" ;;
         status) echo "--json -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --keep --keep-for" \
             "--keep-unredacted --exec --json --once --verbose --no-files" \
@@ -40,12 +43,13 @@ _shotguard_value_kind() {
         "capture|-o" | "capture|--output" | "capture|--regions" | "quarantine restore|-o" | \
             "quarantine restore|--output" | "redact|-o" | "redact|--output" | "redact|--regions" | \
             "regions check|--regions" | "regions show|-o" | "regions show|--output" | "regions show|--regions" | \
-            "watch|--regions")
+            "shield|--regions" | "watch|--regions")
             echo "file" ;;
         "capture|--window" | "protect|--window")
             echo "windows" ;;
         "capture|--geometry" | "quarantine purge|--older-than" | "redact|--rect" | "redact|--origin" | \
-            "watch|--tool-class" | "watch|--keep" | "watch|--keep-for")
+            "reports purge|--older-than" | "shield|--limit" | "watch|--tool-class" | "watch|--keep" | \
+            "watch|--keep-for")
             echo "free" ;;
         "capture|--monitor")
             echo "monitors" ;;
@@ -55,7 +59,8 @@ _shotguard_value_kind() {
             echo "words 50 75 90 100" ;;
         "capture|--compression" | "redact|--compression" | "regions show|--compression" | "watch|--compression")
             echo "words 0 1 2 3 4 5 6 7 8 9" ;;
-        "demo|--dir" | "watch|--dir" | "watch|--spool")
+        "demo|--dir" | "reports list|--spool" | "reports purge|--spool" | "watch|--dir" | \
+            "watch|--spool")
             echo "folder" ;;
         "redact|--fill")
             echo "fill" ;;
@@ -72,6 +77,7 @@ _shotguard_operand_kind() {
         completions) echo words bash zsh fish ;;
         "quarantine restore") echo quarantine ;;
         redact) echo file ;;
+        shield) echo command ;;
     esac
 }
 
@@ -126,7 +132,7 @@ _shotguard() {
     if ((${#words[@]} > 2)) && [[ ${words[1]} != -* ]]; then
         command=${words[1]}
         case $command in
-            quarantine | regions)
+            quarantine | regions | reports)
                 ((${#words[@]} > 3)) && command="$command ${words[2]}" ;;
         esac
     fi
@@ -149,11 +155,12 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions resume status watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions reports resume shield status watch windows" -- "$cur"))
     else
         case $command in
             quarantine) COMPREPLY=($(compgen -W "list restore purge" -- "$cur")) ;;
             regions) COMPREPLY=($(compgen -W "check show" -- "$cur")) ;;
+            reports) COMPREPLY=($(compgen -W "list purge" -- "$cur")) ;;
             *) _shotguard_values "$(_shotguard_operand_kind "$command")" "$cur" ;;
         esac
     fi

@@ -8,7 +8,7 @@
 function __shotguard_command
     set -l tokens (commandline -opc)
     if test (count $tokens) -ge 2; and not string match -q -- '-*' $tokens[2]
-        if contains -- $tokens[2] quarantine regions; and test (count $tokens) -ge 3
+        if contains -- $tokens[2] quarantine regions reports; and test (count $tokens) -ge 3
             echo "$tokens[2] $tokens[3]"
         else
             echo $tokens[2]
@@ -55,7 +55,9 @@ complete -c shotguard -n '__shotguard_using ""' -a protect -d 'Ask that a window
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG, WebP or BMP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
+complete -c shotguard -n '__shotguard_using ""' -a reports -d 'List or purge the reports the agent kept'
 complete -c shotguard -n '__shotguard_using ""' -a resume -d 'End a pause: protect again at once'
+complete -c shotguard -n '__shotguard_using ""' -a shield -d 'Cover what the rules hit while COMMAND reads the screen'
 complete -c shotguard -n '__shotguard_using ""' -a status -d 'Say whether the agent protects this session (and why not)'
 complete -c shotguard -n '__shotguard_using ""' -a watch -d 'Notice screenshots and hand them on redacted (the background agent)'
 complete -c shotguard -n '__shotguard_using ""' -a windows -d 'List the viewable windows, to help write rules'
@@ -70,6 +72,10 @@ complete -c shotguard -n '__shotguard_using quarantine' -a purge -d 'Delete quar
 # regions
 complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regions file against the windows on screen'
 complete -c shotguard -n '__shotguard_using regions' -a show -d 'Write a capture with every rule\'s rectangles outlined'
+
+# reports
+complete -c shotguard -n '__shotguard_using reports' -a list -d 'List the reports the agent kept, newest first'
+complete -c shotguard -n '__shotguard_using reports' -a purge -d 'Delete the reports the agent kept'
 
 # autostart
 complete -c shotguard -n '__shotguard_using autostart' -s h -l help -d 'Show this help and exit'
@@ -124,7 +130,7 @@ complete -c shotguard -n '__shotguard_using "quarantine restore"' -l force -d 'R
 complete -c shotguard -n '__shotguard_using "quarantine restore"' -s h -l help -d 'Show this help and exit'
 
 # quarantine purge
-complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DAYS days'
+complete -c shotguard -n '__shotguard_using "quarantine purge"' -l older-than -x -d 'Delete only entries older than DURATION (7d, 12h; a bare number is days)'
 complete -c shotguard -n '__shotguard_using "quarantine purge"' -s h -l help -d 'Show this help and exit'
 
 # redact
@@ -150,8 +156,26 @@ complete -c shotguard -n '__shotguard_using "regions show"' -l no-shm -d 'Captur
 complete -c shotguard -n '__shotguard_using "regions show"' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
 complete -c shotguard -n '__shotguard_using "regions show"' -s h -l help -d 'Show this help and exit'
 
+# reports list
+complete -c shotguard -n '__shotguard_using "reports list"' -l json -d 'Print one JSON array of the reports'
+complete -c shotguard -n '__shotguard_using "reports list"' -l spool -x -a '(__fish_complete_directories)' -d 'Use the reports in DIR (default $XDG_STATE_HOME/shotguard/reports)'
+complete -c shotguard -n '__shotguard_using "reports list"' -s h -l help -d 'Show this help and exit'
+
+# reports purge
+complete -c shotguard -n '__shotguard_using "reports purge"' -l older-than -x -d 'Delete only reports older than DURATION (30m, 12h, 7d)'
+complete -c shotguard -n '__shotguard_using "reports purge"' -l spool -x -a '(__fish_complete_directories)' -d 'Use the reports in DIR (default $XDG_STATE_HOME/shotguard/reports)'
+complete -c shotguard -n '__shotguard_using "reports purge"' -s h -l help -d 'Show this help and exit'
+
 # resume
 complete -c shotguard -n '__shotguard_using resume' -s h -l help -d 'Show this help and exit'
+
+# shield
+complete -c shotguard -n '__shotguard_using shield' -a '(__fish_complete_command)' -d '--'
+complete -c shotguard -n '__shotguard_using shield' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
+complete -c shotguard -n '__shotguard_using shield' -l key-wait -d 'Run COMMAND once no key is held (at most 2 s): a binding on the key\'s press and a tool that grabs the keyboard (scrot -s, maim -s)'
+complete -c shotguard -n '__shotguard_using shield' -l limit -x -d 'Lower the covers after SECONDS if COMMAND has not read the screen (default 60)'
+complete -c shotguard -n '__shotguard_using shield' -l verbose -d 'Say on standard error what was covered and what lowered the covers'
+complete -c shotguard -n '__shotguard_using shield' -s h -l help -d 'Show this help and exit'
 
 # status
 complete -c shotguard -n '__shotguard_using status' -l json -d 'Print one JSON object instead of lines of text'

@@ -6,11 +6,12 @@ For each screen size it starts a private Xvfb, paints screenshot-like content on
 Prints medians, ratios to shotguard and PNG sizes, then the speed figures of
 docs/performance.md side by side (all measured in this run): capture and redact against
 scrot and ImageMagick, PNG size against scrot's, a capture's peak memory against the frame,
-and the window-list read for 50 windows. Nothing here is a pass/fail threshold.
+and the window-list read for 50 windows; then what capture sensing costs the agent (idle, and while
+a 30 fps recording runs: scripts/bench_sensing.py). Nothing here is a pass/fail threshold.
 
   scripts/bench.py [--speed-only] [WxH ...]     (default 1920x1080 3840x2160)
 
---speed-only leaves out the agent's latency benches (watch, guard, shield).
+--speed-only leaves out the agent's benches (watch, guard, capture sensing, shield).
 """
 import os
 import re
@@ -23,6 +24,7 @@ import tempfile
 import time
 
 from bench_guard import bench_guard
+from bench_sensing import bench_sensing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTGUARD = os.path.join(ROOT, ".build", "release", "shotguard")
@@ -239,8 +241,9 @@ def bench_size(width, height, folder, speed_only):
         server.wait()
 
 
-def summary(results):
-    """The figures of docs/performance.md, as ratios measured in this run."""
+def summary(results, sensing=None):
+    """The figures of docs/performance.md, as ratios measured in this run; with `sensing`, the
+    agent's cost of capture sensing (bench_sensing's figures of the agent: idle, recording)."""
     print(f"\nspeed summary, medians of {RUNS} (ratio = peer time / shotguard time; goals from docs/performance.md)")
     print(f"  {'work':<44} {'shotguard':>10} {'peer':>22} {'ratio':>7} {'goal':>9}")
 
@@ -267,11 +270,17 @@ def summary(results):
     for size, _, figures in sized:
         seconds, listed = figures["windows"]
         row("window list, 50 windows, " + size, f"{seconds * 1000:.2f}ms", f"({listed} windows read)", "", "<= 5 ms")
+    if sensing:
+        quiet, busy = sensing
+        row("agent CPU, 30 fps recording of 1920x1080", f"{busy['core']:.2f}%", "of one core", "", "<= 2%")
+        row(f"agent wake-ups, idle {quiet['wall']:.0f} s", str(quiet["wakeups"]), f"CPU {quiet['cpu'] * 1000:.2f}ms", "", "0")
     print("  (window list: the agent's own log of its screen-context read at each snapshot, 50 windows mapped, median)")
+    if sensing:
+        print("  (capture sensing: shotguard watch --shield with a regions file, its CPU and wake-ups from /proc)")
 
 
 def main():
-    for tool in ["Xvfb", "scrot", "maim", "/usr/bin/import", "/usr/bin/convert", "/usr/bin/display"]:
+    for tool in ["Xvfb", "scrot", "maim", "/usr/bin/import", "/usr/bin/convert", "/usr/bin/display", "ffmpeg"]:
         if not shutil.which(tool):
             raise SystemExit(f"bench needs {tool} (run scripts/install-deps.sh)")
     if not os.access(SHOTGUARD, os.X_OK):
@@ -286,7 +295,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="shotguard-bench-") as folder:
         for width, height in sizes:
             results.append(((width, height), bench_size(width, height, folder, speed_only)))
-    summary(results)
+    sensing = None if speed_only else bench_sensing()[0]
+    summary(results, sensing)
     if speed_only:
         return
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench_shield.py")], check=True)  # needs python3-xlib

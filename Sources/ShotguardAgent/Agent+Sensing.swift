@@ -40,6 +40,7 @@ extension Agent {
         let pid = info.pid.map { " (pid \($0))" } ?? ""
         let area = info.area?.description ?? "a drawable not on the screen"
         if started {
+            if let pid = info.pid { inputs.writers.stopFollowing(pid: pid) }
             log.info("recording: \(info.program)\(pid) reads \(area) again and again"
                 + (outputs.shield.isOn && rules.inForce != nil ? "; the shield covers what the rules protect while it runs" : ""))
             refreshShield()
@@ -54,6 +55,7 @@ extension Agent {
             ("frames", .number(info.frames)),
         ])
         if !outputs.sink.announce(line) { inputs.stopping = true }
+        log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program))])
         outputs.desktop.recording(started: started, program: info.program, pid: info.pid, geometry: info.area?.description,
                                   rulesInForce: !(rules.inForce?.rules.isEmpty ?? true), shielded: outputs.shield.isOn)
     }

@@ -3,6 +3,7 @@ import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardScreen
+import ShotguardText
 import ShotguardX11
 
 extension Agent {
@@ -123,7 +124,10 @@ extension Agent {
             return
         }
         let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [screen] in screen.take() })
-        for line in said { log.verbose(line) }
+        for line in said {
+            log.verbose(line)
+            if line.hasPrefix("ignored ") { log.events.say("ignored", [("why", .string(line))]) }
+        }
     }
 
     /// Examines one candidate, carries out guard's action, and tells the tracker.
@@ -133,7 +137,8 @@ extension Agent {
         let context = CandidateHandler.Context(
             event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
             reads: tracker.reads, sensing: inputs.sensing != nil, now: now,
-            isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) })
+            isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) },
+            hasTextRules: rules.inForce?.hasTextRules ?? false)
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }
         tracker.record({ outcome in
@@ -144,6 +149,39 @@ extension Agent {
         for line in result.said { if line.hasPrefix("guard: ") { log.info(line) } else { log.verbose(line) } }
         for line in result.warnings { log.warning(line) }
         for line in tracker.examined(candidate, result.outcome, at: now) { log.verbose(line) }
+        if let pending = result.textPass, let regions = rules.inForce, pending.screen < event.snapshots.count {
+            handler.startTextPass(pending, rules: regions.scannerRules(against: event.snapshots[pending.screen].context))
+            tracker.textPassStarted()
+            log.verbose("text rules: checking \(candidate.name) off the loop")
+        }
+        log.events.say("examined", [("name", .string(candidate.name)), ("source", .string(candidate.source.rawValue)),
+                                    ("outcome", .string(result.outcome.kind)), ("file", result.file.map(JSON.string) ?? .null),
+                                    ("clipboard", result.clipboard.map(JSON.string) ?? .null),
+                                    ("quarantine", result.quarantine.map(JSON.string) ?? .null)])
+    }
+
+    /// Text passes that ended: their second rewrite or clipboard image done, the report told.
+    func handleTextPasses() {
+        let now = inputs.clock.now()
+        let outcomes = handler.finishTextPasses(eventID: tracker.event?.id ?? CaptureTracker.eventID(at: now)) { [tracker] key in
+            tracker.recent.contains(key, as: .own, at: now.monotonic)
+        }
+        for outcome in outcomes {
+            for key in outcome.ownKeys { tracker.noteOwn(key, at: now) }
+            tracker.record({ guardOutcome in
+                if let file = outcome.file { guardOutcome.file = file }
+                if let clipboard = outcome.clipboard { guardOutcome.clipboard = clipboard }
+                if let quarantine = outcome.quarantine { guardOutcome.quarantine = quarantine }
+            })
+            for line in outcome.said { log.info(line) }
+            for line in outcome.warnings { log.warning(line) }
+            tracker.textPassEnded(key: outcome.candidate.key, image: outcome.image,
+                                  covers: outcome.covers.map { (kind: $0.kind.rawValue, line: $0.line, rect: $0.rect) },
+                                  note: outcome.warnings.first)
+            log.events.say("text-pass", [("name", .string(outcome.candidate.name)), ("covers", .number(outcome.covers.count)),
+                                         ("file", outcome.file.map(JSON.string) ?? .null),
+                                         ("clipboard", outcome.clipboard.map(JSON.string) ?? .null)])
+        }
     }
 
     /// Settles the open event when it is due: the bounded look for a file, then the report.
@@ -162,6 +200,7 @@ extension Agent {
                 + "\(CandidateQueue.weakPerEvent) of a burst are looked at; screenshots named as such always are)")
         }
         let (report, why) = ReportBuilder.build(event, rules: rules.inForce)
+        log.events.say("settled", [("id", .string(event.id)), ("report", .bool(report != nil)), ("why", .string(why))])
         guard let report else {
             log.verbose("capture event \(event.id) \(why): no report")
             return

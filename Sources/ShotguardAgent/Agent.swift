@@ -113,6 +113,9 @@ public final class Agent {
             list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
         if let bus = outputs.desktop.descriptor { list.append(bus) }
+        if let passes = handler.textPasses, handler.textPassesRunning {
+            list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
+        }
         if let sensing = inputs.sensing, let fd = sensing.fileDescriptor {
             list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in handleSensed(sensing.read()) })
         }
@@ -150,7 +153,10 @@ public final class Agent {
         if let sensing = inputs.sensing { handleSensed(sensing.expire()) }
         handleWritten(inputs.writers.poll(at: now.monotonic))
         if rules.endPauseIfDue(at: now) { protectionResumed() }
-        if rules.reloadIfDue(at: now.monotonic) != nil { refreshShield() }
+        if let line = rules.reloadIfDue(at: now.monotonic) {
+            refreshShield()
+            log.events.say("rules", [("summary", .string(line))])
+        }
         // One candidate a turn: signals and X events are answered between the images of a burst.
         if let candidate = tracker.next(at: inputs.clock.now()) { examine(candidate) }
         settleIfDue()
@@ -203,7 +209,7 @@ public final class Agent {
             ? "; shield: on (keys \(outputs.shield.keys.joined(separator: ", ")), \(outputs.shield.coverCount) covers ready)" : ""
         log.info("watching display \(inputs.display.name) (capture by \(screen.method)); sources: \(sources); "
             + "guard: \(guardText)\(shieldText); reports in \(outputs.sink.spool.folder)")
-        log.info("protecting with \(rules.summary) from \(rules.path)")
+        log.info(rules.hasFiles ? "protecting with \(rules.summary) from \(rules.path)" : "protecting with \(rules.summary)")
         if let files = inputs.files { log.info("screenshot folders: \(files.targets.joined(separator: ", "))") }
     }
 

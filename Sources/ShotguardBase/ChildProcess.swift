@@ -12,6 +12,8 @@ public final class ChildProcess {
     /// whatever it started too.
     public let ownsSession: Bool
     private var exited = false
+    /// The wait status, once the child was reaped (by `hasExited` or `waitForExit`).
+    private var waitStatus: Int32 = 0
 
     /// Where the child's standard output and error go.
     public enum Output: Sendable { case discard, inherit, standardError }
@@ -21,8 +23,10 @@ public final class ChildProcess {
     /// marked close-on-exec does not leak. With `newSession` the child starts its own session
     /// (`setsid`): a user's command is then out of this process's group and terminal, so a
     /// signal to the agent's group does not reach it, nor one it sends to its own group the agent.
+    /// Standard input is /dev/null unless `inheritInput` (a command run on the user's behalf).
     public init(_ program: String, _ arguments: [String], environment: [String: String] = [:],
-                keepDescriptors: [Int32] = [], output: Output = .discard, newSession: Bool = false) throws(SystemError) {
+                keepDescriptors: [Int32] = [], output: Output = .discard, newSession: Bool = false,
+                inheritInput: Bool = false) throws(SystemError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -35,7 +39,7 @@ public final class ChildProcess {
         case .inherit:
             break
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if !inheritInput { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
         for fd in keepDescriptors {
             // dup2 onto itself clears close-on-exec in the child only.
             posix_spawn_file_actions_adddup2(&actions, fd, fd)
@@ -77,19 +81,17 @@ public final class ChildProcess {
     /// Whether the child has exited (reaps it if so).
     public var hasExited: Bool {
         if exited { return true }
-        var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        if waitpid(pid, &waitStatus, WNOHANG) == pid { exited = true }
         return exited
     }
 
     /// Waits for the child to exit and returns its exit status (128 + N when killed by signal N).
     public func waitForExit() -> Int32 {
-        var status: Int32 = 0
         while !exited {
-            if waitpid(pid, &status, 0) == pid { exited = true } else if errno != EINTR { return -1 }
+            if waitpid(pid, &waitStatus, 0) == pid { exited = true } else if errno != EINTR { return -1 }
         }
-        let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        let signal = waitStatus & 0x7F
+        return signal == 0 ? (waitStatus >> 8) & 0xFF : 128 + signal
     }
 
     /// Sends SIGTERM to this child (to its whole process group when it leads its own session)
@@ -103,8 +105,7 @@ public final class ChildProcess {
             usleep(10_000)
         }
         kill(target, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        waitpid(pid, &waitStatus, 0)
         exited = true
     }
 

@@ -1,10 +1,10 @@
 // Durations as people type them on a command line: 90s, 10m, 12h, 7d, 1h30m.
 
 public enum DurationText {
-    /// Seconds for `text`: whole numbers each followed by `d`, `h`, `m` or `s`, added up, each unit
-    /// at most once, up to `limit` seconds. Nil for anything else (a bare number is refused:
-    /// which unit it means would be a guess).
-    public static func seconds(_ text: String, limit: Double = 366 * 86_400) -> Double? {
+    /// Seconds for `text`: whole numbers each followed by one of `units` (`d`, `h`, `m`, `s`),
+    /// added up, each unit at most once, up to `limit` seconds. Nil for anything else (a bare
+    /// number is refused: which unit it means would be a guess).
+    public static func seconds(_ text: String, limit: Double = 366 * 86_400, units: Set<Character> = ["d", "h", "m", "s"]) -> Double? {
         guard !text.isEmpty, text.utf8.count <= 32 else { return nil }
         var total = 0
         var number: Int?
@@ -16,7 +16,8 @@ public enum DurationText {
                 number = grown + digit
                 continue
             }
-            guard let value = number, let unit = ["d": 86_400, "h": 3600, "m": 60, "s": 1][character], !seen.contains(character) else {
+            guard let value = number, units.contains(character), let unit = ["d": 86_400, "h": 3600, "m": 60, "s": 1][character],
+                  !seen.contains(character) else {
                 return nil
             }
             seen.insert(character)

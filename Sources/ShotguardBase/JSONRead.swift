@@ -1,18 +1,30 @@
-// Reads back the flat JSON objects the agent itself writes (quarantine entries): strings and numbers.
+// Reads back the JSON the agent itself writes (quarantine entries, reports), bounded in depth.
 
-/// A value of a flat JSON object: a string or a number (nested values are not needed here).
+/// A value of a JSON document: a string, a number, an array or an object; `true`, `false` and
+/// `null` are `other`, since nothing read back needs them.
 public enum JSONValue: Sendable {
     case string(String)
     case number(Double)
+    case array([JSONValue])
+    case object([String: JSONValue])
     case other
 
     public var string: String? { if case .string(let value) = self { value } else { nil } }
     public var number: Double? { if case .number(let value) = self { value } else { nil } }
+    public var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    public var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
 
-    /// The members of a flat JSON object, or nil when `bytes` is not one.
+    /// The member `key` of an object; nil for a missing member or a value that is no object.
+    public subscript(key: String) -> JSONValue? { object?[key] }
+
+    /// How deep arrays and objects may nest: the files read back sit in folders anyone with the
+    /// user's rights can write to, and a document nested without end must not exhaust the stack.
+    public static let maximumDepth = 32
+
+    /// The members of a JSON object, or nil when `bytes` is not one (or nests too deep).
     public static func parseObject(_ bytes: [UInt8]) -> [String: JSONValue]? {
         var reader = Reader(bytes: bytes)
-        return reader.object()
+        return reader.object(depth: 1)
     }
 
     private struct Reader {
@@ -30,22 +42,38 @@ public enum JSONValue: Sendable {
             return true
         }
 
-        mutating func object() -> [String: JSONValue]? {
-            guard take(UInt8(ascii: "{")) else { return nil }
+        /// An object at nesting level `depth` (the outermost is 1).
+        mutating func object(depth: Int) -> [String: JSONValue]? {
+            guard depth <= JSONValue.maximumDepth, take(UInt8(ascii: "{")) else { return nil }
             var members: [String: JSONValue] = [:]
             if take(UInt8(ascii: "}")) { return members }
             repeat {
                 skipSpace()
-                guard let key = string(), take(UInt8(ascii: ":")), let value = value() else { return nil }
+                guard let key = string(), take(UInt8(ascii: ":")), let value = value(depth: depth) else { return nil }
                 members[key] = value
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "}")) ? members : nil
         }
 
-        mutating func value() -> JSONValue? {
+        /// An array at nesting level `depth`.
+        mutating func array(depth: Int) -> [JSONValue]? {
+            guard depth <= JSONValue.maximumDepth, take(UInt8(ascii: "[")) else { return nil }
+            var items: [JSONValue] = []
+            if take(UInt8(ascii: "]")) { return items }
+            repeat {
+                guard let item = value(depth: depth) else { return nil }
+                items.append(item)
+            } while take(UInt8(ascii: ","))
+            return take(UInt8(ascii: "]")) ? items : nil
+        }
+
+        /// A value inside a container at level `depth`.
+        mutating func value(depth: Int) -> JSONValue? {
             skipSpace()
             guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: "\"") { return string().map(JSONValue.string) }
+            if bytes[index] == UInt8(ascii: "{") { return object(depth: depth + 1).map(JSONValue.object) }
+            if bytes[index] == UInt8(ascii: "[") { return array(depth: depth + 1).map(JSONValue.array) }
             let start = index
             while index < bytes.count, !",}] \n\r\t".utf8.contains(bytes[index]) { index += 1 }
             let word = String(decoding: bytes[start..<index], as: UTF8.self)

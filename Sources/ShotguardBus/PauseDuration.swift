@@ -1,4 +1,5 @@
 // Pause durations as people type them (90s, 10m, 1h, 1h30m) and as they are read back.
+import ShotguardBase
 
 public enum PauseDuration {
     /// How long `shotguard pause` pauses when no duration is given: 10 minutes.
@@ -9,26 +10,7 @@ public enum PauseDuration {
     /// other than 0 is refused: seconds or minutes would be a guess).
     public static func seconds(_ text: String) -> Double? {
         if text == "0" { return 0 }
-        guard !text.isEmpty, text.utf8.count <= 32 else { return nil }
-        var total = 0
-        var number: Int?
-        var seen: Set<Character> = []
-        for character in text {
-            if let digit = character.wholeNumberValue, character.isASCII {
-                let (grown, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
-                guard !overflow, grown <= 1_000_000 else { return nil }
-                number = grown + digit
-                continue
-            }
-            guard let value = number, let unit = ["h": 3600, "m": 60, "s": 1][character], !seen.contains(character) else {
-                return nil
-            }
-            seen.insert(character)
-            total += value * unit
-            number = nil
-        }
-        guard number == nil, total > 0, Double(total) <= AgentInterface.longestPause else { return nil }
-        return Double(total)
+        return DurationText.seconds(text, limit: AgentInterface.longestPause, units: ["h", "m", "s"])
     }
 
     /// `seconds` in words: "90 seconds", "10 minutes", "1 hour 30 minutes".

@@ -35,9 +35,7 @@ public enum BMPCodec {
     }
 
     public static func decode(_ data: [UInt8], source: String, limits: DecodeLimits = .standard) throws(ImagingError) -> PixelBuffer {
-        guard data.count <= limits.maxInputBytes else {
-            throw ImagingError(.tooLarge, source: source, "input is over the limit of \(limits.maxInputBytes) bytes")
-        }
+        try limits.checkInput(data, source: source)
         let result = data.withUnsafeBytes { bytes in
             Result { () throws(ImagingError) in try decode(bytes, source: source, limits: limits) }
         }

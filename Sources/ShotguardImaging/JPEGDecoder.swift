@@ -11,10 +11,7 @@ public enum JPEGDecoder {
     public static func decode(
         _ data: [UInt8], source: String, limits: DecodeLimits = .standard
     ) throws(ImagingError) -> PixelBuffer {
-        guard data.count <= limits.maxInputBytes else {
-            throw ImagingError(.tooLarge, source: source,
-                               "file is \(data.count) bytes, over the limit of \(limits.maxInputBytes)")
-        }
+        try limits.checkInput(data, source: source)
         guard ImageFormat.sniff(data) == .jpeg else {
             throw ImagingError(.unknownFormat, source: source, "not a JPEG file (no SOI marker)")
         }

@@ -19,6 +19,13 @@ public struct DecodeLimits: Sendable {
         self.maxInputBytes = maxInputBytes
     }
 
+    /// Refuses an input larger than `maxInputBytes` before anything of it is decoded.
+    public func checkInput(_ data: [UInt8], source: String) throws(ImagingError) {
+        guard data.count <= maxInputBytes else {
+            throw ImagingError(.tooLarge, source: source, "file is \(data.count) bytes, over the limit of \(maxInputBytes)")
+        }
+    }
+
     /// Which limit an image of `width`x`height` exceeds, as a sentence; nil when it fits.
     public func exceeded(width: Int, height: Int) -> String? {
         if width > maxWidth { return "image is \(width)x\(height), wider than the limit of \(maxWidth) pixels" }
@@ -40,10 +47,7 @@ public enum PNGDecoder {
     public static func decode(
         _ data: [UInt8], source: String, limits: DecodeLimits = .standard
     ) throws(ImagingError) -> PixelBuffer {
-        guard data.count <= limits.maxInputBytes else {
-            throw ImagingError(.tooLarge, source: source,
-                               "file is \(data.count) bytes, over the limit of \(limits.maxInputBytes)")
-        }
+        try limits.checkInput(data, source: source)
         if let decoded = try fastDecode(data, source: source, limits: limits) { return decoded }
         let prepared = data.withUnsafeBytes { bytes -> Result<[UInt8], ImagingError> in
             Result { () throws(ImagingError) in

@@ -22,10 +22,7 @@ public enum WebPCodec {
     public static func decode(
         _ data: [UInt8], source: String, limits: DecodeLimits = .standard
     ) throws(ImagingError) -> PixelBuffer {
-        guard data.count <= limits.maxInputBytes else {
-            throw ImagingError(.tooLarge, source: source,
-                               "file is \(data.count) bytes, over the limit of \(limits.maxInputBytes)")
-        }
+        try limits.checkInput(data, source: source)
         guard ImageFormat.sniff(data) == .webp else {
             throw ImagingError(.unknownFormat, source: source, "not a WebP file (no RIFF WEBP header)")
         }

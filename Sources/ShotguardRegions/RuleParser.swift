@@ -64,16 +64,7 @@ func parseRule(_ tokenized: TokenizedLine, line: Int, origin: RuleOrigin = .user
             if let first = fillToken {
                 throw duplicate("fill", token, first: first)
             }
-            guard !value.isEmpty else {
-                throw LineError(column: valueColumn,
-                                message: "empty value after 'fill=' (expected fill=\(Fill.expectedForms))")
-            }
-            do {
-                rule.fill = try Fill.parse(value)
-            } catch {
-                let index = valueStart + characterIndex(ofUTF8Offset: error.offset, in: value)
-                throw LineError(column: token.column(at: index), message: error.message)
-            }
+            rule.fill = try parseFill(value, token: token, valueStart: valueStart, valueColumn: valueColumn)
             fillToken = token
             continue
         }
@@ -166,17 +157,30 @@ private func parseGeometry(_ token: Token) throws(LineError) -> Geometry {
 
 /// Splits `key=value` or `title~value` at the first unquoted `=` or `~`, when what comes before it
 /// is an unquoted word. Returns the key with its separator and the index where the value starts.
-private func splitKey(_ token: Token) -> (key: String, valueStart: Int)? {
+func splitKey(_ token: Token) -> (key: String, valueStart: Int)? {
     guard let separator = token.characters.indices.first(where: {
         !token.quoted[$0] && (token.characters[$0] == "=" || token.characters[$0] == "~")
     }), separator > 0, !token.quoted[..<separator].contains(true) else { return nil }
     return (String(token.characters[...separator]), separator + 1)
 }
 
-private func duplicate(_ what: String, _ token: Token, first: Token) -> LineError {
+func duplicate(_ what: String, _ token: Token, first: Token) -> LineError {
     LineError(column: token.column,
               message: "duplicate \(what) '\(token.raw.excerpt())' (a rule takes at most one \(what); "
                   + "the first is '\(first.raw.excerpt())' at column \(first.column))")
+}
+
+/// The fill of `fill=VALUE`, an error pointing into the value where it is wrong.
+func parseFill(_ value: String, token: Token, valueStart: Int, valueColumn: Int) throws(LineError) -> Fill {
+    guard !value.isEmpty else {
+        throw LineError(column: valueColumn, message: "empty value after 'fill=' (expected fill=\(Fill.expectedForms))")
+    }
+    do {
+        return try Fill.parse(value)
+    } catch {
+        let index = valueStart + characterIndex(ofUTF8Offset: error.offset, in: value)
+        throw LineError(column: token.column(at: index), message: error.message)
+    }
 }
 
 /// The index of the character that contains UTF-8 offset `offset` of `text` (the count when past the end).

@@ -48,7 +48,7 @@ func parseTextRule(_ tokenized: TokenizedLine, line: Int, origin: RuleOrigin = .
             rule.text = try parseTextKind(token)
             continue
         }
-        guard let (key, valueStart) = splitTextKey(token) else {
+        guard let (key, valueStart) = splitKey(token) else {
             if TextKind(rawValue: token.text) != nil {
                 throw LineError(column: token.column,
                                 message: "a text rule looks for one kind (found '\(token.raw.excerpt())' after "
@@ -59,19 +59,8 @@ func parseTextRule(_ tokenized: TokenizedLine, line: Int, origin: RuleOrigin = .
         let value = String(token.characters[valueStart...])
         let valueColumn = token.columns[valueStart - 1] + 1
         if key == "fill=" {
-            if let first = fillToken {
-                throw LineError(column: token.column, message: "duplicate fill '\(token.raw.excerpt())' (a rule takes at most "
-                    + "one fill; the first is '\(first.raw.excerpt())' at column \(first.column))")
-            }
-            guard !value.isEmpty else {
-                throw LineError(column: valueColumn, message: "empty value after 'fill=' (expected fill=\(Fill.expectedForms))")
-            }
-            do {
-                rule.fill = try Fill.parse(value)
-            } catch {
-                let index = valueStart + characterIndex(ofUTF8Offset: error.offset, in: value)
-                throw LineError(column: token.column(at: index), message: error.message)
-            }
+            if let first = fillToken { throw duplicate("fill", token, first: first) }
+            rule.fill = try parseFill(value, token: token, valueStart: valueStart, valueColumn: valueColumn)
             fillToken = token
             continue
         }
@@ -101,7 +90,7 @@ func parseTextRule(_ tokenized: TokenizedLine, line: Int, origin: RuleOrigin = .
 private func parseTextKind(_ token: Token) throws(LineError) -> TextSelector {
     let unknown = LineError(column: token.column,
                             message: "unknown text kind '\(token.raw.excerpt())' (expected \(TextKind.expectedForms))")
-    if let (key, valueStart) = splitTextKey(token) {
+    if let (key, valueStart) = splitKey(token) {
         guard key == "pattern~" else {
             if key == "pattern=" {
                 throw LineError(column: token.column, message: "a pattern is written pattern~\"REGEX\" (found '\(token.raw.excerpt())')")
@@ -122,12 +111,4 @@ private func parseTextKind(_ token: Token) throws(LineError) -> TextSelector {
     }
     guard !token.quoted.contains(true), let kind = TextKind(rawValue: token.text), kind != .pattern else { throw unknown }
     return TextSelector(kind: kind)
-}
-
-/// `key=value` or `key~value` split at the first unquoted `=` or `~` after an unquoted word.
-private func splitTextKey(_ token: Token) -> (key: String, valueStart: Int)? {
-    guard let separator = token.characters.indices.first(where: {
-        !token.quoted[$0] && (token.characters[$0] == "=" || token.characters[$0] == "~")
-    }), separator > 0, !token.quoted[..<separator].contains(true) else { return nil }
-    return (String(token.characters[...separator]), separator + 1)
 }

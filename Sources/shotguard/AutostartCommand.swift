@@ -12,7 +12,8 @@ enum AutostartCommand: Subcommand {
             + "it (as 'systemctl --user import-environment DISPLAY XAUTHORITY' does) and starts the unit, so\n"
             + "that sessions that never reach graphical-session.target (openbox, i3 from xinit) get the same\n"
             + "agent; otherwise runs 'shotguard watch' in its place. Never two agents: the unit already\n"
-            + "running is left as it is, and a second agent on a display refuses to start.")
+            + "running is left as it is, and a second agent on a display refuses to start.",
+        examples: ["shotguard autostart"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("autostart: takes no arguments") }

@@ -1,10 +1,12 @@
 // The errors that end a command, and the exit code each maps to.
 
-/// Exit codes, as documented in shotguard(1).
-enum ExitCode: Int32 {
-    case success = 0
-    case failure = 1
-    case usage = 2
+/// Exit codes, as documented in shotguard(1); `shield -- COMMAND` exits with the command's own.
+struct ExitCode: Equatable {
+    let rawValue: Int32
+
+    static let success = ExitCode(rawValue: 0)
+    static let failure = ExitCode(rawValue: 1)
+    static let usage = ExitCode(rawValue: 2)
 }
 
 /// An error that ends the command with a one-line message on standard error.

@@ -31,7 +31,10 @@ enum Commands {
         RedactCommand.self,
         RegionsCheckCommand.self,
         RegionsShowCommand.self,
+        ReportsListCommand.self,
+        ReportsPurgeCommand.self,
         ResumeCommand.self,
+        ShieldCommand.self,
         StatusCommand.self,
         WatchCommand.self,
         WindowsCommand.self,
@@ -44,6 +47,7 @@ enum Commands {
     static let groupSummaries = [
         "regions": "check or preview the regions file",
         "quarantine": "list, restore or purge the screenshots guard set aside",
+        "reports": "list or purge the reports the agent kept",
     ]
 
     /// The subcommand named by the first one or two words, and how many words its name used.

@@ -7,10 +7,12 @@ enum PauseCommand: Subcommand {
         arguments: "[DURATION]",
         options: [OptionSpec("until-resume", help: "Pause until 'shotguard resume', with no end of its own (as DURATION 0)."),
                   .help],
-        details: "DURATION is a number with h, m or s, or several added up: 90s, 10m, 1h, 1h30m (at most 24h); 0 pauses\n"
-            + "until 'shotguard resume'. A pause ends by itself when its time is up. While paused the agent\n"
-            + "redacts nothing and shields nothing. Asks the running agent over the session bus; exit status 1\n"
-            + "when no agent runs or it refuses (a policy that forbids pausing).")
+        details: "DURATION is a number with h, m or s, or several added up: 90s, 10m, 1h, 1h30m\n"
+            + "(at most 24h); 0 pauses until 'shotguard resume'. A pause ends by itself when\n"
+            + "its time is up. While paused the agent redacts nothing and shields nothing. Asks\n"
+            + "the running agent over the session bus; exit status 1 when no agent runs or it\n"
+            + "refuses (a policy that forbids pausing).",
+        examples: ["shotguard pause 30m", "shotguard pause --until-resume"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.count <= 1 else { throw .usage("pause: expected at most one DURATION, such as 10m") }

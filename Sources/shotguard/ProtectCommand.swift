@@ -17,7 +17,8 @@ enum ProtectCommand: Subcommand {
         details: "Sets _SHOTGUARD_PROTECT (CARDINAL, 1) on the window's client, as a program may\n"
             + "do itself: captures and screenshots cover the window, frame included, for as\n"
             + "long as it lives. Window ids are those 'shotguard windows' lists.\n"
-            + "Example: shotguard protect --pick")
+            + "Example: shotguard protect --pick",
+        examples: ["shotguard protect --pick", "shotguard protect --window 0x3a00007 --off"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("protect: takes no arguments (name the window with --window ID)") }

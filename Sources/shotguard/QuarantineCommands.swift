@@ -79,7 +79,8 @@ enum QuarantinePurgeCommand: Subcommand {
     static let spec = CommandSpec(
         name: "quarantine purge", summary: "delete quarantined originals",
         arguments: "",
-        options: [OptionSpec("older-than", value: "DAYS", help: "Delete only entries older than DAYS days."), .help],
+        options: [OptionSpec("older-than", value: "DURATION",
+                             help: "Delete only entries older than DURATION (7d, 12h; a bare number is days)."), .help],
         details: "Without --older-than, every entry is deleted, unreadable ones too. The originals show what\n"
             + "the rules were meant to hide: nothing else keeps a copy.",
         examples: ["shotguard quarantine purge --older-than 30"])
@@ -88,10 +89,12 @@ enum QuarantinePurgeCommand: Subcommand {
         guard arguments.positionals.isEmpty else { throw .usage("quarantine purge: takes no arguments") }
         var cutoff = Double.infinity
         if let text = arguments.value("older-than") {
-            guard let days = Double(text), days >= 0, days.isFinite else {
-                throw .usage("quarantine purge: --older-than takes a number of days, such as 30 (got '\(text)')")
+            // A bare number is days, as this option first took; else a duration like `reports purge`'s.
+            guard let seconds = Double(text).map({ $0 * 86_400 }) ?? DurationText.seconds(text), seconds >= 0, seconds.isFinite else {
+                throw .usage("quarantine purge: --older-than takes a duration such as 7d or 12h, or a number of days "
+                    + "(got '\(text.escapingControlCharacters())')")
             }
-            cutoff = Double(time(nil)) - days * 86_400
+            cutoff = Double(time(nil)) - seconds
         }
         let store = QuarantineStore()
         let (entries, unreadable) = store.scan()

@@ -7,7 +7,8 @@ enum ResumeCommand: Subcommand {
         arguments: "",
         options: [.help],
         details: "Asks the running agent over the session bus. Protection that was not paused stays as it is.\n"
-            + "Exit status 1 when no agent runs.")
+            + "Exit status 1 when no agent runs.",
+        examples: ["shotguard resume"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("resume: takes no arguments") }

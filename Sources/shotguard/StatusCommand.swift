@@ -11,7 +11,8 @@ enum StatusCommand: Subcommand {
         details: "Asks the running agent over the session bus (org.shotguard.Agent1): protecting, paused until when,\n"
             + "or off and why; the rules in force by kind, the sources on, whether the X server shows screen reads\n"
             + "(RECORD), and the last report. When no agent runs it says what the systemd user manager knows.\n"
-            + "Exit status: 0 while protecting; 1 while paused or off, when no agent runs, or on a bus error.")
+            + "Exit status: 0 while protecting; 1 while paused or off, when no agent runs, or on a bus error.",
+        examples: ["shotguard status", "shotguard status --json | jq .state"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("status: takes no arguments") }

@@ -60,6 +60,22 @@ final class CaptureTrackerTests: XCTestCase {
         XCTAssertEqual(CaptureEvent(id: "e", snapshot: Fixture.snapshot(at: 0)).fallbackRect, Rect(x: 0, y: 0, width: 64, height: 48))
     }
 
+    /// xwd's read of the whole screen is what its image shows: the fallback is that, not the
+    /// active window; a colour picker's read (no screenshot program) changes nothing.
+    func testTheFallbackIsWhatAScreenshotProgramRead() {
+        let window = WindowInfo(id: 5, className: "A", instance: "a", title: "t", frame: Rect(x: 40, y: 30, width: 10, height: 10),
+                                isViewable: true)
+        var event = CaptureEvent(id: "e", snapshot: Fixture.snapshot(at: 0, windows: [window], active: 5))
+        var picker = SignalRecord(kind: .screenRead, time: 0, detail: "gpick")
+        picker.read = Fixture.read(by: "gpick", area: Rect(x: 0, y: 0, width: 64, height: 48), at: 0)
+        event.signals.append(picker)
+        XCTAssertEqual(event.fallbackRect, Rect(x: 40, y: 30, width: 10, height: 10))
+        var xwd = SignalRecord(kind: .screenRead, time: 0, detail: "xwd")
+        xwd.read = Fixture.read(by: "xwd", area: Rect(x: 0, y: 0, width: 100, height: 100), at: 0)
+        event.signals.append(xwd)
+        XCTAssertEqual(event.fallbackRect, Rect(x: 0, y: 0, width: 64, height: 48), "clipped to the screen")
+    }
+
     func testGuardsOwnOutputAndASecondSignalOfOneFileAreIgnored() {
         var tracker = CaptureTracker()
         tracker.noteOwn("file:rewritten.png", at: Fixture.at(0))

@@ -1,4 +1,4 @@
-// Recordings told apart from screenshots, without X: started within a second, ended a second after the last frame.
+// Recordings told apart from screenshots, without X: started within a second, ended a few seconds after the last frame.
 @testable import ShotguardAgent
 import ShotguardImaging
 import XCTest
@@ -10,7 +10,7 @@ final class RecordingTrackerTests: XCTestCase {
         return read
     }
 
-    func testTenFramesASecondStartARecordingWithinASecondAndItStopsASecondAfterTheLast() {
+    func testTenFramesASecondStartARecordingWithinASecondAndItStopsSoonAfterTheLast() {
         var tracker = RecordingTracker()
         var started: Double?
         for frame in 0..<60 {
@@ -29,6 +29,24 @@ final class RecordingTrackerTests: XCTestCase {
         guard case .stopped(let info)? = stopped.first else { return XCTFail("not stopped: \(stopped)") }
         XCTAssertEqual(info.frames, 60)
         XCTAssertFalse(tracker.isRecording)
+    }
+
+    /// ffmpeg stalled for two seconds under load: still the same recording, its covers kept.
+    /// Stopped, then reading again: recording again at its first read.
+    func testAStallKeepsTheRecordingAndAResumedRecorderIsRecordingAtItsFirstRead() {
+        var tracker = RecordingTracker()
+        for frame in 0..<5 { _ = tracker.add(read(at: Double(frame) * 0.1)) }
+        XCTAssertEqual(tracker.expire(at: Fixture.at(2.4)), [], "a two-second stall ends nothing")
+        XCTAssertTrue(tracker.add(read(at: 2.5)).isFrame)
+        XCTAssertEqual(tracker.expire(at: Fixture.at(2.5 + RecordingTracker.quiet)).count, 1, "stopped")
+        let again = tracker.add(read(at: 10))
+        XCTAssertTrue(again.isFrame)
+        guard case .started(let info)? = again.change else { return XCTFail("not started again: \(again)") }
+        XCTAssertEqual(info.frames, 1)
+        XCTAssertEqual(tracker.expire(at: Fixture.at(10 + RecordingTracker.quiet)).count, 1)
+        XCTAssertFalse(tracker.add(read(client: 9, at: 50)).isFrame, "another client is no recorder")
+        _ = tracker.expire(at: Fixture.at(10 + RecordingTracker.quiet + RecordingTracker.remembered + 1))
+        XCTAssertFalse(tracker.add(read(at: 80)).isFrame, "forgotten after a while")
     }
 
     func testAScreenshotToolsReadsAreNoRecording() {

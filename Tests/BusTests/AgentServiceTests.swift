@@ -2,6 +2,7 @@
 import Foundation
 import ShotguardBase
 import ShotguardBus
+import ShotguardTestSupport
 import XCTest
 
 final class AgentServiceTests: XCTestCase {
@@ -114,7 +115,7 @@ final class AgentServiceTests: XCTestCase {
     func testReloadAnswersTheSummaryOrTheError() throws {
         let bus = try PrivateBus(self)
         let agent = try ServedAgent(on: bus)
-        XCTAssertEqual(try reply(try call("Reload", agent, bus)).1.first as? String, "3 rules: 2 window, 1 field")
+        XCTAssertEqual(try reply(try call("Reload", agent, bus)).1.first as? String, "3 rules: 2 windows, 1 field")
         agent.control.reloadAnswer = .failed("regions:4:8: unknown target 'windw' (expected window, screen, monitor or field)")
         let failed = try call("Reload", agent, bus)
         XCTAssertNotEqual(failed.exitStatus, 0)

@@ -2,6 +2,7 @@
 import Foundation
 import ShotguardBase
 import ShotguardBus
+import ShotguardTestSupport
 import XCTest
 
 final class AgentSignalTests: XCTestCase {

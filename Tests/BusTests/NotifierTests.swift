@@ -3,6 +3,7 @@
 import Foundation
 import ShotguardBase
 import ShotguardBus
+import ShotguardTestSupport
 import XCTest
 
 final class NotifierTests: XCTestCase {

@@ -3,6 +3,7 @@
 import Foundation
 import Glibc
 import ShotguardBase
+import ShotguardTestSupport
 import XCTest
 
 final class ServiceLifecycleTests: XCTestCase {

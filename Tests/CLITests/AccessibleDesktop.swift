@@ -6,76 +6,39 @@ import ShotguardTestSupport
 import ShotguardX11
 import ShotguardScene
 
-/// The window runs under `dbus-run-session`, so GTK starts the accessibility bus itself, as
-/// on a desktop. The password entry's extents come from a separate AT-SPI2 query in python
-/// (gir1.2-atspi-2.0), independent of shotguard's own code.
+/// The password entry's extents come from a separate AT-SPI2 query (see `GtkWindowSession`),
+/// which waits (bounded) until the application has registered both entries.
 final class AccessibleDesktop {
-    let server: VirtualDisplay
-    let folder: URL
-    private var window: ChildProcess?
-    /// `DBUS_SESSION_BUS_ADDRESS` of the window's session.
-    let busAddress: String
+    private let session: GtkWindowSession
     /// The entries' screen extents as AT-SPI2 reports them, by role ("password text", "text").
     let extents: [String: Rect]
 
-    static let python = "/usr/bin/python3"
+    static let python = GtkWindowSession.python
 
     init() throws {
-        for program in ["dbus-run-session", "Xvfb"] where !programExists(program) {
-            throw FixtureError("\(program) is not installed (Debian packages 'dbus', 'xvfb')")
+        session = try GtkWindowSession(windowScript: Self.windowScript, server: try startPrivateServer(width: 640, height: 400))
+        do {
+            extents = try session.queryExtents(Self.queryScript, failure: "the AT-SPI2 query found no entries of the login window")
+            guard extents["password text"] != nil, extents["text"] != nil else {
+                throw FixtureError("the AT-SPI2 query did not list both entries: \(extents)")
+            }
+        } catch {
+            session.stop()
+            throw error
         }
-        server = try startPrivateServer(width: 640, height: 400)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-fields-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let ready = folder.appendingPathComponent("ready")
-        try Data().write(to: ready)
-        let changes = try FileChanges([ready.path])
-        let window = try ChildProcess("dbus-run-session", ["--", Self.python, "-c", Self.windowScript, ready.path],
-                                      environment: ["DISPLAY": server.name], output: .standardError, newSession: true)
-        self.window = window
-        var address = ""
-        guard changes.wait(seconds: 20, until: {
-            address = ((try? String(contentsOf: ready, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            return !address.isEmpty || window.hasExited
-        }), !address.isEmpty else {
-            throw FixtureError("the GTK window did not start (needs python3-gi, gir1.2-gtk-3.0, at-spi2-core)")
-        }
-        busAddress = address
-        extents = try Self.queryExtents(display: server.name, bus: address, folder: folder)
     }
 
-    func stop() {
-        window?.stop()
-        window = nil
-        server.stop()
-        try? FileManager.default.removeItem(at: folder)
-    }
+    func stop() { session.stop() }
 
-    var name: String { server.name }
+    var name: String { session.server.name }
+    var server: VirtualDisplay { session.server }
+    /// `DBUS_SESSION_BUS_ADDRESS` of the window's session.
+    var busAddress: String { session.busAddress }
 
     /// The password entry's extents on screen.
     var passwordRect: Rect { extents["password text"]! }
     /// The normal entry's extents on screen.
     var textRect: Rect { extents["text"]! }
-
-    /// Asks AT-SPI2 (from python, in its own process) for the entries' screen extents, waiting
-    /// (bounded, inside the query) until the application has registered both.
-    private static func queryExtents(display: String, bus: String, folder: URL) throws -> [String: Rect] {
-        let output = folder.appendingPathComponent("extents")
-        let query = try ChildProcess(python, ["-c", queryScript, output.path],
-                                     environment: ["DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": bus], output: .standardError)
-        guard query.waitForExit() == 0 else { throw FixtureError("the AT-SPI2 query found no entries of the login window") }
-        var extents: [String: Rect] = [:]
-        for line in try String(contentsOf: output, encoding: .utf8).split(separator: "\n") {
-            let fields = line.split(separator: "\t").map(String.init)
-            guard fields.count == 5, let values = Optional(fields[1...].compactMap { Int($0) }), values.count == 4 else { continue }
-            extents[fields[0]] = Rect(x: values[0], y: values[1], width: values[2], height: values[3])
-        }
-        guard extents["password text"] != nil, extents["text"] != nil else {
-            throw FixtureError("the AT-SPI2 query did not list both entries: \(extents)")
-        }
-        return extents
-    }
 
     /// The login window: placed at 40,50 (no window manager), a normal entry with a name and a
     /// password entry with a secret; no blinking caret, so two captures show the same pixels.

@@ -58,7 +58,8 @@ final class GuardClipboardTests: WatchDesktopTestCase {
         XCTAssertFalse(watch.log.contains("guarding it again"), "a new owner's copy is no retake: \(watch.log)")
         assertRedacted(try paste(), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
         XCTAssertNotNil(watch.nextReport(), watch.log)
-        XCTAssertNil(watch.nextReport(seconds: 2.5), "the same screenshot again makes no second report")
+        XCTAssertTrue(watch.waitUntilSettled(examined: 2), "both copies examined and their events settled: \(watch.events)")
+        XCTAssertNil(watch.nextReport(seconds: 0), "the same screenshot again makes no second report")
     }
 
     /// On SIGTERM the agent hands its redacted image to the clipboard manager, which keeps it.

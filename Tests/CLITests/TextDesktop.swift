@@ -5,15 +5,10 @@ import ShotguardBase
 import ShotguardImaging
 import ShotguardScene
 
-/// The window runs under `dbus-run-session`, so GTK starts the accessibility bus itself. The
-/// screen boxes of the e-mail address and of the card number's four groups come from a
-/// separate AT-SPI2 query in python (gir1.2-atspi-2.0), independent of shotguard's code.
+/// The screen boxes of the e-mail address and of the card number's four groups come from a
+/// separate AT-SPI2 query (see `GtkWindowSession`).
 final class TextDesktop {
-    let server: VirtualDisplay
-    let folder: URL
-    private var window: ChildProcess?
-    /// `DBUS_SESSION_BUS_ADDRESS` of the window's session.
-    let busAddress: String
+    private let session: GtkWindowSession
     /// The screen extents of each text the window shows, as AT-SPI2 reports them: "email"
     /// (the address), "card" (its four groups), "order" (a near-miss).
     let extents: [String: Rect]
@@ -23,53 +18,23 @@ final class TextDesktop {
     static let order = "#100-2345-6789"
 
     init() throws {
-        for program in ["dbus-run-session", "Xvfb"] where !programExists(program) {
-            throw FixtureError("\(program) is not installed (Debian packages 'dbus', 'xvfb')")
+        session = try GtkWindowSession(windowScript: Self.windowScript, server: try VirtualDisplay(width: 640, height: 400))
+        do {
+            extents = try session.queryExtents(Self.queryScript, arguments: [Self.email, Self.card, Self.order],
+                                               failure: "the AT-SPI2 query did not find the window's texts")
+            guard extents.count == 3 else { throw FixtureError("the AT-SPI2 query found only \(extents)") }
+        } catch {
+            session.stop()
+            throw error
         }
-        server = try VirtualDisplay(width: 640, height: 400)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-text-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let ready = folder.appendingPathComponent("ready")
-        try Data().write(to: ready)
-        let changes = try FileChanges([ready.path])
-        let window = try ChildProcess("dbus-run-session", ["--", AccessibleDesktop.python, "-c", Self.windowScript, ready.path],
-                                      environment: ["DISPLAY": server.name], output: .standardError, newSession: true)
-        self.window = window
-        var address = ""
-        guard changes.wait(seconds: 20, until: {
-            address = ((try? String(contentsOf: ready, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            return !address.isEmpty || window.hasExited
-        }), !address.isEmpty else {
-            throw FixtureError("the GTK window did not start (needs python3-gi, gir1.2-gtk-3.0, at-spi2-core)")
-        }
-        busAddress = address
-        extents = try Self.queryExtents(display: server.name, bus: address, folder: folder)
     }
 
-    func stop() {
-        window?.stop()
-        window = nil
-        server.stop()
-        try? FileManager.default.removeItem(at: folder)
-    }
+    func stop() { session.stop() }
 
-    var name: String { server.name }
-
-    private static func queryExtents(display: String, bus: String, folder: URL) throws -> [String: Rect] {
-        let output = folder.appendingPathComponent("extents")
-        let query = try ChildProcess(AccessibleDesktop.python, ["-c", queryScript, output.path, email, card, order],
-                                     environment: ["DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": bus], output: .standardError)
-        guard query.waitForExit() == 0 else { throw FixtureError("the AT-SPI2 query did not find the window's texts") }
-        var extents: [String: Rect] = [:]
-        for line in try String(contentsOf: output, encoding: .utf8).split(separator: "\n") {
-            let fields = line.split(separator: "\t").map(String.init)
-            let values = fields.dropFirst().compactMap { Int($0) }
-            guard fields.count == 5, values.count == 4 else { continue }
-            extents[fields[0]] = Rect(x: values[0], y: values[1], width: values[2], height: values[3])
-        }
-        guard extents.count == 3 else { throw FixtureError("the AT-SPI2 query found only \(extents)") }
-        return extents
-    }
+    var name: String { session.server.name }
+    var server: VirtualDisplay { session.server }
+    /// `DBUS_SESSION_BUS_ADDRESS` of the window's session.
+    var busAddress: String { session.busAddress }
 
     /// A window at 40,50 (no window manager): a label with an e-mail address and an order
     /// number, an entry with a card number; no blinking caret. Writes the bus address to

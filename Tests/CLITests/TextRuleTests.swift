@@ -8,32 +8,8 @@ import ShotguardText
 import ShotguardTestSupport
 import XCTest
 
-final class TextRuleTests: XCTestCase {
-    nonisolated(unsafe) private static var desktop: TextDesktop?
-    nonisolated(unsafe) private static var failure = ""
-
-    override class func setUp() {
-        do {
-            desktop = try TextDesktop()
-        } catch {
-            failure = "cannot set up the GTK desktop: \(error)"
-        }
-    }
-
-    override class func tearDown() {
-        desktop?.stop()
-        desktop = nil
-    }
-
-    private var desk: TextDesktop!
-    private var sandbox: Sandbox!
+final class TextRuleTests: TextDesktopTestCase {
     static let rules = "text email fill=#ff00ff\ntext card fill=#00ff00\n"
-
-    override func setUpWithError() throws {
-        guard let desktop = Self.desktop else { throw FixtureError(Self.failure) }
-        desk = desktop
-        sandbox = try Sandbox(self)
-    }
 
     private func run(_ arguments: [String], environment: [String: String?] = [:]) throws -> RunResult {
         try sandbox.run(arguments, environment: ["DISPLAY": desk.name, "DBUS_SESSION_BUS_ADDRESS": desk.busAddress]

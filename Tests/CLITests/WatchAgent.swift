@@ -11,6 +11,8 @@ final class WatchAgent {
     let process = Process()
     let stdoutURL: URL
     let stderrURL: URL
+    /// The agent's event stream (`SHOTGUARD_EVENTS`): one JSON object a line per decision.
+    let eventsURL: URL
     let spool: URL
     private var linesRead = 0
     private let outputChanges: FileChanges
@@ -25,20 +27,21 @@ final class WatchAgent {
         spool = sandbox.home.appendingPathComponent("spool")
         stdoutURL = sandbox.home.appendingPathComponent("agent.out")
         stderrURL = sandbox.home.appendingPathComponent("agent.err")
-        for url in [stdoutURL, stderrURL] { try Data().write(to: url) }
+        eventsURL = sandbox.home.appendingPathComponent("agent.events")
+        for url in [stdoutURL, stderrURL, eventsURL] { try Data().write(to: url) }
         process.executableURL = try shotguardBinary(file: file, line: line)
         process.arguments = ["watch", "--json", "--verbose", "--spool", spoolArgument ?? spool.path] + arguments
         process.environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": sandbox.home.path, "XDG_CONFIG_HOME": sandbox.home.appendingPathComponent(".config").path,
             "XDG_CONFIG_DIRS": sandbox.home.appendingPathComponent("xdg").path,
-            "DISPLAY": display,
+            "DISPLAY": display, "SHOTGUARD_EVENTS": eventsURL.path,
         ].merging(environment) { _, added in added }
         process.currentDirectoryURL = sandbox.home
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
-        outputChanges = try FileChanges([stdoutURL.path, stderrURL.path])
+        outputChanges = try FileChanges([stdoutURL.path, stderrURL.path, eventsURL.path])
         let exited = exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
@@ -50,6 +53,36 @@ final class WatchAgent {
     deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
 
     var log: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    /// The decisions the agent made so far, oldest first (see EventStream).
+    var events: [[String: Any]] {
+        ((try? String(contentsOf: eventsURL, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// Waits (bounded) until at least `count` events named `name` (and meeting `condition`)
+    /// were said; false on timeout.
+    func waitForEvent(_ name: String, count: Int = 1, seconds: Double = 10,
+                      where condition: @escaping ([String: Any]) -> Bool = { _ in true }) -> Bool {
+        outputChanges.wait(seconds: seconds) {
+            self.events.filter { $0["event"] as? String == name && condition($0) }.count >= count
+        }
+    }
+
+    /// Waits (bounded) until every candidate examined so far has had its capture event settle:
+    /// the agent has finished with what it was given. False on timeout.
+    func waitUntilSettled(examined count: Int, seconds: Double = 10) -> Bool {
+        outputChanges.wait(seconds: seconds) {
+            let events = self.events.map { $0["event"] as? String ?? "" }
+            guard events.filter({ $0 == "examined" }).count >= count, let last = events.lastIndex(of: "examined") else { return false }
+            return events[last...].contains("settled")
+        }
+    }
+
+    /// How many capture events settled so far: a negative check ("no second report") waits for
+    /// the event that settles after the signal it is about, then looks.
+    var settledCount: Int { events.filter { $0["event"] as? String == "settled" }.count }
 
     /// Waits (bounded) until the log contains `text`; false on timeout.
     func waitForLog(_ text: String, seconds: Double) -> Bool {

@@ -21,14 +21,15 @@ final class WatchDesktop {
     let vault: PaintedWindow
     let notes: PaintedWindow
 
+    /// `width`×`height`: the screen, 640x400 unless a test needs room for a larger window;
     /// `windowManagerConfig`: an openbox `rc.xml` of the test's own (its key bindings);
     /// `withoutRecord` starts the server without RECORD, as some servers ship (the agent then
     /// sees no screen reads, and works by files, the clipboard and tool windows alone).
-    init(windowManagerConfig: String? = nil, withoutRecord: Bool = false) throws {
-        server = try startPrivateServer(width: 640, height: 400, withoutExtensions: withoutRecord ? ["RECORD"] : [],
+    init(width: Int = 640, height: Int = 400, windowManagerConfig: String? = nil, withoutRecord: Bool = false) throws {
+        server = try startPrivateServer(width: width, height: height, withoutExtensions: withoutRecord ? ["RECORD"] : [],
                                         windowManager: true, windowManagerConfig: windowManagerConfig)
         display = try Display(name: server.name)
-        try display.setRootBackground(Self.wallpaper(width: 640, height: 400))
+        try display.setRootBackground(Self.wallpaper(width: width, height: height))
         vault = try PaintedWindow(display: display, frame: Rect(x: 40, y: 60, width: 200, height: 120),
                                   content: Self.pattern(width: 200, height: 120, seed: 3), instance: "vault",
                                   className: "Vault", title: "Vault - Personal")
@@ -53,7 +54,7 @@ final class WatchDesktop {
     func expectedRedactions() throws -> [(rect: Rect, fill: UInt32)] {
         let frame = try display.geometry(of: vault.id).frame
         return [(Rect(x: frame.x, y: frame.y + 20, width: frame.width, height: 40), 0x000000),
-                (Rect(x: 640 - 64, y: 0, width: 64, height: 32), 0x00FF00)]
+                (Rect(x: display.width - 64, y: 0, width: 64, height: 32), 0x00FF00)]
     }
 
     /// Pseudo-random pixels: every row differs from every other, as on a busy screen.

@@ -17,10 +17,14 @@ class WatchDesktopTestCase: XCTestCase {
     /// where it works as it did before capture sensing; the sensing suites test it with.
     class var serverHasRecord: Bool { true }
 
+    /// The screen's size: 640x400 unless a suite needs room for a larger window.
+    class var screenSize: (width: Int, height: Int) { (640, 400) }
+
     override class func setUp() {
         super.setUp()
         let withRecord = serverHasRecord
-        desktops.start(self) { try WatchDesktop(withoutRecord: !withRecord) }
+        let size = screenSize
+        desktops.start(self) { try WatchDesktop(width: size.width, height: size.height, withoutRecord: !withRecord) }
     }
 
     override class func tearDown() {
@@ -32,7 +36,7 @@ class WatchDesktopTestCase: XCTestCase {
     var sandbox: Sandbox!
     var shots = ""
     var regions = ""
-    let fullScreen = Rect(x: 0, y: 0, width: 640, height: 400)
+    var fullScreen: Rect { Rect(x: 0, y: 0, width: Self.screenSize.width, height: Self.screenSize.height) }
 
     override func setUpWithError() throws {
         desk = try Self.desktops.get(Self.self)

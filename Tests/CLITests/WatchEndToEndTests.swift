@@ -52,7 +52,7 @@ final class WatchEndToEndTests: WatchDesktopTestCase {
         let screen = try desk.screen()
         let watch = try agent(["--no-clipboard", "--no-tools", "--once"])
         try sandbox.write("shots/holiday.png", png: WatchDesktop.pattern(width: 90, height: 70, seed: 77))
-        XCTAssertTrue(watch.waitForLog("had no screenshot: no report", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("settled") { $0["report"] as? Bool == false }, watch.log)
         try runTool("scrot -o '\(shots)/scrot-2.png'", display: desk.name)
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
         XCTAssertEqual(signals(report.json).compactMap { $0["detail"] as? String }, [shots + "/scrot-2.png"])
@@ -66,7 +66,8 @@ final class WatchEndToEndTests: WatchDesktopTestCase {
                     display: desk.name)
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
         XCTAssertEqual(Set(signals(report.json).compactMap { $0["kind"] as? String }), ["file", "clipboard"])
-        XCTAssertNil(watch.nextReport(seconds: 2.5), "a second report for the same screenshot")
+        XCTAssertTrue(watch.waitUntilSettled(examined: 2), "both images examined and their events settled: \(watch.events)")
+        XCTAssertNil(watch.nextReport(seconds: 0), "a second report for the same screenshot")
     }
 
     func testARegionScreenshotIsFoundAndRedactedInPlace() throws {

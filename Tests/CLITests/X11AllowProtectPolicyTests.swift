@@ -82,8 +82,8 @@ final class X11AllowProtectPolicyTests: X11DesktopTestCase {
         // No regions file at all: the window that asks is covered all the same, and stderr says so.
         let (covered, stderr) = try capture([])
         assertSameColours(covered, Pixels.painted(desktop.screen, vaultPieces.map { ($0, black) }))
-        XCTAssertEqual(stderr, "shotguard: no regions file at \(sandbox.path(".config/shotguard/regions")); "
-            + "only windows that ask for protection (_SHOTGUARD_PROTECT) were covered\n")
+        XCTAssertEqual(stderr, "shotguard: warning: no regions file at \(sandbox.path(".config/shotguard/regions")), so no rule "
+            + "protects this capture: only windows that ask for protection (_SHOTGUARD_PROTECT) were covered\n")
         let check = try desktop.run(["regions", "check", "--regions", rules], in: sandbox)
         XCTAssertTrue(check.stdoutText.contains("\n_SHOTGUARD_PROTECT: windows that ask for protection\n    window \(vault) "),
                       check.stdoutText)
@@ -93,7 +93,7 @@ final class X11AllowProtectPolicyTests: X11DesktopTestCase {
         XCTAssertEqual(off.stdoutText, "window \(vault) Vault/vault \"Vault – Personal\": no longer asks for protection\n")
         let (plain, plainError) = try capture([])
         assertSameColours(plain, desktop.screen)
-        XCTAssertTrue(plainError.hasSuffix("; nothing was redacted\n"), plainError)
+        XCTAssertTrue(plainError.hasSuffix(": it was written unredacted\n"), plainError)
     }
 
     func testProtectNeedsOneWayToNameTheWindow() throws {

@@ -207,12 +207,22 @@ final class PackagingTests: XCTestCase {
         let make = try requireTool("make", package: "make")
         let home = try TemporaryFolder(self, label: "home").url
         let swift = try FakeSwift(self)
-        var command = [make.path, "-C", repository.path, "PREFIX=~/.local", "SWIFT=\(swift.script.path)", "AUTOSTART=1"]
+        var source = repository
+        if getuid() == 0 {
+            // nobody may not enter the checkout (a clone in a private temporary folder): it
+            // installs from a copy of what make install reads.
+            source = try TemporaryFolder(self, label: "source").url
+            for input in ["Makefile", "scripts", "packaging", "man", "completions"] {
+                try FileManager.default.copyItem(at: repositoryFile(input), to: source.appendingPathComponent(input))
+            }
+        }
+        var command = [make.path, "-C", source.path, "PREFIX=~/.local", "SWIFT=\(swift.script.path)", "AUTOSTART=1"]
         if getuid() == 0 {
             let setpriv = try requireTool("setpriv", package: "util-linux")
             let nobody: UInt32 = 65534
             try chown(home, to: nobody)
             try chown(swift.folder, to: nobody)
+            try chown(source, to: nobody)
             command = [setpriv.path, "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--"] + command
         }
         var environment = swift.environment(home: home)
@@ -324,13 +334,16 @@ struct FakeSwift {
         script = folder.appendingPathComponent("swift")
         products = folder.appendingPathComponent("release")
         log = folder.appendingPathComponent("builds")
+        // A copy beside the script: a build run as another user may not enter the checkout.
+        let built = folder.appendingPathComponent("built")
+        try FileManager.default.copyItem(at: try shotguardBinary(), to: built)
         try """
             #!/bin/sh
             case " $* " in
                 *" --show-bin-path "*) echo "\(products.path)"; exit 0 ;;
             esac
             echo "$*" >> "\(log.path)"
-            mkdir -p "\(products.path)" && cp "\(try shotguardBinary().path)" "\(products.path)/shotguard"
+            mkdir -p "\(products.path)" && cp "\(built.path)" "\(products.path)/shotguard"
             """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
     }

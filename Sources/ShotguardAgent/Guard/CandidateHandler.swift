@@ -17,14 +17,34 @@ struct HandlingResult {
     /// Lines for the log: info (what guard did) and verbose (why).
     var said: [String] = []
     var warnings: [String] = []
+    /// A placed screenshot whose text rules are still to be checked (guard's second pass): the
+    /// image with the rectangle rules applied, where it sits, what is covered already.
+    var textPass: PendingTextPass?
+}
+
+/// A screenshot waiting for its text pass.
+struct PendingTextPass: Sendable {
+    let candidate: Candidate
+    var image: PixelBuffer
+    let origin: Rect
+    let skipping: [Rect]
+    /// The snapshot it was placed on (the rules limited to windows are resolved against it).
+    let screen: Int
+    /// The file's key as it was read: the second rewrite touches only that file or guard's own
+    /// first rewrite of it, never one written there since.
+    let fileKey: String?
 }
 
 /// Turns a candidate into a decision and carries it out. The decision itself is the pure
 /// `Examiner`; this part reads the file (through the descriptor it checked), decodes, and hands
 /// guard's action to the file and clipboard guards.
 final class CandidateHandler {
-    private let fileGuard: (any FileGuarding)?
+    let fileGuard: (any FileGuarding)?
     let clipboardGuard: (any ClipboardGuarding)?
+    /// Guard's second pass for text rules, off the loop; nil when its pipe cannot be made.
+    let textPasses = TextPasses()
+    /// The screenshots whose text pass runs, by pass number.
+    var waitingText: [Int: PendingTextPass] = [:]
 
     /// Largest screenshot file read; a larger one that is a screenshot is set aside unread.
     static let maximumFileSize = 64 * 1024 * 1024
@@ -44,6 +64,9 @@ final class CandidateHandler {
         var now: Moment
         /// Whether a key names guard's own output (bytes it wrote or served, a file it renamed).
         var isOwn: (String) -> Bool = { _ in false }
+        /// Whether the rules have `text` rules: a placed screenshot then has a second pass, and a
+        /// clipboard image is served only once its text is checked.
+        var hasTextRules = false
     }
 
     /// A screenshot program's read this soon before a file named as a screenshot ties it to a capture.
@@ -71,6 +94,7 @@ final class CandidateHandler {
             return HandlingResult(outcome: .left(reason: "it is guard's own output now"))
         }
         let decoded: DecodedImage
+        let decodeStart = monotonicNow()
         do throws(ImagingError) {
             decoded = try ImageCodec.decode(read.bytes, source: candidate.name)
         } catch {
@@ -82,24 +106,32 @@ final class CandidateHandler {
             return judgeUnplaced(candidate, reason: "could not be decoded: \(error.message)", read: read, evidence: evidence,
                                  in: context, size: nil)
         }
+        let examineStart = monotonicNow()
         let examination = Examiner.examine(ExaminationInput(
             image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
             screens: context.event.snapshots, contextNow: context.contextNow(), rules: context.rules, reads: context.reads,
             now: context.now))
+        // The costs of a placement, for the log (and the guard bench that reads it).
+        let timing = "decoded in \(milliseconds(examineStart - decodeStart)), placed in \(milliseconds(monotonicNow() - examineStart))"
         switch examination.place {
         case .unplaced(let reason):
             return act(on: candidate, examination, read: read, in: context, size: (decoded.image.width, decoded.image.height),
                        unplacedReason: reason)
-        case .placed(let alignment, _):
+        case .placed(let alignment, let screen):
             var result = act(on: candidate, examination, read: read, in: context, size: nil, unplacedReason: nil)
             guard examination.judgment.isScreenshot, case .left = result.outcome, let redacted = examination.redacted else {
                 return result
+            }
+            if context.hasTextRules {
+                result.textPass = PendingTextPass(candidate: candidate, image: redacted, origin: alignment.rect,
+                                                  skipping: examination.hits.map(\.rect), screen: screen,
+                                                  fileKey: read.file.map { FileKeys.key($0.identity) })
             }
             let placed = PlacedImage(candidate: candidate, image: redacted, alignment: alignment, redactions: examination.hits,
                                      notes: examination.notes, evidence: examination.evidence.phrases)
             result.outcome = .placed(placed, fingerprint: "pixels:" + pixelFingerprint(decoded.image))
             result.said.append("placed \(candidate.name) by \(alignment.method.rawValue) at \(alignment.rect): "
-                + "\(examination.hits.count) rectangles (\(examination.judgment.reason))")
+                + "\(examination.hits.count) rectangles (\(examination.judgment.reason); \(timing))")
             return result
         }
     }
@@ -127,6 +159,16 @@ final class CandidateHandler {
             }
         case .clipboard:
             guard let offer = candidate.clipboard, let clipboardGuard else { break }
+            if context.hasTextRules, examination.judgment.isScreenshot, examination.action != .setAside {
+                // Pastes wait for the text pass (bounded) rather than get an image whose text
+                // was not checked: the clipboard is taken now and served when the pass ends.
+                if !clipboardGuard.isPending {
+                    let taken = clipboardGuard.takeOver(from: offer)
+                    if !taken.taken { result.warnings.append("guard: \(taken.why)") }
+                }
+                result.said.append("guard: the clipboard waits for the text rules' pass")
+                return result
+            }
             switch examination.action {
             case .leave:
                 if clipboardGuard.isPending {

@@ -61,20 +61,25 @@ public struct QuarantineStore: Sendable {
         self.folder = folder ?? UserFolders.stateFolder() + "/quarantine"
     }
 
-    /// Stores `bytes` (the original as read) under `id`, durably, before its path is touched.
-    /// `mode` is the original's mode, which a restore gives back.
-    func store(_ bytes: [UInt8], id: String, originalPath: [UInt8], pathExtension: String, reason: String,
-               time: Double, mode: UInt32? = nil) throws(QuarantineError) -> QuarantineEntry {
+    /// The private quarantine folder prepared and an entry's folder made in it under a
+    /// partial name: renamed to `final` once the entry is complete, so a crash leaves no
+    /// half entry that `list` would show.
+    func newEntryFolder(id: String) throws(QuarantineError) -> (partial: String, final: String) {
         do throws(PrivateFolderError) {
             _ = try UserFolders.preparePrivateFolder(folder)
         } catch {
             throw QuarantineError("cannot prepare the quarantine folder: \(error)")
         }
         let partial = folder + "/." + id + ".partial"
-        let final = folder + "/" + id
-        guard mkdir(partial, 0o700) == 0 else {
-            throw QuarantineError("cannot create \(partial): \(errnoText())")
-        }
+        guard mkdir(partial, 0o700) == 0 else { throw QuarantineError("cannot create \(partial): \(errnoText())") }
+        return (partial, folder + "/" + id)
+    }
+
+    /// Stores `bytes` (the original as read) under `id`, durably, before its path is touched.
+    /// `mode` is the original's mode, which a restore gives back.
+    func store(_ bytes: [UInt8], id: String, originalPath: [UInt8], pathExtension: String, reason: String,
+               time: Double, mode: UInt32? = nil) throws(QuarantineError) -> QuarantineEntry {
+        let (partial, final) = try newEntryFolder(id: id)
         let fileName = "original." + (pathExtension.isEmpty ? "bin" : pathExtension)
         let entry = QuarantineEntry(id: id, time: time, originalPath: BytePath(bytes: originalPath).description,
                                     originalPathBytes: originalPath, reason: reason, size: bytes.count, folder: final,

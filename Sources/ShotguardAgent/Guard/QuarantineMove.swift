@@ -8,14 +8,7 @@ extension QuarantineStore {
     /// another it is copied, then removed from its place. The entry is complete before the
     /// path is touched... except for the rename itself, which is the move.
     func move(_ path: BytePath, expected: FileIdentity, id: String, reason: String, time: Double) throws(QuarantineError) -> QuarantineEntry {
-        do throws(PrivateFolderError) {
-            _ = try UserFolders.preparePrivateFolder(folder)
-        } catch {
-            throw QuarantineError("cannot prepare the quarantine folder: \(error)")
-        }
-        let partial = folder + "/." + id + ".partial"
-        let final = folder + "/" + id
-        guard mkdir(partial, 0o700) == 0 else { throw QuarantineError("cannot create \(partial): \(errnoText())") }
+        let (partial, final) = try newEntryFolder(id: id)
         let fileName = "original." + (path.pathExtension.isEmpty ? "bin" : path.pathExtension)
         let entry = QuarantineEntry(id: id, time: time, originalPath: path.description, originalPathBytes: path.bytes, reason: reason,
                                     size: Int(expected.size), folder: final, file: final + "/" + fileName,

@@ -34,53 +34,72 @@ struct Report {
     var shield: ShieldRecord?
     /// Why the placed image was taken for a screenshot of this screen, in phrases.
     var evidence: [String] = []
+    /// What the text rules covered: kind, rule line, box (never the text).
+    var textCovers: [(kind: String, line: Int, rect: Rect)] = []
 
     func json(imagePath: String?, host: String, version: String) -> JSON {
         var imageFields: [(String, JSON)] = [("source", .string(source.rawValue)),
                                              ("path", imagePath.map(JSON.string) ?? .null)]
         if let original { imageFields.append(("original", .string(original))) }
         imageFields += [("width", .number(image?.width ?? 0)), ("height", .number(image?.height ?? 0))]
-        return .object([
+        let alignmentJSON: JSON = alignment.map { alignment -> JSON in
+            .object([("method", .string(alignment.method.rawValue)), ("geometry", .string(alignment.rect.description)),
+                     ("window", alignment.windowID.map { .string("0x" + String($0, radix: 16)) } ?? .null),
+                     ("monitor", monitor(holdingMostOf: alignment.rect).map { .string($0.name) } ?? .null)])
+        } ?? .null
+        let redactionsJSON: JSON = .array(redactions.map { hit -> JSON in
+            .object([("line", .number(hit.line)), ("geometry", .string(hit.rect.description)),
+                     ("x", .number(hit.rect.x)), ("y", .number(hit.rect.y)), ("width", .number(hit.rect.width)),
+                     ("height", .number(hit.rect.height)), ("fill", .string(hit.fill.description))])
+        })
+        let activeJSON: JSON = activeWindow.map { window -> JSON in
+            .object([("id", .string("0x" + String(window.id, radix: 16))), ("class", .string(window.className)),
+                     ("instance", .string(window.instance)),
+                     ("title", activeWindowRedacted ? .null : .string(window.title)),
+                     ("titleWithheld", .bool(activeWindowRedacted)), ("geometry", .string(window.frame.description))])
+        } ?? .null
+        let monitorsJSON: JSON = .array(monitors.map { monitor -> JSON in
+            .object([("name", .string(monitor.name)), ("geometry", .string(monitor.frame.description)),
+                     ("primary", .bool(monitor.isPrimary))])
+        })
+        let guardMembers: [(String, JSON)] = [guardOutcome.file.map { ("file", JSON.string($0)) },
+                                              guardOutcome.quarantine.map { ("quarantine", JSON.string($0)) },
+                                              guardOutcome.clipboard.map { ("clipboard", JSON.string($0)) }].compactMap { $0 }
+        let shieldJSON: JSON = shield.map { shield -> JSON in
+            .object([("keyTime", .string(Log.iso8601(shield.keyTime))),
+                     ("mappedAfterMs", .decimal(shield.mappedAfterMs, digits: 3)), ("covers", .number(shield.covers)),
+                     ("readAfterMs", shield.readAfterMs.map { .decimal($0, digits: 3) } ?? .null)])
+        } ?? .null
+        var members: [(String, JSON)] = [
             ("type", .string("screenshot")),
             ("schema", .number(Self.schema)),
             ("id", .string(id)),
             ("time", .string(Log.iso8601(time))),
             ("signals", .array(signals.map(Self.json(signal:)))),
             ("image", .object(imageFields)),
-            ("alignment", alignment.map { alignment in
-                .object([("method", .string(alignment.method.rawValue)), ("geometry", .string(alignment.rect.description)),
-                         ("window", alignment.windowID.map { .string("0x" + String($0, radix: 16)) } ?? .null),
-                         ("monitor", monitor(holdingMostOf: alignment.rect).map { .string($0.name) } ?? .null)])
-            } ?? .null),
+            ("alignment", alignmentJSON),
             ("evidence", .array(evidence.map(JSON.string))),
-            ("redactions", .array(redactions.map { hit in
-                .object([("line", .number(hit.line)), ("geometry", .string(hit.rect.description)),
-                         ("x", .number(hit.rect.x)), ("y", .number(hit.rect.y)), ("width", .number(hit.rect.width)),
-                         ("height", .number(hit.rect.height)), ("fill", .string(hit.fill.description))])
-            })),
-            ("activeWindow", activeWindow.map { window in
-                .object([("id", .string("0x" + String(window.id, radix: 16))), ("class", .string(window.className)),
-                         ("instance", .string(window.instance)),
-                         ("title", activeWindowRedacted ? .null : .string(window.title)),
-                         ("titleWithheld", .bool(activeWindowRedacted)), ("geometry", .string(window.frame.description))])
-            } ?? .null),
+            ("redactions", redactionsJSON),
+        ]
+        members += [
+            ("text", textJSON),
+            ("activeWindow", activeJSON),
             ("screen", .object([("width", .number(screen.width)), ("height", .number(screen.height))])),
-            ("monitors", .array(monitors.map { monitor in
-                .object([("name", .string(monitor.name)), ("geometry", .string(monitor.frame.description)),
-                         ("primary", .bool(monitor.isPrimary))])
-            })),
-            ("guard", guardOutcome.isEmpty ? .null : .object(
-                [guardOutcome.file.map { ("file", JSON.string($0)) }, guardOutcome.quarantine.map { ("quarantine", JSON.string($0)) },
-                 guardOutcome.clipboard.map { ("clipboard", JSON.string($0)) }].compactMap { $0 })),
-            ("shield", shield.map { shield in
-                .object([("keyTime", .string(Log.iso8601(shield.keyTime))),
-                         ("mappedAfterMs", .decimal(shield.mappedAfterMs, digits: 3)), ("covers", .number(shield.covers)),
-                         ("readAfterMs", shield.readAfterMs.map { .decimal($0, digits: 3) } ?? .null)])
-            } ?? .null),
+            ("monitors", monitorsJSON),
+            ("guard", guardOutcome.isEmpty ? .null : .object(guardMembers)),
+            ("shield", shieldJSON),
             ("host", .string(host)),
             ("shotguard", .string(version)),
             ("note", notes.isEmpty ? .null : .string(notes.joined(separator: "; "))),
-        ])
+        ]
+        return .object(members)
+    }
+
+    /// What the text rules covered, as the report lists it.
+    private var textJSON: JSON {
+        .array(textCovers.map { cover -> JSON in
+            .object([("kind", .string(cover.kind)), ("line", .number(cover.line)), ("geometry", .string(cover.rect.description))])
+        })
     }
 
     /// A signal as the report lists it; a `screen-read` adds the program, its pid, the request

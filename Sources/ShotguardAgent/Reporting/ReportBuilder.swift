@@ -33,6 +33,7 @@ enum ReportBuilder {
             report.redactions = placed.redactions
             report.notes += placed.notes
             report.evidence = placed.evidence
+            report.textCovers = placed.textCovers
             windowHits.formUnion(placed.redactions.compactMap(\.windowID))
         } else {
             report.image = redactedFallback(of: event, rules: rules)

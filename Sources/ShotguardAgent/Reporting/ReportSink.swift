@@ -53,7 +53,7 @@ final class ReportSink {
         }
         delivered += 1
         last = (report.id, report.time, report.guardOutcome.summary)
-        log.info("report \(report.id): \(report.source.rawValue) image, \(report.redactions.count) rectangles redacted"
+        log.info("report \(report.id): \(report.source.rawValue) image, \(report.redactions.count) rectangle\(report.redactions.count == 1 ? "" : "s") redacted"
             + (report.notes.isEmpty ? "" : " (\(report.notes.joined(separator: "; ")))") + " -> \(paths.folder)")
         let handed = WrittenReport(id: report.id, imagePath: written.image, reportPath: written.report, json: json)
         var open = true

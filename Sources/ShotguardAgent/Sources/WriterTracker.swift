@@ -74,6 +74,15 @@ final class WriterTracker {
             + (paths.isEmpty ? "" : ": \(paths.map(\.description).sorted().joined(separator: ", "))"))
     }
 
+    /// Stops following a process found to be recording: its frames are the shield's business,
+    /// and polling a recorder's open files 50 times a second would cost more than the rest.
+    func stopFollowing(pid: Int32) {
+        guard let entry = followed.removeValue(forKey: pid) else { return }
+        for folder in entry.folders { unwatch(folder) }
+        if followed.isEmpty { nextPoll = nil }
+        log.verbose("stopped following \(entry.read.program) (pid \(pid)): it is recording")
+    }
+
     /// The reader that wrote `path`, if a followed process names it, holds it, or wrote it in its
     /// working folder since its read.
     func writer(of path: BytePath, at now: Double) -> ScreenReadRecord? {

@@ -5,8 +5,13 @@ import ShotguardImaging
 
 public struct Log: Sendable {
     public var isVerbose: Bool
+    /// The log's typed twin for tests (`SHOTGUARD_EVENTS`, debug builds): what was decided.
+    let events: EventStream
 
-    public init(verbose: Bool) { isVerbose = verbose }
+    public init(verbose: Bool) {
+        isVerbose = verbose
+        events = EventStream()
+    }
 
     public func info(_ message: String) { write("", message) }
     public func warning(_ message: String) { write("warning: ", message) }

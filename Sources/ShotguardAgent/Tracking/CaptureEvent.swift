@@ -40,6 +40,8 @@ struct PlacedImage: Sendable {
     let redactions: [RegionHit]
     let notes: [String]
     let evidence: [String]
+    /// What the text rules covered (kind, rule line, box in image coordinates), once their pass ran.
+    var textCovers: [(kind: String, line: Int, rect: Rect)] = []
 }
 
 /// Everything recorded since the first signal. A value owned by `CaptureTracker`; the parts
@@ -80,6 +82,8 @@ struct CaptureEvent: Sendable {
     /// Weak candidates examined and left alone, and dropped over the burst cap.
     var weakExamined = 0
     var weakDropped = 0
+    /// Text passes still running for this event's screenshots: it settles after them.
+    var textPending = 0
 
     /// Settle this long after the last signal; keep counted signals together at least `debounce`.
     static let settle = 0.75
@@ -100,9 +104,15 @@ struct CaptureEvent: Sendable {
 
     var eventTime: Snapshot { snapshots[0] }
 
-    /// The active window's rectangle at the event (or the screen): the fallback image.
+    /// What a screenshot program read at the event, else the active window's rectangle (or the
+    /// screen): the fallback image.
     var fallbackRect: Rect {
         let context = eventTime.context
+        // What a screenshot program read is what its image shows, better than a guess.
+        if let read = signals.lazy.compactMap(\.read).first(where: { ScreenshotPrograms.contains($0.program) && $0.area != nil }),
+           let area = read.area?.intersection(context.bounds), !area.isEmpty {
+            return area
+        }
         let active = context.windows.first { $0.id == context.activeWindowID }
         let clipped = active.map { $0.frame.intersection(context.bounds) }
         return clipped.flatMap { $0.isEmpty ? nil : $0 } ?? context.bounds

@@ -31,6 +31,19 @@ enum ExaminationOutcome: Sendable {
     case readAgain
 }
 
+extension ExaminationOutcome {
+    /// The outcome's name, for the event stream.
+    var kind: String {
+        switch self {
+        case .placed: return "placed"
+        case .screenshotUnplaced: return "unplaced"
+        case .left: return "left"
+        case .lookAgain: return "look-again"
+        case .readAgain: return "read-again"
+        }
+    }
+}
+
 /// Signals in, decisions out. Owns the open capture event, the queue of candidates, the one
 /// store of recent keys and the history of screen reads. Takes moments as values and grabs no
 /// screen itself: opening an event asks `snapshot` for one. Unit-tested without X.
@@ -219,6 +232,27 @@ struct CaptureTracker {
         }
     }
 
+    /// A text pass started for one of the event's screenshots: the event waits for it.
+    mutating func textPassStarted() { event?.textPending += 1 }
+
+    /// A text pass ended: the placed image (if it is `key`'s) gets its text covers, or — set aside
+    /// — the report carries the fallback and says why.
+    mutating func textPassEnded(key: String, image: PixelBuffer?, covers: [(kind: String, line: Int, rect: Rect)], note: String?) {
+        guard var current = event else { return }
+        current.textPending = max(0, current.textPending - 1)
+        if var placed = current.placed, placed.candidate.key == key {
+            if let image {
+                placed.image = image
+                placed.textCovers = covers
+                current.placed = placed
+            } else {
+                current.placed = nil
+                current.unplaced.append((placed.candidate.name, note ?? "its text could not be checked"))
+            }
+        }
+        event = current
+    }
+
     /// Guard's own output: bytes it wrote or served, a file identity it renamed into place.
     mutating func noteOwn(_ key: String, at now: Moment) { recent.note(key, as: .own, at: now.monotonic) }
 
@@ -236,7 +270,8 @@ struct CaptureTracker {
     mutating func settle(at now: Moment, final: Bool = false, lookForFile: (Double) -> Candidate?) -> CaptureEvent? {
         guard var current = event else { return nil }
         if !final {
-            guard queue.isEmpty, now.monotonic >= current.settleTime else { return nil }
+            guard queue.isEmpty, current.textPending == 0 || now.monotonic >= current.start.monotonic + CaptureEvent.limit + TextPasses.limit,
+                  now.monotonic >= current.settleTime else { return nil }
             if current.hasCountedSignal, !current.hasRealImage, current.looks < 2 {
                 current.looks += 1
                 current.retryAt = nil

@@ -25,12 +25,15 @@ struct RecordingInfo: Equatable, Sendable {
 /// least `minimumSpan`, is recording (ffmpeg, OBS, a browser sharing the screen): noticed within
 /// a second of its first frame at 3 frames a second or more; a screenshot tool's one read, or a
 /// few reads of each monitor at once, is not. A recording ends `quiet` seconds after its last
-/// read. Pure: moments in, changes out.
+/// read, so a recorder that stalls for a moment under load keeps its covers; one that reads
+/// again within `remembered` seconds of its end is recording again at its first read, not its
+/// third. Pure: moments in, changes out.
 struct RecordingTracker {
     static let window = 1.0
     static let minimumReads = 3
     static let minimumSpan = 0.1
-    static let quiet = 1.0
+    static let quiet = 3.0
+    static let remembered = 30.0
     /// Clients followed at once (a flood of clients each reading once cannot grow it).
     static let capacity = 64
 
@@ -44,6 +47,8 @@ struct RecordingTracker {
 
     private var recent: [Reader: [ScreenReadRecord]] = [:]
     private(set) var recordings: [Reader: RecordingInfo] = [:]
+    /// Readers whose recording ended lately, with when it ended.
+    private var ended: [Reader: Double] = [:]
 
     /// Takes one read. Returns a change when it made its client's reads a recording; `isFrame`
     /// says whether the read belongs to a recording (then it is no screenshot signal).
@@ -59,7 +64,9 @@ struct RecordingTracker {
         }
         var reads = (recent[reader] ?? []).filter { now.monotonic - $0.time.monotonic <= Self.window }
         reads.append(read)
-        if reads.count >= Self.minimumReads, now.monotonic - reads[0].time.monotonic >= Self.minimumSpan {
+        let resumed = ended[reader].map { now.monotonic - $0 <= Self.remembered } ?? false
+        if resumed || (reads.count >= Self.minimumReads && now.monotonic - reads[0].time.monotonic >= Self.minimumSpan) {
+            ended[reader] = nil
             recent[reader] = nil
             let recording = RecordingInfo(client: read.client, program: read.program, pid: read.pid, area: read.area,
                                           frames: reads.count, started: reads[0].time, lastRead: now)
@@ -78,8 +85,10 @@ struct RecordingTracker {
         var changes: [RecordingChange] = []
         for (client, recording) in recordings where now.monotonic - recording.lastRead.monotonic >= Self.quiet {
             recordings[client] = nil
+            ended[client] = now.monotonic
             changes.append(.stopped(recording))
         }
+        ended = ended.filter { now.monotonic - $0.value <= Self.remembered }
         recent = recent.filter { _, reads in reads.contains { now.monotonic - $0.time.monotonic <= Self.window } }
         return changes
     }

@@ -79,8 +79,16 @@ extension CompletionModel {
         let name = "_shotguard_" + command.name.replacingSpaces(with: "_")
         var specs = command.options.map(zshSpec)
         if command.operand != .none {
-            let message = command.arguments.split(separator: " ").first.map(String.init) ?? "argument"
-            specs.append(zshQuote("1:\(zshMessage(message)):\(zshAction(command.operand))"))
+            // `shield -- COMMAND`: the end of options is no name for the operand.
+            let message = command.arguments.split(separator: " ").first { $0 != "--" }.map(String.init) ?? "argument"
+            if command.operand == .command {
+                // A program to run, then its own arguments completed as its own (as for sudo);
+                // none for a word that starts with '-', where _command_names offers '-' itself.
+                specs += [zshQuote("1:\(zshMessage(message)):{[[ $PREFIX == -* ]] || _command_names -e}"),
+                          zshQuote("*::arguments:_normal")]
+            } else {
+                specs.append(zshQuote("1:\(zshMessage(message)):\(zshAction(command.operand))"))
+            }
         }
         return "(( $+functions[\(name)] )) || \(name)() {\n  _arguments -S \\\n    "
             + specs.joined(separator: " \\\n    ") + "\n}"

@@ -1,6 +1,8 @@
-// The programs the command tests run: the built shotguard, and the fake servers of Tests/Scripts.
+// The programs the command tests run: the built shotguard, and the fake servers of Tests/Scripts
+// started while the test serves a bus connection of its own.
 import Foundation
 import ShotguardBus
+import ShotguardTestSupport
 import XCTest
 
 /// The checkout that holds this file (Tests/BusTests/Support/Programs.swift).
@@ -24,20 +26,13 @@ func shotguardBinary(file: StaticString = #filePath, line: UInt = #line) throws 
 
 private final class ProgramsLocator {}
 
-/// A fake server of Tests/Scripts (python3-gi) on `bus`, once it owns its name.
+/// A fake server of Tests/Scripts (python3-gi) on `bus`, once it owns its name, serving `buses`
+/// meanwhile (a connection of the test that the server calls at its start).
 func startFake(_ script: String, _ arguments: [String] = [], on bus: PrivateBus, serving buses: [SessionBus] = [],
                file: StaticString = #filePath, line: UInt = #line) throws -> PipedProcess {
-    let path = checkout.appendingPathComponent("Tests/Scripts/\(script)").path
-    let fake = try PipedProcess("/usr/bin/python3", [path] + arguments, environment: bus.environment())
+    let fake = try PipedProcess("/usr/bin/python3", [testScript(script)] + arguments, environment: bus.environment())
     serve(buses, programs: [fake], file: file, line: line) { fake.stdoutText.contains("\"ready\": true") || fake.isFinished }
     XCTAssertFalse(fake.isFinished, "\(script) stopped: \(fake.stderrText) (Debian packages python3-gi, gir1.2-glib-2.0)",
                    file: file, line: line)
     return fake
-}
-
-/// The JSON lines a fake server printed, one object each.
-func records(of fake: PipedProcess) -> [[String: Any]] {
-    fake.stdoutText.split(separator: "\n").compactMap {
-        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-    }
 }

@@ -3,6 +3,7 @@
 import Glibc
 import ShotguardBase
 import ShotguardBus
+import ShotguardTestSupport
 import XCTest
 
 /// An AgentControl with set answers, recording what it was asked.
@@ -12,7 +13,7 @@ final class FakeControl: AgentControl {
                                     lastReport: .init(id: "20261203-101502-120", time: 1_764_756_902, outcome: "redacted 2 areas"),
                                     display: ":7", version: "0.1.0")
     var pauseAnswer: PauseAnswer?
-    var reloadAnswer = ReloadAnswer.reloaded("3 rules: 2 window, 1 field")
+    var reloadAnswer = ReloadAnswer.reloaded("3 rules: 2 windows, 1 field")
     private(set) var calls: [String] = []
     /// The service, to emit Paused and Resumed as an agent does when its state changes.
     weak var service: AgentBusService?

@@ -7,12 +7,12 @@ import XCTest
 
 /// A `dbus-daemon` of the session type on a socket in a temporary folder. Its configuration
 /// has no service folders (no activation) and lets every connection own any name.
-final class PrivateBus {
-    let folder: URL
-    let address: String
+public final class PrivateBus {
+    public let folder: URL
+    public let address: String
     private let daemon: ChildProcess
 
-    init(_ test: XCTestCase, file: StaticString = #filePath, line: UInt = #line) throws {
+    public init(_ test: XCTestCase, file: StaticString = #filePath, line: UInt = #line) throws {
         guard programExists("dbus-daemon") else {
             XCTFail("dbus-daemon is not installed (Debian package dbus-daemon; scripts/install-deps.sh installs it)",
                     file: file, line: line)
@@ -72,10 +72,10 @@ final class PrivateBus {
     }
 
     /// Stops the daemon now (the bus goes away under its connections).
-    func stop() { daemon.stop() }
+    public func stop() { daemon.stop() }
 
     /// An environment for a program on this bus: PATH, a home folder, the bus, nothing else.
-    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": folder.path,

@@ -4,20 +4,20 @@ import Glibc
 import XCTest
 
 /// A child process whose standard output and error are pipes read without blocking.
-final class PipedProcess {
-    let pid: pid_t
-    let label: String
-    private(set) var stdout: [UInt8] = []
-    private(set) var stderr: [UInt8] = []
+public final class PipedProcess {
+    public let pid: pid_t
+    public let label: String
+    public private(set) var stdout: [UInt8] = []
+    public private(set) var stderr: [UInt8] = []
     private var pipes: [Int32]
-    private(set) var exitStatus: Int32?
+    public private(set) var exitStatus: Int32?
 
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
 
     /// Starts `program` (searched in PATH) with exactly `environment`. Signals are reset in the
     /// child: the test runner may block some, and a child would inherit that.
-    init(_ program: String, _ arguments: [String], environment: [String: String]) throws {
+    public init(_ program: String, _ arguments: [String], environment: [String: String]) throws {
         var out: [Int32] = [0, 0]
         var err: [Int32] = [0, 0]
         guard pipe(&out) == 0, pipe(&err) == 0 else { throw POSIXError(.EMFILE) }
@@ -65,10 +65,10 @@ final class PipedProcess {
     }
 
     /// The pipes still open, for poll.
-    var openDescriptors: [Int32] { pipes.filter { $0 >= 0 } }
+    public var openDescriptors: [Int32] { pipes.filter { $0 >= 0 } }
 
     /// Reads what the pipes hold now; a pipe at its end is closed.
-    func drain() {
+    public func drain() {
         for index in pipes.indices where pipes[index] >= 0 {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
@@ -87,11 +87,11 @@ final class PipedProcess {
     }
 
     /// Whether both pipes reached their end (the program exited, or closed them).
-    var isFinished: Bool { openDescriptors.isEmpty }
+    public var isFinished: Bool { openDescriptors.isEmpty }
 
     /// Waits for the exit status (after the pipes ended); 128 + N when killed by signal N.
     @discardableResult
-    func wait() -> Int32 {
+    public func wait() -> Int32 {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -102,7 +102,7 @@ final class PipedProcess {
     }
 
     /// Stops a program that runs until stopped (a monitor).
-    func terminate() {
+    public func terminate() {
         guard exitStatus == nil else { return }
         kill(pid, SIGTERM)
         drainToEnd()
@@ -110,7 +110,7 @@ final class PipedProcess {
     }
 
     /// Reads until both pipes end, blocking.
-    func drainToEnd() {
+    public func drainToEnd() {
         while !isFinished {
             var fds = openDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 1000)

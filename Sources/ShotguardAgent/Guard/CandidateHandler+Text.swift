@@ -1,0 +1,123 @@
+// Guard's second pass: a placed screenshot's text rules checked by OCR off the loop, then the file rewritten again or the clipboard served.
+import Glibc
+import ShotguardBase
+import ShotguardImaging
+import ShotguardText
+
+/// What a finished text pass came to, for the tracker, the log and the report.
+struct TextPassOutcome {
+    let candidate: Candidate
+    /// The image with every cover on (rectangles and text), for the report; nil when the
+    /// screenshot was set aside instead.
+    let image: PixelBuffer?
+    let covers: [TextHit]
+    var ownKeys: [String] = []
+    var file: String?
+    var clipboard: String?
+    var quarantine: String?
+    var said: [String] = []
+    var warnings: [String] = []
+}
+
+extension CandidateHandler {
+    /// Starts the text pass of a placed screenshot with `rules` (resolved on the loop's thread).
+    func startTextPass(_ pending: PendingTextPass, rules: [TextRule]) {
+        guard let textPasses else { return }
+        let number = textPasses.submit(pending.image, origin: pending.origin, skipping: pending.skipping, rules: rules)
+        waitingText[number] = pending
+    }
+
+    /// The passes that ended: each applied — the file rewritten again, the clipboard served — or,
+    /// when the text could not be checked, failed closed (the file set aside, the clipboard given a
+    /// placeholder).
+    func finishTextPasses(eventID: String, isOwn: (String) -> Bool) -> [TextPassOutcome] {
+        guard let textPasses else { return [] }
+        return textPasses.takeResults().compactMap { result in
+            guard let pending = waitingText.removeValue(forKey: result.number) else { return nil }
+            return finish(pending, result, eventID: eventID, isOwn: isOwn)
+        }
+    }
+
+    private func finish(_ pending: PendingTextPass, _ result: TextJobResult, eventID: String,
+                        isOwn: (String) -> Bool) -> TextPassOutcome {
+        let candidate = pending.candidate
+        guard result.complete, result.failure == nil else {
+            let why = "its text could not be checked (\(result.failure ?? "incomplete"))"
+            var outcome = TextPassOutcome(candidate: candidate, image: nil, covers: [])
+            switch candidate.source {
+            case .file:
+                guard let path = candidate.path, let fileGuard else { break }
+                guard let current = readCurrent(path, pending, isOwn: isOwn) else {
+                    outcome.warnings.append("guard: \(candidate.name): \(why), but it was replaced since: left as it is now")
+                    break
+                }
+                let aside = fileGuard.setAside(path, read: current, size: (pending.image.width, pending.image.height), reason: why,
+                                               id: eventID + "-text")
+                if case .setAside(let entry, _, let keys) = aside {
+                    outcome.ownKeys = keys
+                    outcome.file = "quarantined"
+                    outcome.quarantine = entry
+                }
+                outcome.warnings.append("guard: \(candidate.name): \(why); set aside")
+            case .clipboard:
+                guard let offer = candidate.clipboard, let clipboardGuard else { break }
+                let served = clipboardGuard.serve(Placeholder.image(width: pending.image.width, height: pending.image.height,
+                                                                    quarantineID: nil), for: offer)
+                outcome.ownKeys = served.ownKeys
+                outcome.clipboard = "withheld"
+                outcome.warnings.append("guard: the clipboard image: \(why); a placeholder is served")
+            }
+            return outcome
+        }
+        var image = pending.image
+        for hit in result.hits { image.redact(hit.rect, with: hit.fill) }
+        var outcome = TextPassOutcome(candidate: candidate, image: image, covers: result.hits)
+        let kinds = result.hits.map { "\($0.kind.rawValue) at \($0.rect)" }.joined(separator: ", ")
+        switch candidate.source {
+        case .file:
+            guard !result.hits.isEmpty, let path = candidate.path, let fileGuard, let current = readCurrent(path, pending, isOwn: isOwn) else { break }
+            switch fileGuard.redact(path, read: current, with: image, id: eventID) {
+            case .rewritten(let keys, let milliseconds, _):
+                outcome.ownKeys = keys
+                outcome.file = "rewritten"
+                outcome.said.append("guard: rewrote \(candidate.name) again with the text rules' covers (\(kinds)) in \(milliseconds) ms")
+            case .setAside(let entry, _, let keys):
+                outcome.ownKeys = keys
+                outcome.file = "quarantined"
+                outcome.quarantine = entry
+            default:
+                outcome.warnings.append("guard: could not rewrite \(candidate.name) with the text rules' covers")
+                outcome.file = "failed"
+            }
+        case .clipboard:
+            guard let offer = candidate.clipboard, let clipboardGuard else { break }
+            if result.hits.isEmpty, pending.skipping.isEmpty {
+                // Nothing to hide after all: what the owner offered, byte for byte.
+                clipboardGuard.serveBack(offer)
+                outcome.clipboard = "unchanged"
+            } else {
+                let served = clipboardGuard.serve(image, for: offer)
+                outcome.ownKeys = served.ownKeys
+                outcome.clipboard = served.served ? "replaced" : "failed"
+                if served.served { clipboardGuard.replaced(offer, at: Moment(monotonic: monotonicNow(), wall: now())) }
+                outcome.said.append("guard: the clipboard now holds the redacted image" + (kinds.isEmpty ? "" : " (text: \(kinds))"))
+            }
+        }
+        return outcome
+    }
+
+    /// The file at `path` now when it is still the one read or guard's own first rewrite of it:
+    /// its bytes and identity; nil for anything written there since (never touched).
+    private func readCurrent(_ path: BytePath, _ pending: PendingTextPass, isOwn: (String) -> Bool) -> FileRead? {
+        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let identity = FileIdentity.of(fd: fd), identity.mode & S_IFMT == S_IFREG,
+              FileKeys.key(identity) == pending.fileKey || isOwn(FileKeys.key(identity)),
+              let bytes = try? FileIO.read(fd: fd, name: path.description, limit: Self.maximumFileSize) else { return nil }
+        return FileRead(bytes: bytes, identity: identity)
+    }
+
+    /// Whether text passes are running (the event waits for them).
+    var textPassesRunning: Bool { !waitingText.isEmpty }
+}

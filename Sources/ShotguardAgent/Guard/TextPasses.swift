@@ -1,0 +1,102 @@
+// Guard's second pass for `text` rules: OCR on a thread of its own, its result handed back to the loop.
+import Dispatch
+import Glibc
+import ShotguardBase
+import ShotguardImaging
+import ShotguardText
+import Synchronization
+
+/// One text pass to run: an image already redacted by the rectangle rules.
+struct TextJob: Sendable {
+    let number: Int
+    let image: PixelBuffer
+    /// What the image shows on screen (for rules limited to windows).
+    let origin: Rect
+    /// Image rectangles already covered: not read.
+    let skipping: [Rect]
+    let rules: [TextRule]
+    /// `monotonicNow()` after which no line is started: the pass is then incomplete.
+    let deadline: Double
+}
+
+/// What a text pass found, or why it could not run.
+struct TextJobResult: Sendable {
+    let number: Int
+    let hits: [TextHit]
+    /// False when the deadline passed with lines unread, or OCR could not run: fail closed.
+    let complete: Bool
+    let failure: String?
+}
+
+/// Runs text passes one after another on a serial queue of their own (OCR takes a second or
+/// two; the loop must keep answering), and wakes the loop through a pipe when one is done.
+final class TextPasses {
+    private let queue = DispatchQueue(label: "shotguard.text-pass")
+    /// Results the queue hands over, behind a lock (the queue's thread and the loop's).
+    private final class Inbox: Sendable {
+        let results = Mutex<[TextJobResult]>([])
+    }
+
+    private let finished = Inbox()
+    private let wake: (read: Int32, write: Int32)
+    private var scanner: TextScanner?
+    private(set) var running = 0
+    private var next = 0
+
+    /// How long a pass may take before it counts as failed.
+    static let limit = 10.0
+
+    init?() {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        wake = (fds[0], fds[1])
+    }
+
+    deinit {
+        close(wake.read)
+        close(wake.write)
+    }
+
+    var fileDescriptor: Int32 { wake.read }
+
+    /// Starts a pass over `image` (redacted by the rectangle rules) and returns its number.
+    func submit(_ image: PixelBuffer, origin: Rect, skipping: [Rect], rules: [TextRule]) -> Int {
+        next += 1
+        running += 1
+        let scanner = self.scanner.map { $0.with(rules: rules) } ?? TextScanner(rules: rules)
+        self.scanner = scanner
+        let job = TextJob(number: next, image: image, origin: origin, skipping: skipping, rules: rules,
+                          deadline: monotonicNow() + Self.limit)
+        let finished = self.finished, wakeFD = wake.write
+        queue.async {
+            let result: TextJobResult
+            do throws(OCRUnavailable) {
+                let scan = try scanner.scan(job.image, origin: job.origin, skipping: job.skipping, deadline: job.deadline)
+                result = TextJobResult(number: job.number, hits: scan.hits, complete: scan.isComplete,
+                                       failure: scan.isComplete ? nil : "\(scan.linesLeft) lines were left unread after \(Int(Self.limit)) s")
+            } catch {
+                result = TextJobResult(number: job.number, hits: [], complete: false, failure: "OCR cannot run: \(error.reason)")
+            }
+            finished.results.withLock { $0.append(result) }
+            var byte: UInt8 = 1
+            _ = write(wakeFD, &byte, 1)
+        }
+        return next
+    }
+
+    /// The passes that ended since the last call.
+    func takeResults() -> [TextJobResult] {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wake.read, &buffer, buffer.count) > 0 {}
+        let results = finished.results.withLock { results -> [TextJobResult] in
+            defer { results = [] }
+            return results
+        }
+        running -= results.count
+        return results
+    }
+}
