@@ -68,7 +68,7 @@ def main():
         subprocess.run([os.path.join(ROOT, "scripts", "screenshot-like.sh"), "1920", "1080", log], check=True)
         images = [os.path.join(CORPUS, "00-light.png"), os.path.join(CORPUS, "01-dark.png"), log]
         out = os.path.join(folder, "out.png")
-        print(f"text pass, 1920x1080, median of {runs} runs ({os.cpu_count()} cores)")
+        print(f"\ntext pass, 1920x1080, median of {runs} runs ({os.cpu_count()} cores)")
         print(f"{'image':<22} {'redact+text':>11} {'redact':>8} {'text pass':>10} {'its CPU':>8} "
               f"{'tesseract':>10} {'1 thread':>9} {'ratio':>6}  budget 1.5 s")
         print("  (text pass = redact+text - redact; ratio = tesseract / text pass)")
