@@ -7,7 +7,9 @@ Prints medians, ratios to shotguard and PNG sizes, then the speed figures of
 docs/performance.md side by side (all measured in this run): capture and redact against
 scrot and ImageMagick, PNG size against scrot's, a capture's peak memory against the frame,
 and the window-list read for 50 windows; then what capture sensing costs the agent (idle, and while
-a 30 fps recording runs: scripts/bench_sensing.py). Nothing here is a pass/fail threshold.
+a 30 fps recording runs: scripts/bench_sensing.py); then the text pass of text rules on 1920x1080
+screens beside the tesseract command on the same images (scripts/bench-text.py, which also runs
+alone). Nothing here is a pass/fail threshold.
 
   scripts/bench.py [--speed-only] [WxH ...]     (default 1920x1080 3840x2160)
 
@@ -282,6 +284,7 @@ def main():
             results.append(((width, height), bench_size(width, height, folder, speed_only)))
     sensing = None if speed_only else bench_sensing()[0]
     summary(results, sensing)
+    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench-text.py")], check=True)
     if speed_only:
         return
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench_shield.py")], check=True)  # needs python3-xlib

@@ -47,3 +47,15 @@ int sg_tess_result_iterator_bounding_box(const SGTessResultIterator *iterator, S
 int sg_tess_result_iterator_is_at_beginning_of(const SGTessResultIterator *iterator, SGTessPageIteratorLevel level) {
     return F.TessPageIteratorIsAtBeginningOf(F.TessResultIteratorGetPageIteratorConst(iterator), level);
 }
+
+SGTessChoiceIterator *sg_tess_result_iterator_get_choice_iterator(const SGTessResultIterator *iterator) {
+    return F.TessResultIteratorGetChoiceIterator(iterator);
+}
+void sg_tess_choice_iterator_delete(SGTessChoiceIterator *iterator) { F.TessChoiceIteratorDelete(iterator); }
+int sg_tess_choice_iterator_next(SGTessChoiceIterator *iterator) { return F.TessChoiceIteratorNext(iterator); }
+const char *sg_tess_choice_iterator_get_utf8_text(const SGTessChoiceIterator *iterator) {
+    return F.TessChoiceIteratorGetUTF8Text(iterator);
+}
+float sg_tess_choice_iterator_confidence(const SGTessChoiceIterator *iterator) {
+    return F.TessChoiceIteratorConfidence(iterator);
+}

@@ -26,6 +26,11 @@ struct sg_tess_functions {
     const SGTessPageIterator *(*TessResultIteratorGetPageIteratorConst)(const SGTessResultIterator *);
     int (*TessPageIteratorBoundingBox)(const SGTessPageIterator *, SGTessPageIteratorLevel, int *, int *, int *, int *);
     int (*TessPageIteratorIsAtBeginningOf)(const SGTessPageIterator *, SGTessPageIteratorLevel);
+    SGTessChoiceIterator *(*TessResultIteratorGetChoiceIterator)(const SGTessResultIterator *);
+    void (*TessChoiceIteratorDelete)(SGTessChoiceIterator *);
+    int (*TessChoiceIteratorNext)(SGTessChoiceIterator *);
+    const char *(*TessChoiceIteratorGetUTF8Text)(const SGTessChoiceIterator *);
+    float (*TessChoiceIteratorConfidence)(const SGTessChoiceIterator *);
 };
 
 /* Valid once sg_tess_load returned 0. */

@@ -34,6 +34,8 @@ static void load(void) {
         ENTRY(TessResultIteratorDelete), ENTRY(TessResultIteratorNext), ENTRY(TessResultIteratorGetUTF8Text),
         ENTRY(TessResultIteratorConfidence), ENTRY(TessResultIteratorGetPageIteratorConst),
         ENTRY(TessPageIteratorBoundingBox), ENTRY(TessPageIteratorIsAtBeginningOf),
+        ENTRY(TessResultIteratorGetChoiceIterator), ENTRY(TessChoiceIteratorDelete), ENTRY(TessChoiceIteratorNext),
+        ENTRY(TessChoiceIteratorGetUTF8Text), ENTRY(TessChoiceIteratorConfidence),
     };
     for (size_t index = 0; index < sizeof entries / sizeof entries[0]; index++) {
         dlerror();

@@ -14,9 +14,15 @@ enum CardMatcher {
 
     static func find(in line: LineText) -> [Range<Int>] {
         var matches: [Range<Int>] = []
-        for run in digitRuns(line.scalars) where !followsIBANStart(run[0].range.lowerBound, in: line.scalars) {
+        for run in digitRuns(line.scalars) {
             var start = 0
             while start < run.count {
+                // Look-alikes make groups of an IBAN's letters too ("IT97" folds to 1797): each
+                // group a number would start at is checked, not only the run's first.
+                if followsIBANStart(run[start].range.lowerBound, in: line.scalars) {
+                    start += 1
+                    continue
+                }
                 // The longest plausible, valid number that starts at this group.
                 var found: Int?
                 var total = 0
@@ -40,22 +46,24 @@ enum CardMatcher {
         return matches
     }
 
-    /// Whether the digits at `start` continue an IBAN: printed groups of four letters or digits
-    /// back to a country code and check digits ("ES85 4025 4819 5978 3387", "GB40 WEST 6428"),
-    /// whose digits are no card's.
+    /// Whether the digits at `start` continue an IBAN: letters, digits and single spaces (the
+    /// printed groups, some of which OCR may have joined, or read with a look-alike such as `$`)
+    /// back to a country code and check digits at a word's start ("ES85 4025 4819 5978 3387",
+    /// "user=FR48 4639 8335", "IT97T901 6236"), whose digits are no card's.
     static func followsIBANStart(_ start: Int, in scalars: [Unicode.Scalar]) -> Bool {
-        var end = start
-        while end >= 5, scalars[end - 1] == " " {
-            let group = scalars[(end - 5)..<(end - 1)]
-            guard group.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }), end - 5 == 0 || scalars[end - 6] == " " else {
-                return false
-            }
-            let characters = Array(group)
-            if characters[0].isASCIIUpper, characters[1].isASCIIUpper, LookAlikes.digit(characters[2]) != nil,
-               LookAlikes.digit(characters[3]) != nil {
+        // An IBAN is at most 34 characters, 42 with the spaces of its groups.
+        let earliest = max(0, start - 42)
+        var index = start
+        while index > earliest {
+            let previous = scalars[index - 1]
+            guard previous.isASCIIAlphanumeric || LookAlikes.digit(previous) != nil
+                    || (previous == " " && index >= 2 && scalars[index - 2] != " ") else { return false }
+            index -= 1
+            guard index + 4 <= start, index == 0 || !scalars[index - 1].isASCIIAlphanumeric else { continue }
+            if scalars[index].isASCIIUpper, scalars[index + 1].isASCIIUpper, LookAlikes.digit(scalars[index + 2]) != nil,
+               LookAlikes.digit(scalars[index + 3]) != nil, IBANMatcher.lengths[String(Character(scalars[index])) + String(Character(scalars[index + 1]))] != nil {
                 return true
             }
-            end -= 5
         }
         return false
     }

@@ -33,8 +33,9 @@ struct GreyImage {
     subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
 
     /// `rect` (inside the image) scaled by `scale` with bilinear interpolation, inverted when
-    /// `invert`: what Tesseract reads of one line.
-    func crop(_ rect: Rect, scale: Int, invert: Bool) -> GreyImage {
+    /// `invert`, with the parts of it in `blanking` (image coordinates) set to `value` first:
+    /// what Tesseract reads of one line.
+    func crop(_ rect: Rect, scale: Int, invert: Bool, blanking: [Rect] = [], with value: UInt8 = 0) -> GreyImage {
         let outWidth = rect.width * scale, outHeight = rect.height * scale
         var out = [UInt8](repeating: 0, count: outWidth * outHeight)
         pixels.withUnsafeBufferPointer { source in
@@ -54,6 +55,15 @@ struct GreyImage {
                         target[y * outWidth + x] = UInt8(invert ? 255 - value : value)
                     }
                 }
+            }
+        }
+        let painted = invert ? 255 - value : value
+        for blank in blanking {
+            let area = blank.intersection(rect)
+            guard !area.isEmpty else { continue }
+            for y in ((area.y - rect.y) * scale)..<((area.maxY - rect.y) * scale) {
+                let row = y * outWidth
+                for x in ((area.x - rect.x) * scale)..<((area.maxX - rect.x) * scale) { out[row + x] = painted }
             }
         }
         return GreyImage(width: outWidth, height: outHeight, pixels: out)

@@ -69,4 +69,52 @@ enum Ink {
         while bottom < line.maxY, rowHasInk(bottom, left, right) { bottom += 1 }
         return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }
+
+    /// Whether a dot stands between two words of a line (`left`, then `right`, image
+    /// coordinates): a speck of ink apart from the letters, no wider or taller than a quarter
+    /// of the words' height, its middle in the lowest 40% of their rows. OCR of 12-13 px text
+    /// drops the dot of "globex.fr" now and then and splits the words there; the boxes it gives
+    /// them may overlap, so the area looked at reaches half a height into each word.
+    static func hasDot(between left: Rect, and right: Rect, in grey: GreyImage, background: Int) -> Bool {
+        let top = max(0, min(left.y, right.y)), bottom = min(grey.height, max(left.maxY, right.maxY))
+        let height = bottom - top
+        let x0 = max(0, left.x + 1, min(left.maxX, right.x) - height / 2)
+        let x1 = min(grey.width, right.maxX - 1, max(left.maxX, right.x) + height / 2)
+        guard height > 0, x1 > x0 else { return false }
+        let width = x1 - x0
+        let size = max(2, height / 4)
+        var ink = [Bool](repeating: false, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width { ink[y * width + x] = isInk(grey[x0 + x, top + y], background: background) }
+        }
+        // Each piece of ink (pixels touching, diagonals too), by flood fill.
+        var seen = [Bool](repeating: false, count: width * height)
+        for start in ink.indices where ink[start] && !seen[start] {
+            var stack = [start]
+            seen[start] = true
+            var minX = width, maxX = -1, minY = height, maxY = -1
+            while let index = stack.popLast() {
+                let x = index % width, y = index / width
+                minX = min(minX, x)
+                maxX = max(maxX, x)
+                minY = min(minY, y)
+                maxY = max(maxY, y)
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let nx = x + dx, ny = y + dy
+                        guard nx >= 0, nx < width, ny >= 0, ny < height else { continue }
+                        let neighbour = ny * width + nx
+                        if ink[neighbour], !seen[neighbour] {
+                            seen[neighbour] = true
+                            stack.append(neighbour)
+                        }
+                    }
+                }
+            }
+            // A piece cut by the area's edge may be part of a letter.
+            guard minX > 0, maxX < width - 1, maxX - minX < size, maxY - minY < size else { continue }
+            if (minY + maxY + 1) * 5 >= height * 6 { return true }
+        }
+        return false
+    }
 }

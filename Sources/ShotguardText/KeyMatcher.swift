@@ -27,10 +27,13 @@ enum KeyMatcher {
     static func find(in line: LineText) -> [Range<Int>] {
         let scalars = line.scalars
         let tokens = tokens(scalars)
+        let uuids = uuidSpans(scalars)
         var matches: [Range<Int>] = []
         var index = 0
         while index < tokens.count {
-            if isMisreadAWSKey(scalars[tokens[index]]) {
+            if uuids.contains(where: { $0.overlaps(tokens[index]) }) {
+                index += 1
+            } else if isMisreadAWSKey(scalars[tokens[index]]) {
                 matches.append(tokens[index])
                 index += 1
             } else if let (range, next) = knownShape(tokens, from: index, in: scalars) ?? randomRun(tokens, from: index, in: scalars) {
@@ -40,7 +43,32 @@ enum KeyMatcher {
                 index += 1
             }
         }
-        return matches
+        // A key made of pieces may have taken a UUID for one.
+        return matches.filter { match in !uuids.contains { $0.overlaps(match) } }
+    }
+
+    /// The spans shaped like a UUID: groups of 8, 4, 4, 4 and 12 letters or digits joined by
+    /// dashes, between characters that are neither. A UUID is a hash whatever OCR made of its
+    /// letters ("fOe8-12c8F6334846": an `0` read `O`, an `f` read `F`), and is never a key.
+    static func uuidSpans(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
+        let groups = [8, 4, 4, 4, 12]
+        let length = groups.reduce(0, +) + groups.count - 1
+        guard scalars.count >= length else { return [] }
+        var spans: [Range<Int>] = []
+        for start in 0...(scalars.count - length) where start == 0 || !scalars[start - 1].isASCIIAlphanumeric {
+            var index = start
+            var shaped = true
+            for (number, count) in groups.enumerated() {
+                if number > 0 {
+                    guard scalars[index] == "-" else { shaped = false; break }
+                    index += 1
+                }
+                guard scalars[index..<(index + count)].allSatisfy(\.isASCIIAlphanumeric) else { shaped = false; break }
+                index += count
+            }
+            if shaped, index == scalars.count || !scalars[index].isASCIIAlphanumeric { spans.append(start..<index) }
+        }
+        return spans
     }
 
     /// An AWS access key id whose prefix OCR misread by one character ("AAIA…", "AKTIA…"): 19

@@ -88,7 +88,8 @@ public final class TextScanner: Sendable {
             }
         }
         let grey = GreyImage(image)
-        var lines = TextLineFinder.lines(in: grey, excluding: excluded)
+        let allLines = TextLineFinder.lines(in: grey, excluding: excluded)
+        var lines = Self.wideEnough(allLines, for: rules)
         // Rules limited to windows need only the lines in those windows.
         if rules.allSatisfy({ $0.areas != nil }) {
             let areas = rules.flatMap { $0.areas ?? [] }.map { $0.offsetBy(dx: -origin.x, dy: -origin.y) }
@@ -111,7 +112,7 @@ public final class TextScanner: Sendable {
                 left.add(1, ordering: .relaxed)
                 return
             }
-            let lineHits = self.read(candidates[job], of: grey, engine: engine, origin: origin, bounds: bounds)
+            let lineHits = self.read(candidates[job], of: grey, besides: allLines, engine: engine, origin: origin, bounds: bounds)
             giveBack(engine)
             found.withLock { $0[job] = lineHits }
         }
@@ -121,38 +122,64 @@ public final class TextScanner: Sendable {
                               accessibleRuns: accessibleText.count)
     }
 
-    /// OCR of one candidate line: cropped with a margin, light-on-dark inverted, scaled up to
-    /// `targetLineHeight`, read, and its words matched.
-    private func read(_ line: Rect, of grey: GreyImage, engine: OCREngine, origin: Rect, bounds: Rect) -> [TextHit] {
-        // Room above and below for ascenders and descenders too thin to have made runs.
-        let padX = max(4, line.height / 3), padY = max(4, line.height / 2 + 2)
-        let crop = Rect(x: line.x - padX, y: line.y - padY, width: line.width + 2 * padX, height: line.height + 2 * padY)
-            .intersection(bounds)
-        let scale = min(4, max(1, (Self.targetLineHeight + line.height - 1) / line.height))
-        let background = Ink.background(grey, crop)
-        let image = grey.crop(crop, scale: scale, invert: Ink.isLightOnDark(grey, crop, background: background))
+    /// The lines wide enough to hold a match of one of `rules`' kinds (`narrowestMatch`).
+    static func wideEnough(_ lines: [Rect], for rules: [TextRule]) -> [Rect] {
+        let narrowest = rules.map { narrowestMatch($0.kind) }.min() ?? 0
+        return lines.filter { $0.width * 10 >= narrowest * $0.height }
+    }
+
+    /// The narrowest a match of `kind` can be, in tenths of its line's height (the candidate's,
+    /// from the top of its tallest letters to the foot of its descenders: 1.0 to 1.3 em): its
+    /// fewest characters at their narrowest advance. Card numbers: 13 digits of at least 0.5 em;
+    /// IBANs: 15 letters and digits of at least 0.3 em ("I"); keys (`xoxb-` and 10): 15
+    /// characters of at least 0.25 em ("l", "i", "-"); e-mail addresses ("a@b.co"): an `@` of
+    /// 0.8 em and five more of 0.25 em. A pattern may match anything.
+    static func narrowestMatch(_ kind: TextKind) -> Int {
+        switch kind {
+        case .card: return 50
+        case .iban: return 34
+        case .key: return 28
+        case .email: return 15
+        case .pattern: return 0
+        }
+    }
+
+    /// OCR of one candidate line (see `LineCrop`): read, and its words matched.
+    private func read(_ line: Rect, of grey: GreyImage, besides lines: [Rect], engine: OCREngine, origin: Rect,
+                      bounds: Rect) -> [TextHit] {
+        let crop = LineCrop(line, of: grey, besides: lines, targetHeight: Self.targetLineHeight)
+        let background = crop.background
         var hits: [TextHit] = []
-        for words in engine.words(in: image) {
-            let placed = words.map { word in
-                let x0 = crop.x + word.rect.x / scale, y0 = crop.y + word.rect.y / scale
-                let x1 = crop.x + (word.rect.maxX + scale - 1) / scale, y1 = crop.y + (word.rect.maxY + scale - 1) / scale
-                return TextWord(text: word.text, rect: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
-            }
+        for line in engine.words(in: crop.image) {
+            let placed = line.map { TextWord(text: $0.word.text, rect: crop.place($0.word.rect)) }
             // Tesseract's word boxes come from its recogniser's character positions, which can
             // fall short of the ink by a character: each box grows to the ink it is part of.
-            hits += matchHits(placed, source: .ocr, origin: origin, bounds: bounds) { box in
-                Ink.extent(of: box, in: grey, line: crop, background: background)
+            let grow = { (box: Rect) in Ink.extent(of: box, in: grey, line: crop.reach, background: background) }
+            hits += matchHits(placed, source: .ocr, origin: origin, bounds: bounds, grow: grow)
+            // Where OCR was unsure of a symbol, the recogniser's other readings of it.
+            let placedLine = zip(line, placed).map { OCRWord(word: $1, symbols: $0.symbols) }
+            let lostDots = Rereadings.lostDots(placedLine) { left, right in
+                Ink.hasDot(between: left, and: right, in: grey, background: background)
+            }
+            for rereading in Rereadings.of(line) + lostDots {
+                var words = placed
+                words[rereading.word].text = rereading.text
+                hits += matchHits(words, source: .ocr, origin: origin, bounds: bounds, only: rereading, grow: grow)
             }
         }
         return hits
     }
 
     /// The hits of every rule in one line of words (image coordinates): each match's words
-    /// boxed together (grown by `grow`) with a margin, kept when its rule applies there.
-    func matchHits(_ words: [TextWord], source: TextSource, origin: Rect, bounds: Rect,
+    /// boxed together (grown by `grow`) with a margin, kept when its rule applies there. With
+    /// `only`, the matches of its kinds through its word alone.
+    func matchHits(_ words: [TextWord], source: TextSource, origin: Rect, bounds: Rect, only rereading: Rereading? = nil,
                    grow: (Rect) -> Rect = { $0 }) -> [TextHit] {
-        LineMatcher.matches(words, rules: rules).compactMap { match in
-            let rule = rules[match.rule]
+        let ruleIndices = rules.indices.filter { rereading?.kinds.contains(rules[$0].kind) ?? true }
+        guard !ruleIndices.isEmpty else { return [] }
+        return LineMatcher.matches(words, rules: ruleIndices.map { rules[$0] }).compactMap { match in
+            if let rereading, !match.words.contains(rereading.word) { return nil }
+            let rule = rules[ruleIndices[match.rule]]
             let box = grow(words[match.words].map(\.rect).reduce(words[match.words.lowerBound].rect) { $0.union($1) })
             let margin = max(Self.margin, box.height / 4)
             let rect = Rect(x: box.x - margin, y: box.y - margin, width: box.width + 2 * margin,

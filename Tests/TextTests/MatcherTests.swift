@@ -75,6 +75,33 @@ final class MatcherTests: XCTestCase {
         }
     }
 
+    /// Regression: an IBAN after `=` ("user=FR89 …") had its first four digit groups, Luhn-valid
+    /// by chance, covered as a card number too.
+    func testTheDigitsOfAnIBANAfterPunctuationAreNoCardNumber() throws {
+        XCTAssertEqual(try found(.card, "2994 4746 0547 4270"), ["2994 4746 0547 4270"])
+        XCTAssertEqual(try found(.card, "user=FR89 2994 4746 0547 4270 1973 402"), [])
+        XCTAssertEqual(try found(.card, "(FR89 2994 4746 0547 4270 1973 402)"), [])
+        // Groups OCR joined, and a look-alike symbol inside the account.
+        XCTAssertEqual(try found(.card, "FR89 29944746 0547 4270 1973 402"), [])
+        XCTAssertEqual(try found(.card, "FR89 $994 4746 0547 4270 1973 402"), [])
+        XCTAssertEqual(try found(.card, "FR892994 4746 0547 4270 1973 402"), [])
+        // Letters of the account that fold to digits ("T901" to 7901) start no number either.
+        XCTAssertEqual(try found(.card, "IT97 T901 6236 6460 2823 1960 293"), [])
+        XCTAssertEqual(try found(.iban, "user=FR89 2994 4746 0547 4270 1973 402"), ["user=FR89 2994 4746 0547 4270 1973 402"])
+    }
+
+    /// Regression: UUIDs whose letters OCR read in upper case or as other letters ("l" for 1,
+    /// "O" for 0) looked random enough to be keys.
+    func testAUUIDIsNoKeyWhateverOCRMadeOfItsLetters() throws {
+        for text in ["id 9cd1ef60-d09f-d1fc-b601-8292a8a81e78 ok", "9cdlef60-dO9F-d1fc-b6O1-8292a8a81e78",
+                     "8e000329-e5dd-2e4f-fOe8-12c8F6334846", "X-Key: cc569a8d-169a-6438-5f29-4ede9el49f8F"] {
+            XCTAssertEqual(try found(.key, text), [], text)
+        }
+        // A key beside a UUID is still one.
+        XCTAssertEqual(try found(.key, "9cd1ef60-d09f-d1fc-b601-8292a8a81e78 ghp_VVfzp5ditE09OmbRWjNKEbDbpeh4AcdU0rE1"),
+                       ["ghp_VVfzp5ditE09OmbRWjNKEbDbpeh4AcdU0rE1"])
+    }
+
     func testKeysOfKnownShapes() throws {
         XCTAssertEqual(try found(.key, "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE"),
                        ["AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE"])

@@ -15,6 +15,7 @@
 typedef struct SGTessBaseAPI SGTessBaseAPI;
 typedef struct SGTessResultIterator SGTessResultIterator;
 typedef struct SGTessPageIterator SGTessPageIterator;
+typedef struct SGTessChoiceIterator SGTessChoiceIterator;
 
 /* TessPageSegMode: only the members used. */
 typedef enum {
@@ -72,5 +73,14 @@ int sg_tess_result_iterator_bounding_box(const SGTessResultIterator *iterator, S
                                          int *left, int *top, int *right, int *bottom);
 /* TessResultIteratorGetPageIteratorConst, then TessPageIteratorIsAtBeginningOf. */
 int sg_tess_result_iterator_is_at_beginning_of(const SGTessResultIterator *iterator, SGTessPageIteratorLevel level);
+
+/* The recogniser's other readings of the symbol the iterator is at (with the variable
+ * lstm_choice_mode set to 2, the LSTM's choices for it); NULL when it kept none. */
+SGTessChoiceIterator *sg_tess_result_iterator_get_choice_iterator(const SGTessResultIterator *iterator);
+void sg_tess_choice_iterator_delete(SGTessChoiceIterator *iterator);
+int sg_tess_choice_iterator_next(SGTessChoiceIterator *iterator);
+/* Owned by the iterator: not to be freed. */
+const char *sg_tess_choice_iterator_get_utf8_text(const SGTessChoiceIterator *iterator);
+float sg_tess_choice_iterator_confidence(const SGTessChoiceIterator *iterator);
 
 #endif
