@@ -13,6 +13,10 @@ extension Agent {
         for arrival in arrivals {
             let path = arrival.path
             if path.isInside(BytePath(outputs.sink.spool.folder)) { continue }  // our own reports
+            if isUnrelatedImage(path) {
+                if !arrival.created { log.verbose("left \(path) as it is: no program read the screen in the half minute before it") }
+                continue
+            }
             // A name created without a write (`link`, `linkat` of an O_TMPFILE) is examined only
             // when it names a complete image now; a file about to be written comes again closed.
             let classified = ScreenshotFileClassifier.classify(path, now: inputs.clock.now().wall, keepingBytes: false,
@@ -30,6 +34,19 @@ extension Agent {
                 track(.image(candidate))
             }
         }
+    }
+
+    /// With capture sensing, an image without a screenshot's name, written by no program that
+    /// read the screen, while no program read it in the half minute before and no open event
+    /// holds other evidence (a tool window, the shield key), is left without being opened: the
+    /// examination would leave it too. Ten thousand photos copied at once then cost a name check
+    /// each, and a screenshot saved among them is not held up behind them.
+    private func isUnrelatedImage(_ path: BytePath) -> Bool {
+        guard inputs.sensing != nil, !ScreenshotFileClassifier.isStronglyNamed(path) else { return false }
+        let now = inputs.clock.now()
+        return inputs.writers.writer(of: path, at: now.monotonic) == nil
+            && !tracker.reads.anyRead(within: ReadHistory.horizon, at: now)
+            && (tracker.event.map { $0.evidence.isEmpty } ?? true)
     }
 
     func handleDesktop(_ signals: [DesktopSignal]) {

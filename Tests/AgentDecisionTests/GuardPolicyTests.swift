@@ -97,6 +97,18 @@ final class GuardPolicyTests: XCTestCase {
         XCTAssertLessThanOrEqual(keys.count, 3)
     }
 
+    /// Ten thousand handled files in one second: the store stays bounded and guard's own output,
+    /// noted before the flood, is still known after it (it lives longest, so it goes last).
+    func testAFloodOfHandledKeysKeepsGuardsOwnOutputs() {
+        var keys = RecentKeys(capacity: 4096)
+        keys.note("file:own", as: .own, at: 0)
+        for index in 0..<10_000 { keys.note("photo:\(index)", as: .handled, at: Double(index) / 10_000) }
+        XCTAssertLessThanOrEqual(keys.count, 4096)
+        XCTAssertGreaterThanOrEqual(keys.count, 3072)
+        XCTAssertTrue(keys.contains("file:own", as: .own, at: 1))
+        XCTAssertTrue(keys.contains("photo:9999", as: .handled, at: 1), "the newest are kept")
+    }
+
     func testReadsAreTiedToAnOwnerByProcessGroupOrParentOnlyRecently() {
         var history = ReadHistory()
         history.add(Fixture.read(by: "scrot", pid: 300, group: 300, parent: 100, at: 0))

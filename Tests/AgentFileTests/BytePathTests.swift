@@ -22,3 +22,18 @@ final class BytePathTests: XCTestCase {
         XCTAssertFalse(BytePath("/home/u2/x").isInside("/home/u"))
     }
 }
+
+final class ScreenshotNameTests: XCTestCase {
+    /// A screenshot's name in any of the tools' languages and cases, or any name in a Screenshots
+    /// folder, is strong; other names are weak.
+    func testScreenshotNamesAreStrong() {
+        for path in ["/h/Pictures/Screenshot from 2026-01-01.png", "/h/Снимок экрана 1.png", "/h/スクリーンショット.png",
+                     "/h/2026-12-03-scrot.png", "/h/Pictures/Screenshots/IMG_1.png", "/h/Capture d’écran.png",
+                     "/h/BILDSCHIRMFOTO.PNG"] {
+            XCTAssertTrue(ScreenshotFileClassifier.isStronglyNamed(BytePath(path)), path)
+        }
+        for path in ["/h/Pictures/holiday.jpg", "/h/Screenshots-old/x.png", "/h/scr.png", "/h/Pictures/photo-00001.png"] {
+            XCTAssertFalse(ScreenshotFileClassifier.isStronglyNamed(BytePath(path)), path)
+        }
+    }
+}

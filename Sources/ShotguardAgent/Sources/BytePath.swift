@@ -58,6 +58,11 @@ public struct BytePath: Hashable, Sendable, CustomStringConvertible, Expressible
     }
 
     public var description: String {
+        // Most paths are printable UTF-8 with no backslash: shown as they are, in one step.
+        if !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }),
+           let text = String(validating: bytes, as: UTF8.self) {
+            return text
+        }
         var text = ""
         var index = 0
         while index < bytes.count {

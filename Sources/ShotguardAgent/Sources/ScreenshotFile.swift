@@ -60,9 +60,23 @@ enum ScreenshotFileClassifier {
 
     static func isStronglyNamed(_ path: BytePath) -> Bool {
         let parts = path.lossyText.split(separator: "/")
-        let name = parts.last.map { $0.lowercased() } ?? ""
+        let name = Array((parts.last.map { $0.lowercased() } ?? "").utf8)
         let folder = parts.dropLast().last.map { $0.lowercased() } ?? ""
-        return folder == "screenshots" || keywords.contains { name.contains($0) }
+        return folder == "screenshots" || keywordBytes.contains { contains(name, $0) }
+    }
+
+    /// The keywords as UTF-8, searched for as bytes: a burst of thousands of names is checked
+    /// without a Unicode-aware search for each keyword in each name.
+    private static let keywordBytes = keywords.map { Array($0.utf8) }
+
+    private static func contains(_ text: [UInt8], _ word: [UInt8]) -> Bool {
+        guard let first = word.first, text.count >= word.count else { return false }
+        var start = 0
+        while start + word.count <= text.count {
+            if text[start] == first, text[start..<(start + word.count)].elementsEqual(word) { return true }
+            start += 1
+        }
+        return false
     }
 
     /// The file as a screenshot candidate, or why it is not one. Opens without following a

@@ -57,8 +57,9 @@ struct CandidateQueue {
     /// When the next waiting candidate may be taken: now (`now`) when one is due, the earliest
     /// `notBefore` otherwise, or a second's budget ahead; nil when nothing waits.
     func deadline(at now: Double) -> Double? {
-        let times = (urgent + weak).map(\.notBefore)
-        guard let earliest = times.min() else { return nil }
+        // No copy of the queues: a burst can leave thousands waiting, and this runs every turn.
+        let earliest = min(urgent.lazy.map(\.notBefore).min() ?? .infinity, weak.lazy.map(\.notBefore).min() ?? .infinity)
+        guard earliest.isFinite else { return nil }
         if urgent.contains(where: { $0.notBefore <= now }) { return now }
         if weak.contains(where: { $0.notBefore <= now }) {
             if weakStarts.count < Self.weakPerSecond { return now }

@@ -43,11 +43,14 @@ struct RecentKeys {
         return entry.until > now
     }
 
-    /// Drops expired keys, then the soonest to expire while over capacity.
+    /// Drops expired keys, then, while over capacity, the soonest to expire until a quarter of
+    /// the room is free again: a flood of new keys (ten thousand photos copied at once) sorts
+    /// the store once per thousand keys, not once per key. Guard's own outputs live longest, so
+    /// they are the last to go.
     mutating func prune(at now: Double) {
         entries = entries.filter { $0.value.until > now }
         guard entries.count > capacity else { return }
-        let keep = entries.sorted { $0.value.until > $1.value.until }.prefix(capacity)
+        let keep = entries.sorted { $0.value.until > $1.value.until }.prefix(capacity - capacity / 4)
         entries = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
     }
 
