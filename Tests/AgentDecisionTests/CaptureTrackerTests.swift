@@ -45,6 +45,23 @@ final class CaptureTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.event?.settleTime, Fixture.at(5 + CaptureEvent.settle).monotonic)
     }
 
+    /// A thousand tool windows shown and closed within a second (a storm): the screen is grabbed
+    /// at most once a tenth of a second, and the image that follows still gets a fresh one.
+    func testAStormOfToolWindowsGrabsTheScreenBoundedly() {
+        var tracker = CaptureTracker()
+        for index in 0..<1_000 {
+            let time = Double(index) / 1_000
+            let id = UInt(index + 1)
+            _ = tracker.receive(.toolWindowCreated(id: id, tool: "flameshot"), at: Fixture.at(time), snapshot: take(at: time))
+            _ = tracker.receive(.toolWindowShown(id: id, tool: "flameshot"), at: Fixture.at(time), snapshot: take(at: time))
+            _ = tracker.receive(.toolWindowClosed(id: id), at: Fixture.at(time + 0.0005), snapshot: take(at: time + 0.0005))
+        }
+        XCTAssertLessThanOrEqual(snapshots, 11, "one when the event opened, then at most one a tenth of a second")
+        let before = snapshots
+        _ = tracker.receive(.image(Fixture.file("Screenshot.png", at: 1.01)), at: Fixture.at(1.01), snapshot: take(at: 1.01))
+        XCTAssertEqual(snapshots, before + 1, "the screenshot after the storm brings a fresh screen")
+    }
+
     func testSnapshotsKeepTheEventTimeScreenAndTheFreshestOthers() {
         var event = CaptureEvent(id: "e", snapshot: Fixture.snapshot(at: 1))
         for time in 2...6 { event.addSnapshot(Fixture.snapshot(at: Double(time))) }
