@@ -165,6 +165,7 @@ extension Agent {
         }, note: result.note)
         for line in result.said { if line.hasPrefix("guard: ") { log.info(line) } else { log.verbose(line) } }
         for line in result.warnings { log.warning(line) }
+        for line in result.errors { log.error(line) }
         for line in tracker.examined(candidate, result.outcome, at: now) { log.verbose(line) }
         if let pending = result.textPass, let regions = rules.inForce, pending.screen < event.snapshots.count {
             handler.startTextPass(pending, rules: regions.scannerRules(against: event.snapshots[pending.screen].context))

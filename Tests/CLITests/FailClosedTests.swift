@@ -71,7 +71,7 @@ final class FailClosedTests: WatchDesktopTestCase {
             sys.stdout.buffer.write(png[:33] + chunk + png[33:])
             """
         try runTool("cd '\(sandbox.path("made"))' && scrot - | /usr/bin/python3 -c '\(insert)' > '\(path)'", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("guard: \(path) could not be redacted: its original is in quarantine", seconds: 20), watch.log)
+        XCTAssertTrue(watch.waitForLog("guard: \(path) could not be redacted (", seconds: 20), watch.log)
         try assertPlaceholder(path)
         let original = try quarantined(path).original
         XCTAssertGreaterThan(original.count, 70_000_000)
@@ -131,7 +131,8 @@ final class FailClosedTests: WatchDesktopTestCase {
         XCTAssertTrue(watch.waitForLog("guard: \(path) could not be redacted", seconds: 10), watch.log)
         let line = logLine(watch, containing: "guard: \(path) could not be redacted")
         print("fail closed, full disk: \(line)")
-        XCTAssertTrue(line.contains("shotguard: warning: "), "the failure is logged as a warning: \(line)")
+        XCTAssertTrue(line.contains("shotguard: error: ") && line.contains("No space left on device"),
+                      "the failure is logged as an error that names its cause: \(line)")
         try assertPlaceholder(path)
         let entry = try quarantined(path)
         XCTAssertEqual(entry.original, capture, "the original is in quarantine")
@@ -140,7 +141,7 @@ final class FailClosedTests: WatchDesktopTestCase {
 
     /// The state folder (where the quarantine lives) is a full file system, and a screenshot must
     /// be set aside (scaled, it cannot be placed): nothing can be moved there, so the screenshot
-    /// is made unreadable (mode 0) where it is, and a warning names the state folder's error.
+    /// is made unreadable (mode 0) where it is, and an error names the state folder's error.
     func testAFullStateFolderLeavesTheScreenshotUnreadable() throws {
         let state = sandbox.path("state")
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -163,7 +164,7 @@ final class FailClosedTests: WatchDesktopTestCase {
         let control = try ChildProcess("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "test", "-x", shots],
                                        output: .discard)
         XCTAssertEqual(control.waitForExit(), 0, "the folder is open to the walk, so the refusal is the file's mode")
-        XCTAssertTrue(line.contains("shotguard: warning: ") && line.contains("No space left on device"),
-                      "the failure is logged as a warning with its cause: \(line)")
+        XCTAssertTrue(line.contains("shotguard: error: ") && line.contains("No space left on device"),
+                      "the failure is logged as an error with its cause: \(line)")
     }
 }

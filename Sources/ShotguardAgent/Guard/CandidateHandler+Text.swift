@@ -53,7 +53,7 @@ extension CandidateHandler {
                 }
                 let aside = fileGuard.setAside(path, read: current, size: (pending.image.width, pending.image.height), reason: why,
                                                id: eventID + "-text")
-                if case .setAside(let entry, _, let keys) = aside {
+                if case .setAside(let entry, _, let keys, _) = aside {
                     outcome.ownKeys = keys
                     outcome.file = "quarantined"
                     outcome.quarantine = entry
@@ -81,7 +81,7 @@ extension CandidateHandler {
                 outcome.ownKeys = keys
                 outcome.file = "rewritten"
                 outcome.said.append("guard: rewrote \(candidate.name) again with the text rules' covers (\(kinds)) in \(milliseconds) ms")
-            case .setAside(let entry, _, let keys):
+            case .setAside(let entry, _, let keys, _):
                 outcome.ownKeys = keys
                 outcome.file = "quarantined"
                 outcome.quarantine = entry

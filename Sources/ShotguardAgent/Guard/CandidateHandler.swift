@@ -17,6 +17,9 @@ struct HandlingResult {
     /// Lines for the log: info (what guard did) and verbose (why).
     var said: [String] = []
     var warnings: [String] = []
+    /// A screenshot guard could not redact (set aside, made unreadable, or left as it was):
+    /// logged as errors, since protection failed closed or not at all.
+    var errors: [String] = []
     /// A placed screenshot whose text rules are still to be checked (guard's second pass): the
     /// image with the rectangle rules applied, where it sits, what is covered already.
     var textPass: PendingTextPass?
@@ -210,11 +213,11 @@ final class CandidateHandler {
             result.file = "rewritten"
             result.said.append("guard: rewrote \(path) redacted in \(milliseconds) ms"
                 + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : ""))
-        case .setAside(let entry, let placeholder, let keys):
+        case .setAside(let entry, let placeholder, let keys, let reason):
             result.ownKeys += keys
             result.file = "quarantined"
             result.quarantine = entry
-            result.warnings.append("guard: \(path) could not be redacted: its original is in quarantine as \(entry) "
+            result.errors.append("guard: \(path) could not be redacted (\(reason)): its original is in quarantine as \(entry) "
                 + "('shotguard quarantine restore \(entry)')" + (placeholder ? ", and a placeholder took its place" : "; its path is empty"))
         case .changed:
             if candidate.rereads == 0 {
@@ -225,7 +228,7 @@ final class CandidateHandler {
             }
         case .madeUnreadable(let reason):
             result.file = "unreadable"
-            result.warnings.append("guard: \(path) could not be redacted nor moved aside (\(reason)): its mode is now 0, "
+            result.errors.append("guard: \(path) could not be redacted nor moved aside (\(reason)): its mode is now 0, "
                 + "so nothing reads it; 'chmod 600' gives it back")
         case .untouched(let reason):
             result.file = "untouched"
@@ -233,7 +236,7 @@ final class CandidateHandler {
         case .failed(let reason):
             result.file = "failed"
             result.note = "guard could not rewrite \(path): \(reason)"
-            result.warnings.append("guard: could not rewrite \(path): \(reason)")
+            result.errors.append("guard: could not rewrite \(path): \(reason)")
         }
     }
 

@@ -16,7 +16,7 @@ enum FileGuardResult: Sendable, Equatable {
     case rewritten(ownKeys: [String], milliseconds: Int, thumbnails: Int)
     /// Set aside into quarantine (`entry`), behind a placeholder at its path (or none, when
     /// even that could not be written).
-    case setAside(entry: String, placeholder: Bool, ownKeys: [String])
+    case setAside(entry: String, placeholder: Bool, ownKeys: [String], reason: String)
     /// The file changed since it was read: it must be read again.
     case changed
     /// Nothing could be written, and the file could not be moved aside either: its mode was
@@ -130,7 +130,7 @@ final class DiskFileGuard: FileGuarding {
             // The original is safe in quarantine; the path stays empty.
         }
         thumbnails.remove(forPath: path.bytes)
-        return .setAside(entry: entry.id, placeholder: written, ownKeys: keys)
+        return .setAside(entry: entry.id, placeholder: written, ownKeys: keys, reason: reason)
     }
 
     /// The image encoded in the format of the original (its bytes, else its name); PNG where
