@@ -140,7 +140,10 @@ extension Agent {
             log.verbose("protection is paused: a signal was not followed")
             return
         }
-        let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [screen] in screen.take() })
+        let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [screen, inputs] in
+            inputs.desktop.answerWaitingKeys()
+            return screen.take()
+        })
         for line in said {
             log.verbose(line)
             if line.hasPrefix("ignored ") { log.events.say("ignored", [("why", .string(line))]) }
@@ -155,7 +158,8 @@ extension Agent {
             event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
             reads: tracker.reads, sensing: inputs.sensing != nil, now: now,
             isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) },
-            hasTextRules: rules.inForce?.hasTextRules ?? false)
+            hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [inputs] in inputs.desktop.answerWaitingKeys() })
+        inputs.desktop.answerWaitingKeys()
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }
         tracker.record({ outcome in

@@ -42,12 +42,28 @@ extension DesktopEvents {
     func shieldKey(_ event: inout XEvent, _ shield: Shield) -> [DesktopSignal] {
         let readAt = monotonicNow()
         guard let serverTime = shield.keys.triggerPressTime(&event) else { return [] }
-        shield.overlays.raise()
+        shield.overlays.raise(stamped: true)
         let mappedAt = monotonicNow()
         // After the flush: a read stamped before this time may have been made without them.
-        let coveredTime = shield.overlays.stamp()
+        let coveredTime = shield.overlays.stampTime()
         shield.raises = 0
         return [.shieldKey(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime)]
+    }
+
+    /// Puts the covers up for a shield key that came while the agent was busy (grabbing the
+    /// screen, decoding or placing an image: steps of 10 to 30 ms, long enough for the
+    /// screenshot tool the key started to read the screen first). Takes only the XInput events
+    /// off the connection, leaving every other event in its order; the key's signal is told at
+    /// the next `process`. Called before each such step.
+    public func answerWaitingKeys() {
+        guard let shield else { return }
+        var opcode = shield.keys.opcode
+        var event = XEvent()
+        while withUnsafeMutablePointer(to: &opcode, { pointer in
+            XCheckIfEvent(display.handle, &event, isXInputEvent, UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+        }) != 0 {
+            keysAnswered += shieldKey(&event, shield)
+        }
     }
 
     /// Notes window changes (the covers follow them) and keeps raised covers above a window
@@ -81,4 +97,12 @@ extension DesktopEvents {
             break
         }
     }
+}
+
+/// Matches a GenericEvent of the XInput extension, whose major opcode `arg` points at. A plain
+/// function: Xlib calls it from C.
+private func isXInputEvent(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XEvent>?, _ arg: XPointer?) -> Int32 {
+    guard let event, let arg else { return 0 }
+    let opcode = UnsafeRawPointer(arg).load(as: Int32.self)
+    return event.pointee.type == GenericEvent && event.pointee.xcookie.extension == opcode ? 1 : 0
 }

@@ -19,28 +19,29 @@ extension ShieldOverlays {
     /// overlay, queued before the round trip's reply. Nil when there is no overlay (nothing to
     /// cover) or the server sent no such event.
     public func raiseAndStamp() -> UInt? {
-        raise()
-        return stamp()
+        raise(stamped: true)
+        return stampTime()
     }
 
-    /// The server's time once the covers already asked for are mapped: a zero-length append to
-    /// a property of the first overlay, then one round trip. The key path calls it after
-    /// flushing the maps, so the covers never wait for it.
-    public func stamp() -> UInt? {
-        guard let window = firstWindow, !display.isLost else {
-            display.sync()
-            return nil
-        }
-        let handle = display.handle
-        let property = display.atom("_SHOTGUARD_SHIELD_TIME")
-        XSelectInput(handle, window, PropertyChangeMask)
+    /// Queues a zero-length append to a property of the first overlay (with no overlay,
+    /// nothing): its PropertyNotify carries the server's time once the requests before it are
+    /// done. Sent in the maps' own flush, no other client's request is likely to come between.
+    func queueStamp() {
+        guard let window = firstWindow, !display.isLost else { return }
+        XSelectInput(display.handle, window, PropertyChangeMask)
         var nothing: UInt8 = 0
-        XChangeProperty(handle, window, property, XA_INTEGER, 32, PropModeAppend, &nothing, 0)
+        XChangeProperty(display.handle, window, stampProperty, XA_INTEGER, 32, PropModeAppend, &nothing, 0)
+    }
+
+    /// After `raise(stamped: true)`: one round trip, then the server's time of the stamp, or nil
+    /// when there was no overlay or no such event came.
+    public func stampTime() -> UInt? {
         display.sync()
-        var wanted: [UInt] = [UInt(window), UInt(property)]
+        guard let window = firstWindow, !display.isLost else { return nil }
+        var wanted: [UInt] = [UInt(window), UInt(stampProperty)]
         var event = XEvent()
         let found = wanted.withUnsafeMutableBytes { bytes in
-            XCheckIfEvent(handle, &event, isStampEvent, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
+            XCheckIfEvent(display.handle, &event, isStampEvent, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
         }
         return found != 0 ? event.xproperty.time : nil
     }

@@ -16,6 +16,8 @@ public final class ShieldOverlays {
     private var windows: [Window] = []
     private var covers: [ShieldCover] = []
     private let emptyRegion: XserverRegion
+    /// The property whose empty append stamps the covers' mapping with the server's time.
+    let stampProperty: Atom
     public private(set) var isUp = false
 
     /// Needs XFixes 2.0 for input shapes (an empty one lets every click through).
@@ -28,6 +30,7 @@ public final class ShieldOverlays {
             throw X11Error(.unsupported, "the X server has no XFixes 2.0: --shield cannot make covers that let clicks through")
         }
         emptyRegion = XFixesCreateRegion(display.handle, nil, 0)
+        stampProperty = display.atom("_SHOTGUARD_SHIELD_TIME")
     }
 
     deinit {
@@ -46,8 +49,11 @@ public final class ShieldOverlays {
 
     /// Maps and raises every overlay and flushes: the key-to-cover path. No reply is awaited
     /// and nothing is allocated; the server paints each background as it maps it.
-    public func raise() {
+    /// With `stamped`, a zero-length property append follows the maps in the same flush, so
+    /// that `stampTime()` can tell when the server had them done.
+    public func raise(stamped: Bool = false) {
         for window in windows { XMapRaised(display.handle, window) }
+        if stamped { queueStamp() }
         XFlush(display.handle)
         isUp = true
     }

@@ -70,6 +70,9 @@ final class CandidateHandler {
         /// Whether the rules have `text` rules: a placed screenshot then has a second pass, and a
         /// clipboard image is served only once its text is checked.
         var hasTextRules = false
+        /// Called between the long steps (decoding, placing, rewriting): the shield's key must
+        /// not wait behind them.
+        var betweenSteps: () -> Void = {}
     }
 
     /// A screenshot program's read this soon before a file named as a screenshot ties it to a capture.
@@ -109,6 +112,7 @@ final class CandidateHandler {
             return judgeUnplaced(candidate, reason: "could not be decoded: \(error.message)", read: read, evidence: evidence,
                                  in: context, size: nil)
         }
+        context.betweenSteps()
         let examineStart = monotonicNow()
         let examination = Examiner.examine(ExaminationInput(
             image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
@@ -116,6 +120,7 @@ final class CandidateHandler {
             now: context.now))
         // The costs of a placement, for the log (and the guard bench that reads it).
         let timing = "decoded in \(milliseconds(examineStart - decodeStart)), placed in \(milliseconds(monotonicNow() - examineStart))"
+        context.betweenSteps()
         switch examination.place {
         case .unplaced(let reason):
             return act(on: candidate, examination, read: read, in: context, size: (decoded.image.width, decoded.image.height),

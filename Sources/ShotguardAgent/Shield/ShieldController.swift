@@ -88,8 +88,8 @@ final class ShieldController {
             return
         }
         if let coveredServerTime, serverTime < coveredServerTime, ScreenshotPrograms.contains(program) {
-            log.warning("shield: \(program) read the screen while the key's covers were going up (at server time "
-                + "\(serverTime), covers mapped by \(coveredServerTime)): the shield may have lost the race; guard handles its image")
+            log.warning("shield: \(program) read the screen while the key's covers were going up (its read at server time "
+                + "\(serverTime), the covers up at \(coveredServerTime)): the shield may have lost the race; guard handles its image")
         }
         // The recorded request is dispatched by the time its record reached us; one round trip
         // of ours after it proves the server has finished it.
