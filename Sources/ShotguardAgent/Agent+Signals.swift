@@ -42,7 +42,8 @@ extension Agent {
     /// examination would leave it too. Ten thousand photos copied at once then cost a name check
     /// each, and a screenshot saved among them is not held up behind them.
     private func isUnrelatedImage(_ path: BytePath) -> Bool {
-        guard inputs.sensing != nil, !ScreenshotFileClassifier.isStronglyNamed(path) else { return false }
+        // While paused, every signal goes to track(), which says it was not followed.
+        guard inputs.sensing != nil, !rules.isPaused, !ScreenshotFileClassifier.isStronglyNamed(path) else { return false }
         let now = inputs.clock.now()
         return inputs.writers.writer(of: path, at: now.monotonic) == nil
             && !tracker.reads.anyRead(within: ReadHistory.horizon, at: now)

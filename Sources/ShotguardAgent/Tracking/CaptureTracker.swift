@@ -50,13 +50,15 @@ extension ExaminationOutcome {
 struct CaptureTracker {
     private(set) var event: CaptureEvent?
     private(set) var recent = RecentKeys()
+    /// When the screens grabbed as tool windows closed were taken (the last second's).
+    private var closedSnapshots: [Double] = []
     private(set) var reads = ReadHistory()
     private var queue = CandidateQueue()
 
     /// A fresher screen is taken for a later signal only when the last one is older than this.
     static let snapshotInterval = 0.25
-    /// The least time between the screens grabbed as tool windows close.
-    static let closedSnapshotInterval = 0.1
+    /// How many screens are grabbed as tool windows close, at most, in a second.
+    static let closedSnapshotsPerSecond = 4
     /// A file is looked at again this often while it is not complete, at most `maximumLooks` times.
     static let lookInterval = 0.25
     static let maximumLooks = 8
@@ -90,11 +92,12 @@ struct CaptureTracker {
             current.lastSignal = now.monotonic
             // Tools that show a window first and capture when it goes (shutter, a delay timer)
             // read the screen now, not when the event opened.
-            // Not again within a tenth of a second (a storm of tool windows would grab the
-            // screen at each one): the flag below gives the next image a fresh screen anyway.
+            // At most a few a second (a storm of tool windows would grab the screen at each
+            // one): the flag below gives the next image a fresh screen anyway.
             var said: [String] = []
-            let recent = current.snapshots.last.map { now.monotonic - $0.time.monotonic < Self.closedSnapshotInterval } ?? false
-            if !recent, let fresh = snapshot() {
+            closedSnapshots.removeAll { now.monotonic - $0 >= 1 }
+            if closedSnapshots.count < Self.closedSnapshotsPerSecond, let fresh = snapshot() {
+                closedSnapshots.append(now.monotonic)
                 current.addSnapshot(fresh)
                 said.append("capture event \(current.id): fresh screen \(current.snapshots.count) of \(CaptureEvent.maximumSnapshots)")
             }
