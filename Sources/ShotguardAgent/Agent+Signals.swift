@@ -10,10 +10,13 @@ extension Agent {
     /// Files that arrived in a watched folder: classified by name and kind only (nothing is
     /// read now: a burst of thousands of files costs a stat each), then tracked.
     func handleFiles(_ arrivals: [FileSource.Arrival]) {
+        // Only a burst (the agent behind a copy of many files) takes the shortcut below; a few
+        // files at a time go the whole way, judged with all the agent knows when examined.
+        let burst = arrivals.count > Self.burstArrivals
         for arrival in arrivals {
             let path = arrival.path
             if path.isInside(BytePath(outputs.sink.spool.folder)) { continue }  // our own reports
-            if isUnrelatedImage(path) {
+            if burst, isUnrelatedImage(path) {
                 if !arrival.created { log.verbose("left \(path) as it is: no program read the screen in the half minute before it") }
                 continue
             }
@@ -35,6 +38,9 @@ extension Agent {
             }
         }
     }
+
+    /// More file events than this in one read are a burst.
+    static let burstArrivals = 16
 
     /// With capture sensing, an image without a screenshot's name, written by no program that
     /// read the screen, while no program read it in the half minute before and no open event
@@ -72,16 +78,34 @@ extension Agent {
             case .toolWindowClosed(let id):
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
                 track(.toolWindowClosed(id: id))
-            case .shieldKey(let readAt, let mappedAt, let serverTime, let coveredTime):
-                let now = inputs.clock.now()
-                if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime,
-                                                      coveredTime: coveredTime, wallNow: now.wall, monotonicNow: now.monotonic) {
-                    track(.shieldKey(record))
-                }
+            case .shieldKey:
+                if let record = shieldKeyRaised(desktopSignal) { track(.shieldKey(record)) }
             case .windowsChanged:
                 refreshShield()
             }
         }
+    }
+
+    /// The controller's record of a key whose covers went up.
+    private func shieldKeyRaised(_ signal: DesktopSignal) -> ShieldRecord? {
+        guard case .shieldKey(let readAt, let mappedAt, let serverTime, let coveredTime) = signal else { return nil }
+        let now = inputs.clock.now()
+        return outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime,
+                                     wallNow: now.wall, monotonicNow: now.monotonic)
+    }
+
+    /// Between long steps: a shield key that came meanwhile puts the covers up now, and the
+    /// controller knows at once (its covers must not be lowered for the key before); the
+    /// tracker is told at the next turn (`trackAnsweredKeys`), not in the middle of a step.
+    func answerWaitingKeys() {
+        for signal in inputs.desktop.answerWaitingKeys() {
+            if let record = shieldKeyRaised(signal) { outputs.shield.noteUntracked(record) }
+        }
+    }
+
+    /// Tells the tracker of the keys answered mid-step.
+    func trackAnsweredKeys() {
+        for record in outputs.shield.takeUntracked() { track(.shieldKey(record)) }
     }
 
     /// A clipboard image: who offered it (and whether a program tied to it read the screen),
@@ -141,8 +165,8 @@ extension Agent {
             log.verbose("protection is paused: a signal was not followed")
             return
         }
-        let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [screen, inputs] in
-            inputs.desktop.answerWaitingKeys()
+        let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [self] in
+            answerWaitingKeys()
             return screen.take()
         })
         for line in said {
@@ -159,8 +183,8 @@ extension Agent {
             event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
             reads: tracker.reads, sensing: inputs.sensing != nil, now: now,
             isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) },
-            hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [inputs] in inputs.desktop.answerWaitingKeys() })
-        inputs.desktop.answerWaitingKeys()
+            hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [self] in answerWaitingKeys() })
+        answerWaitingKeys()
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }
         tracker.record({ outcome in
@@ -198,9 +222,10 @@ extension Agent {
             })
             for line in outcome.said { log.info(line) }
             for line in outcome.warnings { log.warning(line) }
+            for line in outcome.errors { log.error(line) }
             tracker.textPassEnded(key: outcome.candidate.key, image: outcome.image,
                                   covers: outcome.covers.map { (kind: $0.kind.rawValue, line: $0.line, rect: $0.rect) },
-                                  note: outcome.warnings.first)
+                                  note: outcome.errors.first ?? outcome.warnings.first)
             log.events.say("text-pass", [("name", .string(outcome.candidate.name)), ("covers", .number(outcome.covers.count)),
                                          ("file", outcome.file.map(JSON.string) ?? .null),
                                          ("clipboard", outcome.clipboard.map(JSON.string) ?? .null)])

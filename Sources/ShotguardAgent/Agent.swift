@@ -81,6 +81,7 @@ public final class Agent {
         while !inputs.stopping {
             let now = inputs.clock.now()
             handleDesktop(inputs.desktop.process(now: now.monotonic))
+            trackAnsweredKeys()
             outputs.shield.lowerIfDue(at: inputs.clock.now().monotonic)
             if inputs.isLost { return lostDisplay() }
             guard AgentLoop.turn(descriptors(), deadline: nextDeadline(), now: inputs.clock.now().monotonic) else {
@@ -109,9 +110,6 @@ public final class Agent {
             },
             LoopDescriptor(fd: inputs.signals.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleSignals(inputs.signals.read()) },
         ]
-        if let files = inputs.files {
-            list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
-        }
         if let bus = outputs.desktop.descriptor { list.append(bus) }
         if let passes = handler.textPasses, handler.textPassesRunning {
             list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
@@ -124,6 +122,11 @@ public final class Agent {
                 handleWritten(inputs.writers.readArrivals(at: inputs.clock.now().monotonic))
             })
         }
+        // Files after the screen reads and the readers' writes of the same turn: a file is
+        // judged with the reads that came with it known.
+        if let files = inputs.files {
+            list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
+        }
         if let follower = rules.fileDescriptor {
             list.append(LoopDescriptor(fd: follower, events: Int16(POLLIN)) { [self] _ in
                 rules.handleEvents(at: inputs.clock.now().monotonic)
@@ -135,7 +138,7 @@ public final class Agent {
     /// The next time any part has work; now when a candidate or new windows wait.
     private func nextDeadline() -> Double? {
         let now = inputs.clock.now()
-        if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents { return now.monotonic }
+        if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents || outputs.shield.hasUntracked { return now.monotonic }
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline,
                 inputs.sensing?.deadline, inputs.writers.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
@@ -146,6 +149,7 @@ public final class Agent {
         let now = inputs.clock.now()
         handleDesktop(inputs.desktop.process(now: now.monotonic))
         handleDesktop(inputs.desktop.expire(now: now.monotonic))
+        trackAnsweredKeys()
         outputs.shield.lowerIfDue(at: now.monotonic)
         if outputs.shield.fieldsChanged(rules.fieldWatcher?.status.fields, at: now.monotonic) { refreshShield() }
         (handler.clipboardGuard as? ClipboardGuard)?.logEvents()

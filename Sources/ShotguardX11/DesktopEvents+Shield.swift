@@ -53,17 +53,19 @@ extension DesktopEvents {
     /// Puts the covers up for a shield key that came while the agent was busy (grabbing the
     /// screen, decoding or placing an image: steps of 10 to 30 ms, long enough for the
     /// screenshot tool the key started to read the screen first). Takes only the XInput events
-    /// off the connection, leaving every other event in its order; the key's signal is told at
-    /// the next `process`. Called before each such step.
-    public func answerWaitingKeys() {
-        guard let shield else { return }
+    /// off the connection, leaving every other event in its order, and returns the keys'
+    /// signals. Called before each such step.
+    public func answerWaitingKeys() -> [DesktopSignal] {
+        guard let shield else { return [] }
         var opcode = shield.keys.opcode
         var event = XEvent()
+        var signals: [DesktopSignal] = []
         while withUnsafeMutablePointer(to: &opcode, { pointer in
             XCheckIfEvent(display.handle, &event, isXInputEvent, UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: CChar.self))
         }) != 0 {
-            keysAnswered += shieldKey(&event, shield)
+            signals += shieldKey(&event, shield)
         }
+        return signals
     }
 
     /// Notes window changes (the covers follow them) and keeps raised covers above a window

@@ -62,8 +62,6 @@ public final class DesktopEvents {
     public internal(set) var shield: Shield?
     /// Whether a window change was seen in this `process` call (the shield resolves again).
     var windowsChanged = false
-    /// Shield keys answered between the agent's long steps, told at the next `process`.
-    var keysAnswered: [DesktopSignal] = []
     /// New windows (or ones whose class changed) waiting for their batched check.
     var newWindows: Set<Window> = []
     static let newWindowsPerTurn = 512
@@ -138,8 +136,7 @@ public final class DesktopEvents {
 
     /// Handles every event Xlib has read or can read without blocking.
     public func process(now: Double) -> [DesktopSignal] {
-        var signals = keysAnswered
-        keysAnswered = []
+        var signals: [DesktopSignal] = []
         var event = XEvent()
         while XPending(display.handle) > 0 {
             XNextEvent(display.handle, &event)

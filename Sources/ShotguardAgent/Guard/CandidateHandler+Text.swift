@@ -17,6 +17,8 @@ struct TextPassOutcome {
     var quarantine: String?
     var said: [String] = []
     var warnings: [String] = []
+    /// A screenshot whose text could not be covered (set aside, made unreadable, not rewritten).
+    var errors: [String] = []
 }
 
 extension CandidateHandler {
@@ -53,12 +55,23 @@ extension CandidateHandler {
                 }
                 let aside = fileGuard.setAside(path, read: current, size: (pending.image.width, pending.image.height), reason: why,
                                                id: eventID + "-text")
-                if case .setAside(let entry, _, let keys, _) = aside {
+                switch aside {
+                case .setAside(let entry, _, let keys, _):
                     outcome.ownKeys = keys
                     outcome.file = "quarantined"
                     outcome.quarantine = entry
+                    outcome.errors.append("guard: \(candidate.name): \(why): set aside, its original in quarantine as \(entry)")
+                case .madeUnreadable(let reason):
+                    outcome.file = "unreadable"
+                    outcome.errors.append("guard: \(candidate.name): \(why), and it could not be set aside (\(reason)): its mode is now 0")
+                case .failed(let reason):
+                    outcome.file = "failed"
+                    outcome.errors.append("guard: \(candidate.name): \(why), and it could not be set aside: \(reason)")
+                case .untouched(let reason):
+                    outcome.warnings.append("guard: \(candidate.name): \(why); left alone: \(reason)")
+                case .changed, .rewritten:
+                    outcome.warnings.append("guard: \(candidate.name): \(why), but it changed since: left as it is now")
                 }
-                outcome.warnings.append("guard: \(candidate.name): \(why); set aside")
             case .clipboard:
                 guard let offer = candidate.clipboard, let clipboardGuard else { break }
                 let served = clipboardGuard.serve(Placeholder.image(width: pending.image.width, height: pending.image.height,
@@ -81,13 +94,23 @@ extension CandidateHandler {
                 outcome.ownKeys = keys
                 outcome.file = "rewritten"
                 outcome.said.append("guard: rewrote \(candidate.name) again with the text rules' covers (\(kinds)) in \(milliseconds) ms")
-            case .setAside(let entry, _, let keys, _):
+            case .setAside(let entry, _, let keys, let reason):
                 outcome.ownKeys = keys
                 outcome.file = "quarantined"
                 outcome.quarantine = entry
-            default:
-                outcome.warnings.append("guard: could not rewrite \(candidate.name) with the text rules' covers")
+                outcome.errors.append("guard: \(candidate.name) could not be rewritten with the text rules' covers (\(reason)): "
+                    + "set aside, its original in quarantine as \(entry)")
+            case .madeUnreadable(let reason):
+                outcome.file = "unreadable"
+                outcome.errors.append("guard: \(candidate.name) could not be rewritten with the text rules' covers nor set aside "
+                    + "(\(reason)): its mode is now 0")
+            case .failed(let reason):
                 outcome.file = "failed"
+                outcome.errors.append("guard: could not rewrite \(candidate.name) with the text rules' covers: \(reason)")
+            case .untouched(let reason):
+                outcome.warnings.append("guard: did not rewrite \(candidate.name) with the text rules' covers: \(reason)")
+            case .changed:
+                outcome.warnings.append("guard: \(candidate.name) changed before its text rules' covers were written: left as it is now")
             }
         case .clipboard:
             guard let offer = candidate.clipboard, let clipboardGuard else { break }

@@ -162,7 +162,7 @@ final class CandidateHandler {
                 guard let redacted = examination.redacted else { break }
                 apply(fileGuard.redact(path, read: file, with: redacted, id: context.event.id), to: &result, candidate: candidate)
             case .setAside:
-                apply(fileGuard.setAside(path, read: file, size: size, reason: unplacedReason ?? "could not be redacted",
+                apply(fileGuard.setAside(path, read: file, size: size, reason: unplacedReason ?? "its rules could not be applied",
                                          id: context.event.id), to: &result, candidate: candidate)
             }
         case .clipboard:

@@ -20,6 +20,9 @@ final class ShieldController {
     /// changing: a password entry shown in a dialog that stays).
     private var fieldsShown: AccessibleFields = .notQueried
     private var lastFieldsCheck = 0.0
+    /// Keys answered in the middle of the agent's work: their covers are up and this
+    /// controller knows of them, but the capture tracker is told at the next turn.
+    private var untracked: [ShieldRecord] = []
     /// The server time of the last shield key.
     private var keyServerTime: UInt?
     /// The server time once its covers were mapped: a read stamped between the two may have
@@ -73,6 +76,17 @@ final class ShieldController {
         log.verbose("shield key: \(record.covers) covers mapped \(JSON.fixed(record.mappedAfterMs, digits: 3)) ms after the key was read")
         return record
     }
+
+    /// Notes a key answered mid-step, for `takeUntracked`.
+    func noteUntracked(_ record: ShieldRecord) { untracked.append(record) }
+
+    /// The keys answered mid-step that the tracker has not been told of yet.
+    func takeUntracked() -> [ShieldRecord] {
+        defer { untracked = [] }
+        return untracked
+    }
+
+    var hasUntracked: Bool { !untracked.isEmpty }
 
     /// A screenshot's read was seen while the covers were up for a key: they come down as soon
     /// as the server has executed it. Only a read the server received after the key (its
