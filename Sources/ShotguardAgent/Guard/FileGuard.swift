@@ -119,15 +119,21 @@ final class DiskFileGuard: FileGuarding {
         let placeholder = Placeholder.image(width: size?.width, height: size?.height, quarantineID: entry.id)
         var keys: [String] = []
         var written = false
-        do throws(ImagingError) {
-            let bytes = try encodeLike(path, original: read?.bytes ?? [], placeholder)
-            try ImagingError.file { () throws(FileError) in try FileIO.writeAtomically(bytes, to: path.description, mode: current.mode & 0o777) }
-            keys = ownKeys(path, bytes: bytes)
-            written = true
-            // A restore replaces what guard left here without --force, but not a file written since.
-            if let stamp = FileStamp.of(path: path) { try? quarantine.recordReplacement(of: entry, by: stamp) }
-        } catch {
-            // The original is safe in quarantine; the path stays empty.
+        // The placeholder is written by the path's exact text: a name that is not UTF-8 has none
+        // (its shown form escapes bytes, and would name another file), so its path stays empty.
+        if let exact = path.exactText {
+            do throws(ImagingError) {
+                let bytes = try encodeLike(path, original: read?.bytes ?? [], placeholder)
+                try ImagingError.file { () throws(FileError) in
+                    try FileIO.writeAtomically(bytes, to: exact, mode: current.mode & 0o777)
+                }
+                keys = ownKeys(path, bytes: bytes)
+                written = true
+                // A restore replaces what guard left here without --force, but not a file written since.
+                if let stamp = FileStamp.of(path: path) { try? quarantine.recordReplacement(of: entry, by: stamp) }
+            } catch {
+                // The original is safe in quarantine; the path stays empty.
+            }
         }
         thumbnails.remove(forPath: path.bytes)
         return .setAside(entry: entry.id, placeholder: written, ownKeys: keys, reason: reason)
