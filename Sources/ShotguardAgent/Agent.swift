@@ -110,6 +110,12 @@ public final class Agent {
             },
             LoopDescriptor(fd: inputs.signals.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleSignals(inputs.signals.read()) },
         ]
+        // Files before the screen reads of the same turn: a file is stamped when it is taken
+        // in, and a read handled first would count as made before files written before it
+        // (old screenshots copied in just before scrot ran would be tied to scrot's read).
+        if let files = inputs.files {
+            list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
+        }
         if let bus = outputs.desktop.descriptor { list.append(bus) }
         if let passes = handler.textPasses, handler.textPassesRunning {
             list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
@@ -121,11 +127,6 @@ public final class Agent {
             list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in
                 handleWritten(inputs.writers.readArrivals(at: inputs.clock.now().monotonic))
             })
-        }
-        // Files after the screen reads and the readers' writes of the same turn: a file is
-        // judged with the reads that came with it known.
-        if let files = inputs.files {
-            list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
         if let follower = rules.fileDescriptor {
             list.append(LoopDescriptor(fd: follower, events: Int16(POLLIN)) { [self] _ in
