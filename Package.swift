@@ -28,7 +28,7 @@ let package = Package(
         // libXtst for RECORD (who reads the screen), libXRes for X-Resource (which process a client
         // is): loaded (dlopen) when capture sensing starts, not linked, so a C target; every other
         // command paid for loading them at start-up (include/sg_x_sensing.h).
-        .target(name: "CX11"),
+        .target(name: "CX11", dependencies: ["CLibraryLoader"]),
         // XCB on Xlib's connection: many requests, then their replies, in one round trip
         // (SHAPE's too: a shaped window hides nothing under its rectangle).
         .systemLibrary(name: "CXCB", pkgConfig: "xcb x11-xcb xcb-shape"),
@@ -40,15 +40,17 @@ let package = Package(
         // AT-SPI2 for `field` rules: the accessible fields applications show, with their extents.
         // libatspi is loaded (dlopen) when a field rule first needs it, not linked: linking it
         // made every command load GLib, GObject, libdbus and their dependencies at start-up.
-        .target(name: "CAtspiLoader"),
+        // dlopen and dlsym for the libraries loaded on first use below, written once.
+        .target(name: "CLibraryLoader"),
+        .target(name: "CAtspiLoader", dependencies: ["CLibraryLoader"]),
         // sd-bus for the agent's session-bus service, its client and desktop notifications: it
         // hands over a descriptor, the events to wait for and a deadline, so it fits a poll loop.
         // libsystemd is loaded (dlopen) when the first connection is made, not linked: linking it
         // made every command load it, liblzma, libzstd, liblz4, libcap and libgcrypt at start-up.
-        .target(name: "CSystemdBus"),
+        .target(name: "CSystemdBus", dependencies: ["CLibraryLoader"]),
         // Tesseract's C API for `text` rules, loaded (dlopen) when a text rule first needs OCR:
         // linking it would load some fifty libraries into every command at start-up.
-        .target(name: "CTesseract"),
+        .target(name: "CTesseract", dependencies: ["CLibraryLoader"]),
 
         // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
         // the errno path of system calls.

@@ -1,8 +1,8 @@
 /* Loads libatspi on first use (sg_atspi.h says why not at start-up). */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include "functions.h"
+#include "sg_library.h"
 
 /* The soname of Debian's libatspi2.0-0 (and every distribution's): ABI 0 since AT-SPI2 began. */
 #define LIBRARY "libatspi.so.0"
@@ -16,15 +16,9 @@ static char reason[512];
 #define ENTRY(name) { #name, (void **)&sg_atspi_functions.name }
 
 static void load(void) {
-    /* RTLD_LOCAL: nothing loaded later binds to these GLib symbols by accident. RTLD_NOW: a
-     * missing function shows here, not as a crash at its first call. libatspi brings GLib,
-     * GObject and libdbus as its own dependencies; dlsym on its handle searches them too. */
-    void *library = dlopen(LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(reason, sizeof reason, "cannot load %s (%s)", LIBRARY, dlerror());
-        return;
-    }
-    const struct { const char *name; void **slot; } entries[] = {
+    /* libatspi brings GLib, GObject and libdbus as its own dependencies: their functions are
+     * found through its handle, and stay out of the global namespace. */
+    const struct sg_symbol entries[] = {
         ENTRY(atspi_init), ENTRY(atspi_set_timeout), ENTRY(atspi_get_desktop),
         ENTRY(atspi_accessible_get_child_count), ENTRY(atspi_accessible_get_child_at_index),
         ENTRY(atspi_accessible_get_name), ENTRY(atspi_accessible_get_process_id), ENTRY(atspi_accessible_get_role),
@@ -37,17 +31,7 @@ static void load(void) {
         ENTRY(g_object_unref), ENTRY(g_free), ENTRY(g_error_free), ENTRY(g_array_new), ENTRY(g_array_append_vals),
         ENTRY(g_array_unref), ENTRY(g_main_context_iteration), ENTRY(g_main_context_wakeup), ENTRY(g_timeout_add),
     };
-    for (size_t index = 0; index < sizeof entries / sizeof entries[0]; index++) {
-        dlerror();
-        *entries[index].slot = dlsym(library, entries[index].name);
-        if (*entries[index].slot == NULL) {
-            const char *error = dlerror();
-            snprintf(reason, sizeof reason, "cannot load %s (%s)", LIBRARY,
-                     error != NULL ? error : entries[index].name);
-            /* The library stays loaded: unloading GLib after its constructors ran is unsafe. */
-            return;
-        }
-    }
+    if (sg_library_load(LIBRARY, entries, sizeof entries / sizeof entries[0], reason, sizeof reason) != 0) return;
     outcome = 0;
 }
 

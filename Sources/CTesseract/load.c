@@ -1,9 +1,9 @@
 /* Loads libtesseract on first use (sg_tesseract.h says why not at start-up). */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "functions.h"
+#include "sg_library.h"
 
 /* The soname of Debian 12's libtesseract5 (Tesseract 5.x). */
 #define LIBRARY "libtesseract.so.5"
@@ -19,14 +19,7 @@ static char reason[512];
 static void load(void) {
     /* Before libgomp is loaded (with libtesseract): it reads the limit once, at its start. */
     setenv("OMP_THREAD_LIMIT", "1", 0);
-    /* RTLD_LOCAL: the libraries it brings stay out of the global namespace; RTLD_NOW: a missing
-     * function shows here, not as a crash at its first call. */
-    void *library = dlopen(LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(reason, sizeof reason, "cannot load %s (%s)", LIBRARY, dlerror());
-        return;
-    }
-    const struct { const char *name; void **slot; } entries[] = {
+    const struct sg_symbol entries[] = {
         ENTRY(TessVersion), ENTRY(TessDeleteText), ENTRY(TessBaseAPICreate), ENTRY(TessBaseAPIDelete),
         ENTRY(TessBaseAPIInit4), ENTRY(TessBaseAPISetVariable), ENTRY(TessBaseAPISetPageSegMode),
         ENTRY(TessBaseAPISetImage), ENTRY(TessBaseAPISetSourceResolution), ENTRY(TessBaseAPIRecognize),
@@ -37,17 +30,8 @@ static void load(void) {
         ENTRY(TessResultIteratorGetChoiceIterator), ENTRY(TessChoiceIteratorDelete), ENTRY(TessChoiceIteratorNext),
         ENTRY(TessChoiceIteratorGetUTF8Text), ENTRY(TessChoiceIteratorConfidence),
     };
-    for (size_t index = 0; index < sizeof entries / sizeof entries[0]; index++) {
-        dlerror();
-        *entries[index].slot = dlsym(library, entries[index].name);
-        if (*entries[index].slot == NULL) {
-            const char *error = dlerror();
-            snprintf(reason, sizeof reason, "cannot load %s (%s)", LIBRARY,
-                     error != NULL ? error : entries[index].name);
-            /* The library stays loaded: unloading C++ code after its constructors ran is unsafe. */
-            return;
-        }
-    }
+    /* Its other libraries stay out of the global namespace; unloading C++ code is unsafe. */
+    if (sg_library_load(LIBRARY, entries, sizeof entries / sizeof entries[0], reason, sizeof reason) != 0) return;
     outcome = 0;
 }
 
