@@ -58,32 +58,10 @@ final class AccessibleDesktop {
         """#)
 
     /// Lists every text and password text object's screen extents, tab-separated, into argv[1].
-    static let queryScript = #"""
-        import sys, time
-        import gi
-        gi.require_version("Atspi", "2.0")
-        from gi.repository import Atspi
-        def entries():
-            found = {}
-            desktop = Atspi.get_desktop(0)
-            def walk(node):
+    static let queryScript = GtkWindowSession.extentsQuery(expecting: 2, visit: """
                 role = node.get_role_name()
                 if role in ("text", "password text"):
                     e = node.get_extents(Atspi.CoordType.SCREEN)
                     found[role] = (e.x, e.y, e.width, e.height)
-                for i in range(node.get_child_count()):
-                    walk(node.get_child_at_index(i))
-            for i in range(desktop.get_child_count()):
-                walk(desktop.get_child_at_index(i))
-            return found
-        for attempt in range(100):
-            found = entries()
-            if len(found) == 2:
-                break
-            time.sleep(0.1)
-        with open(sys.argv[1], "w") as f:
-            for role, (x, y, w, h) in found.items():
-                f.write("%s\t%d\t%d\t%d\t%d\n" % (role, x, y, w, h))
-        sys.exit(0 if len(found) == 2 else 1)
-        """#
+        """)
 }

@@ -18,6 +18,40 @@ final class GtkWindowSession {
 
     static let python = "/usr/bin/python3"
 
+    /// An AT-SPI2 query that walks every accessible object of the desktop with `visit` (Python,
+    /// indented for the body of `walk(node)`, adding `name: (x, y, width, height)` to `found`),
+    /// after `prelude`, until `count` are found (10 s at most), and writes them tab-separated
+    /// into argv[1]; it exits 1 when fewer were found.
+    static func extentsQuery(prelude: String = "", expecting count: Int, visit: String) -> String {
+        """
+        import sys, time
+        import gi
+        gi.require_version("Atspi", "2.0")
+        from gi.repository import Atspi
+        \(prelude)
+        def search():
+            found = {}
+            desktop = Atspi.get_desktop(0)
+            def walk(node):
+        \(visit)
+                for i in range(node.get_child_count()):
+                    walk(node.get_child_at_index(i))
+            for i in range(desktop.get_child_count()):
+                walk(desktop.get_child_at_index(i))
+            return found
+        for attempt in range(100):
+            found = search()
+            if len(found) == \(count):
+                break
+            time.sleep(0.1)
+        with open(sys.argv[1], "w") as f:
+            for name, (x, y, w, h) in found.items():
+                f.write("%s\\t%d\\t%d\\t%d\\t%d\\n" % (name, x, y, w, h))
+        sys.exit(0 if len(found) == \(count) else 1)
+
+        """
+    }
+
     /// A GTK 3 program around `body`, which makes `window` (no blinking caret, so two captures
     /// show the same pixels): it shows the window and writes the session bus address to argv[1]
     /// once the window is drawn.

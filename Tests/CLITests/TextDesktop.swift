@@ -55,17 +55,10 @@ final class TextDesktop {
 
     /// Finds each of argv[2:] (email, card, order) in the text of the window's objects and
     /// writes its range extents on screen, tab-separated, into argv[1].
-    static let queryScript = #"""
-        import sys, time
-        import gi
-        gi.require_version("Atspi", "2.0")
-        from gi.repository import Atspi
+    static let queryScript = GtkWindowSession.extentsQuery(prelude: """
         names = ["email", "card", "order"]
         wanted = dict(zip(names, sys.argv[2:5]))
-        def search():
-            found = {}
-            desktop = Atspi.get_desktop(0)
-            def walk(node):
+        """, expecting: 3, visit: """
                 text = node.get_text_iface()
                 if text is not None:
                     content = text.get_text(0, text.get_character_count())
@@ -75,19 +68,5 @@ final class TextDesktop {
                             e = text.get_range_extents(start, start + len(value), Atspi.CoordType.SCREEN)
                             if e.width > 0:
                                 found[name] = (e.x, e.y, e.width, e.height)
-                for i in range(node.get_child_count()):
-                    walk(node.get_child_at_index(i))
-            for i in range(desktop.get_child_count()):
-                walk(desktop.get_child_at_index(i))
-            return found
-        for attempt in range(100):
-            found = search()
-            if len(found) == 3:
-                break
-            time.sleep(0.1)
-        with open(sys.argv[1], "w") as f:
-            for name, (x, y, w, h) in found.items():
-                f.write("%s\t%d\t%d\t%d\t%d\n" % (name, x, y, w, h))
-        sys.exit(0 if len(found) == 3 else 1)
-        """#
+        """)
 }
