@@ -128,7 +128,8 @@ let package = Package(
         // The session-bus service, client and notifications against a private dbus-daemon.
         .testTarget(name: "BusTests", dependencies: ["ShotguardBus", "ShotguardBase", "ShotguardTestSupport"], swiftSettings: strict),
         // Text rules: the matchers, the OCR pass on the generated corpus in Corpus/, the loader.
-        .testTarget(name: "TextTests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardText", "CTesseract"],
+        .testTarget(name: "TextTests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardText", "CTesseract",
+                                                  "ShotguardTestSupport"],
                     exclude: ["Corpus"], swiftSettings: strict),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
         .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen",

@@ -56,7 +56,7 @@ final class AtspiLoaderTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-atspi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let flags = try output(of: "pkg-config", ["--cflags", "atspi-2"], because: "the AT-SPI2 headers are needed to "
+        let flags = try programOutput("pkg-config", ["--cflags", "atspi-2"], because: "the AT-SPI2 headers are needed to "
             + "check CAtspiLoader's copy of them (Debian: pkg-config libatspi2.0-dev)")
         let lines = Self.mirrored.map { "    printf(\"%s %ld\\n\", \"\($0.name)\", (long)(\($0.expression)));" }
         let source = "#include <atspi/atspi.h>\n#include <stddef.h>\n#include <stdio.h>\nint main(void) {\n"
@@ -65,8 +65,8 @@ final class AtspiLoaderTests: XCTestCase {
         let programPath = folder.appendingPathComponent("values").path
         try Data(source.utf8).write(to: URL(fileURLWithPath: sourcePath))
         let arguments = flags.split(whereSeparator: \.isWhitespace).map(String.init) + [sourcePath, "-o", programPath]
-        _ = try output(of: "cc", arguments, because: "the values of the real headers could not be compiled")
-        let printed = try output(of: programPath, [], because: "the compiled values program failed")
+        _ = try programOutput("cc", arguments, because: "the values of the real headers could not be compiled")
+        let printed = try programOutput(programPath, [], because: "the compiled values program failed")
         var real: [String: Int] = [:]
         for line in printed.split(separator: "\n") {
             guard let space = line.lastIndex(of: " "), let value = Int(line[line.index(after: space)...]) else { continue }
@@ -93,36 +93,12 @@ final class AtspiLoaderTests: XCTestCase {
     /// is loaded only by a text rule's OCR, too.
     func testTheBinaryLoadsNoLibraryItLoadsOnFirstUseAtStartUp() throws {
         let binary = try shotguardBinary().path
-        let loaded = try output(of: "ldd", [binary], because: "ldd could not list what \(binary) loads")
+        let loaded = try programOutput("ldd", [binary], because: "ldd could not list what \(binary) loads")
         XCTAssertTrue(loaded.contains("libc.so.6"), loaded)
         for library in ["libatspi", "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libdbus-1", "libsystemd", "liblzma",
                         "libzstd", "liblz4", "libcap.", "libgcrypt", "libgpg-error", "libXtst", "libXRes",
                         "libtesseract", "liblept", "libcurl", "libarchive"] {
             XCTAssertFalse(loaded.contains(library), "\(binary) loads \(library) at start-up:\n\(loaded)")
         }
-    }
-
-    /// Runs `program` (searched in PATH) and returns its standard output; fails the test with
-    /// `because` and the program's error output when it cannot run or exits non-zero.
-    private func output(of program: String, _ arguments: [String], because: String,
-                        file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Both outputs are a few lines, well under a pipe's buffer: reading one first cannot stall the child.
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let detail = String(decoding: complaint, as: UTF8.self)
-            XCTFail("\(program) \(arguments.joined(separator: " ")) failed: \(because)\n\(detail)", file: file, line: line)
-            throw CocoaError(.executableLoad)
-        }
-        return String(decoding: printed, as: UTF8.self)
     }
 }

@@ -61,3 +61,15 @@ public func runProgram(_ executable: URL, _ arguments: [String], environment: [S
     return RunResult(status: process.terminationStatus, stdout: [UInt8](try Data(contentsOf: outURL)),
                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
 }
+
+/// Runs `program` (looked up in PATH) to its end and returns its standard output; fails the
+/// test with `because` and the program's error output when it cannot run or exits non-zero.
+public func programOutput(_ program: String, _ arguments: [String], because: String,
+                          file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    let result = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, file: file, line: line)
+    guard result.status == 0 else {
+        XCTFail("\(program) \(arguments.joined(separator: " ")) failed: \(because)\n\(result.stderr)", file: file, line: line)
+        throw CocoaError(.executableLoad)
+    }
+    return result.stdoutText
+}

@@ -2,6 +2,7 @@
 // checks the copy against the real header, and that the installed library and model load.
 import CTesseract
 import Foundation
+import ShotguardTestSupport
 import ShotguardText
 import XCTest
 
@@ -25,10 +26,10 @@ final class TesseractLoaderTests: XCTestCase {
         let sourcePath = folder.appendingPathComponent("values.c").path
         let programPath = folder.appendingPathComponent("values").path
         try Data(source.utf8).write(to: URL(fileURLWithPath: sourcePath))
-        _ = try output(of: "cc", [sourcePath, "-o", programPath],
+        _ = try programOutput("cc", [sourcePath, "-o", programPath],
                        because: "Tesseract's C header is needed to check CTesseract's copy (Debian: libtesseract-dev)")
         var real: [String: Int] = [:]
-        for line in try output(of: programPath, [], because: "the values program failed").split(separator: "\n") {
+        for line in try programOutput(programPath, [], because: "the values program failed").split(separator: "\n") {
             let parts = line.split(separator: " ")
             if parts.count == 2, let value = Int(parts[1]) { real[String(parts[0])] = value }
         }
@@ -47,24 +48,5 @@ final class TesseractLoaderTests: XCTestCase {
         XCTAssertNoThrow(try scanner.prepare())
         XCTAssertNoThrow(try scanner.with(rules: [TextRule(kind: .email, line: 2)]).prepare())
         XCTAssertEqual(getenv("OMP_THREAD_LIMIT").map { String(cString: $0) }, "1")
-    }
-
-    private func output(of program: String, _ arguments: [String], because: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            XCTFail("\(program) failed: \(because)\n\(String(decoding: complaint, as: UTF8.self))")
-            throw CocoaError(.executableLoad)
-        }
-        return String(decoding: printed, as: UTF8.self)
     }
 }
