@@ -96,5 +96,5 @@ final class GuardClipboardFormatTests: WatchDesktopTestCase {
     }
 
     static let ownerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Scripts/image-owner.py").path
+        .appendingPathComponent("Scripts/clipboard-owner.py").path
 }

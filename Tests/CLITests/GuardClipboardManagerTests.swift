@@ -107,10 +107,12 @@ final class GuardClipboardManagerTests: WatchDesktopTestCase {
         // A text copied before the screenshot, read by Parcellite's poll of the clipboard: its
         // start reads the clipboard twice without keeping it, each poll after that (every
         // 0.5 s) keeps what it reads.
-        let said = try sandbox.write("made/text-owner.out", [])
+        let said = try sandbox.write("made/editor.out", [])
         let changes = try FileChanges([said])
         let text = "copied before the screenshot"
-        let editor = try ChildProcess("/bin/sh", ["-c", "exec /usr/bin/python3 '\(TestScripts.path("text-owner.py"))' '\(text)' > '\(said)'"],
+        let copied = try sandbox.write("made/copied.txt", text: text)
+        let editor = try ChildProcess("/bin/sh", ["-c", "exec /usr/bin/python3 '\(TestScripts.path("clipboard-owner.py"))' "
+                                                  + "'UTF8_STRING=\(copied)' 'STRING=\(copied)' > '\(said)'"],
                                       environment: ["DISPLAY": desk.name], output: .standardError)
         defer { editor.stop() }
         XCTAssertTrue(changes.wait(seconds: 10) {

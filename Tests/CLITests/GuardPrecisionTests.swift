@@ -110,7 +110,7 @@ final class GuardPrecisionTests: WatchDesktopTestCase {
     }
 
     static let ownerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Scripts/image-owner.py").path
+        .appendingPathComponent("Scripts/clipboard-owner.py").path
     static let animationScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scripts/animated-window.py").path
 }
