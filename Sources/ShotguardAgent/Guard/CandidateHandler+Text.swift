@@ -54,9 +54,10 @@ extension CandidateHandler {
                     break
                 }
                 let aside = fileGuard.setAside(path, read: current, size: (pending.image.width, pending.image.height), reason: why,
-                                               id: eventID + "-text")
+                                               id: eventID)
                 switch aside {
-                case .setAside(let entry, _, let keys, _):
+                case .setAside(let entry, _, let keys, _, let warning):
+                    if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
                     outcome.ownKeys = keys
                     outcome.file = "quarantined"
                     outcome.quarantine = entry
@@ -90,11 +91,13 @@ extension CandidateHandler {
         case .file:
             guard !result.hits.isEmpty, let path = candidate.path, let fileGuard, let current = readCurrent(path, pending, isOwn: isOwn) else { break }
             switch fileGuard.redact(path, read: current, with: image, id: eventID) {
-            case .rewritten(let keys, let milliseconds, _):
+            case .rewritten(let keys, let milliseconds, _, _, let warning):
+                if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
                 outcome.ownKeys = keys
                 outcome.file = "rewritten"
                 outcome.said.append("guard: rewrote \(candidate.name) again with the text rules' covers (\(kinds)) in \(milliseconds) ms")
-            case .setAside(let entry, _, let keys, let reason):
+            case .setAside(let entry, _, let keys, let reason, let warning):
+                if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
                 outcome.ownKeys = keys
                 outcome.file = "quarantined"
                 outcome.quarantine = entry

@@ -212,13 +212,18 @@ final class CandidateHandler {
 
     private func apply(_ guarded: FileGuardResult, to result: inout HandlingResult, candidate: Candidate) {
         let path = candidate.name
+        result.errors += (fileGuard?.takeProblems() ?? []).map { "guard: \($0)" }
         switch guarded {
-        case .rewritten(let keys, let milliseconds, let thumbnails):
+        case .rewritten(let keys, let milliseconds, let thumbnails, let entry, let warning):
             result.ownKeys += keys
             result.file = "rewritten"
+            if let entry { result.quarantine = entry }
             result.said.append("guard: rewrote \(path) redacted in \(milliseconds) ms"
-                + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : ""))
-        case .setAside(let entry, let placeholder, let keys, let reason):
+                + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : "")
+                + (entry.map { "; its other names share the redacted file, and its original is in quarantine as \($0)" } ?? ""))
+            if let warning { result.warnings.append("guard: \(path): \(warning)") }
+        case .setAside(let entry, let placeholder, let keys, let reason, let warning):
+            if let warning { result.warnings.append("guard: \(path): \(warning)") }
             result.ownKeys += keys
             result.file = "quarantined"
             result.quarantine = entry
