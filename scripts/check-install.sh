@@ -41,13 +41,13 @@ after=$(listing /usr/local)
 step "make install PREFIX=~/.local AUTOSTART=1 (one user), enabled, then make uninstall"
 home="$work/home"
 mkdir -p "$home"
-HOME="$home" XDG_CONFIG_HOME= make install PREFIX=~/.local AUTOSTART=1
+env -u XDG_CONFIG_HOME HOME="$home" make install PREFIX=~/.local AUTOSTART=1
 "$home/.local/bin/shotguard" --version || fail "the user install's binary does not run"
 # What 'systemctl --user enable shotguard.service' makes: uninstall must not leave it dangling.
 mkdir -p "$home/.config/systemd/user/graphical-session.target.wants"
 ln -s "$home/.local/share/systemd/user/shotguard.service" \
     "$home/.config/systemd/user/graphical-session.target.wants/shotguard.service"
-HOME="$home" XDG_CONFIG_HOME= make uninstall PREFIX=~/.local AUTOSTART=1
+env -u XDG_CONFIG_HOME HOME="$home" make uninstall PREFIX=~/.local AUTOSTART=1
 left=$(listing "$home")
 [ -z "$left" ] || fail "make uninstall PREFIX=~/.local left: $left"
 
