@@ -73,7 +73,13 @@ final class CandidateHandler {
         /// Called between the long steps (decoding, placing, rewriting): the shield's key must
         /// not wait behind them.
         var betweenSteps: () -> Void = {}
+        /// What the rules protected on screen from the given moment (monotonic) until now.
+        var protectedSince: (Double) -> [RegionHit] = { _ in [] }
     }
+
+    /// A window protected this long before a capture's read or first signal still counts: the
+    /// agent hears of a window change a moment after it happens.
+    static let protectionMargin = 0.5
 
     /// A screenshot program's read this soon before a file named as a screenshot ties it to a capture.
     static let recentReadWindow = 10.0
@@ -116,8 +122,10 @@ final class CandidateHandler {
         let examineStart = monotonicNow()
         let examination = Examiner.examine(ExaminationInput(
             image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
-            screens: context.event.snapshots, contextNow: context.contextNow(), rules: context.rules, reads: context.reads,
-            now: context.now))
+            screens: context.event.snapshots, contextNow: context.contextNow(), rules: context.rules,
+            protectedMeanwhile: context.protectedSince(min(context.event.start.monotonic, evidence.screenRead?.read.time.monotonic
+                ?? .infinity) - Self.protectionMargin),
+            reads: context.reads, now: context.now))
         // The costs of a placement, for the log (and the guard bench that reads it).
         let timing = "decoded in \(milliseconds(examineStart - decodeStart)), placed in \(milliseconds(monotonicNow() - examineStart))"
         context.betweenSteps()
