@@ -1,4 +1,5 @@
 // What capture sensing tells the agent: a program read the screen, a recording started or stopped, a reader wrote its image.
+import Glibc
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
@@ -17,12 +18,15 @@ extension Agent {
     }
 
     /// A read that is no recording's frame: a screenshot signal, the start of following its
-    /// program to the file it writes, and — after a shield key — the moment the covers may go.
-    private func screenRead(_ read: ScreenReadRecord) {
+    /// pixels when they are protected, and — after a shield key — the moment the covers may go.
+    private func screenRead(_ received: ScreenReadRecord) {
+        var read = received
+        read.protected = protectedPixels(in: read)
         log.verbose("screen read by \(read.program)\(read.pid.map { " (pid \($0))" } ?? ""): \(read.request) of "
-            + (read.area?.description ?? "a drawable not on the screen"))
+            + (read.area?.description ?? "a drawable not on the screen")
+            + (read.holdsProtectedPixels ? ", holding \(read.protected.count) protected rectangles" : ", holding nothing protected"))
         guard !rules.isPaused else { return }
-        inputs.writers.follow(read, at: read.time.monotonic)
+        inputs.pixels.hold(read, at: inputs.clock.now().monotonic)
         track(.screenRead(read))
         if let shield = tracker.event?.shield {
             outputs.shield.screenRead(by: read.program, serverTime: read.serverTime,
@@ -40,7 +44,7 @@ extension Agent {
         let pid = info.pid.map { " (pid \($0))" } ?? ""
         let area = info.area?.description ?? "a drawable not on the screen"
         if started {
-            if let pid = info.pid { inputs.writers.stopFollowing(pid: pid) }
+            if let pid = info.pid { inputs.pixels.release(pid) }
             log.info("recording: \(info.program)\(pid) reads \(area) again and again"
                 + (outputs.shield.isOn && rules.inForce != nil ? "; the shield covers what the rules protect while it runs" : ""))
             refreshShield()
@@ -60,19 +64,44 @@ extension Agent {
                                   rulesInForce: !(rules.inForce?.rules.isEmpty ?? true), shielded: outputs.shield.isOn)
     }
 
-    /// Files that a program which read the screen wrote, wherever: screenshot candidates with
-    /// that read as their evidence.
-    func handleWritten(_ files: [(path: BytePath, read: ScreenReadRecord)]) {
-        for (path, read) in files {
-            guard case .success(let file) = ScreenshotFileClassifier.classify(path, now: inputs.clock.now().wall, keepingBytes: false,
-                                                                              checkingAge: false, checkingCompleteness: false) else {
-                continue
+    /// What the rules protected inside `read`'s rectangle, from a moment before it until now
+    /// (the windows are resolved again first when they changed since); everything protected
+    /// for a read of a drawable the agent cannot place on the screen (a pixmap).
+    func protectedPixels(in read: ScreenReadRecord) -> [RegionHit] {
+        if resolveThrottle.deadline != nil { refreshShield() }
+        let hits = protection.hits(from: read.time.monotonic - CandidateHandler.protectionMargin, to: inputs.clock.now().monotonic)
+        guard let area = read.area else { return hits }
+        return hits.filter { !$0.rect.intersection(area).isEmpty }
+    }
+
+    /// What following protected pixels found: files their holders wrote (screenshot candidates
+    /// with that read as their evidence, held open), and reads whose pixels went nowhere the
+    /// agent could follow.
+    func handleFollowed(_ found: [FollowedPixels]) {
+        for item in found {
+            switch item {
+            case .file(let path, let held, let read, let link):
+                guard let identity = held?.identity ?? FileIdentity.of(path: path), identity.mode & S_IFMT == S_IFREG else { continue }
+                var evidence = Evidence()
+                evidence.screenRead = (read, link)
+                let naming: Naming = ScreenshotFileClassifier.isStronglyNamed(path) ? .strong : .weak
+                log.verbose("\(read.program)'s pixels are in \(path) (\(link.rawValue))")
+                outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
+                track(.image(.file(path, naming: naming, key: FileKeys.key(identity), evidence: evidence, at: inputs.clock.now(),
+                                   held: held)))
+            case .lost(let read):
+                pixelsLost(read)
             }
-            var evidence = Evidence()
-            evidence.screenRead = (read, .writer)
-            log.verbose("\(read.program) wrote \(path)")
-            track(.image(.file(path, naming: file.strength == .strong ? .strong : .weak, key: FileKeys.key(file.identity),
-                               evidence: evidence, at: inputs.clock.now())))
         }
+    }
+
+    /// Every process holding a read's protected pixels is gone, and nothing of theirs was
+    /// guarded: said as an error, and to the user, never passed over.
+    private func pixelsLost(_ read: ScreenReadRecord) {
+        let pid = read.pid.map { " (pid \($0))" } ?? ""
+        log.error("\(read.program)\(pid) read the screen (\(read.protected.count) protected rectangles in it), and its image "
+            + "could not be found: the pixels went where the agent cannot follow, and were not redacted")
+        log.events.say("lost", [("program", .string(read.program)), ("pid", read.pid.map { .number(Int($0)) } ?? .null)])
+        outputs.desktop.imageLost(program: read.program)
     }
 }

@@ -30,9 +30,16 @@ extension Agent {
             case .success(let file):
                 let naming: Naming = file.strength == .strong ? .strong : .weak
                 var evidence = Evidence()
-                if let read = inputs.writers.writer(of: path, at: inputs.clock.now().monotonic) { evidence.screenRead = (read, .writer) }
+                var held: HeldFile?
+                if let writer = inputs.pixels.writer(of: path, identity: file.identity) {
+                    evidence.screenRead = (writer.read, writer.link)
+                    held = writer.held
+                }
+                // A screenshot is held from this first sight: read and rewritten through its
+                // descriptor wherever it goes next (a burst of photos holds none).
+                if held == nil, naming == .strong || !evidence.isEmpty { held = HeldFile.open(path, expecting: file.identity) }
                 let candidate = Candidate.file(path, naming: naming, key: FileKeys.key(file.identity), evidence: evidence,
-                                               at: inputs.clock.now())
+                                               at: inputs.clock.now(), held: held)
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
                 track(.image(candidate))
             }
@@ -51,7 +58,7 @@ extension Agent {
         // While paused, every signal goes to track(), which says it was not followed.
         guard inputs.sensing != nil, !rules.isPaused, !ScreenshotFileClassifier.isStronglyNamed(path) else { return false }
         let now = inputs.clock.now()
-        return inputs.writers.writer(of: path, at: now.monotonic) == nil
+        return FileIdentity.of(path: path).map { inputs.pixels.writer(of: path, identity: $0) == nil } ?? true
             && !tracker.reads.anyRead(within: ReadHistory.horizon, at: now)
             && (tracker.event.map { $0.evidence.isEmpty } ?? true)
     }
@@ -127,6 +134,10 @@ extension Agent {
         var evidence = Evidence()
         for origin in [process, handedOverBy].compactMap({ $0 }) {
             if evidence.screenshotProgram == nil, ScreenshotPrograms.contains(origin.program) { evidence.screenshotProgram = origin.program }
+            // A holder of protected pixels (the reader, a process it started or piped to) first.
+            if evidence.screenRead == nil, let holder = inputs.pixels.holder(of: origin.pid) {
+                evidence.screenRead = (holder.read, holder.origin == .read ? .sameProcess : holder.link)
+            }
             if evidence.screenRead == nil { evidence.screenRead = tracker.reads.read(relatedTo: origin, at: now) }
         }
         if let clipboardGuard = handler.clipboardGuard {
@@ -167,12 +178,14 @@ extension Agent {
         }
         let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [self] in
             answerWaitingKeys()
+            defer { inputs.pixels.pollBetweenSteps(at: inputs.clock.now().monotonic) }
             return snapshot()
         })
         for line in said {
             log.verbose(line)
             if line.hasPrefix("ignored ") { log.events.say("ignored", [("why", .string(line))]) }
         }
+        if case .image(let candidate) = signal { log.events.say("taken", [("name", .string(candidate.name))]) }
     }
 
     /// Examines one candidate, carries out guard's action, and tells the tracker.
@@ -183,7 +196,10 @@ extension Agent {
             event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
             reads: tracker.reads, sensing: inputs.sensing != nil, now: now,
             isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) },
-            hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [self] in answerWaitingKeys() },
+            hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [self] in
+                answerWaitingKeys()
+                inputs.pixels.pollBetweenSteps(at: inputs.clock.now().monotonic)
+            },
             protectedSince: { [protection] start in protection.hits(from: start, to: now.monotonic) })
         answerWaitingKeys()
         let result = handler.handle(candidate, in: context)
@@ -196,6 +212,15 @@ extension Agent {
         for line in result.said { if line.hasPrefix("guard: ") { log.info(line) } else { log.verbose(line) } }
         for line in result.warnings { log.warning(line) }
         for line in result.errors { log.error(line) }
+        // A screenshot found (placed or set aside): the reads behind it were followed to it.
+        switch result.outcome {
+        case .placed, .screenshotUnplaced:
+            for read in event.signals.compactMap(\.read) + [candidate.evidence.screenRead?.read].compactMap({ $0 }) {
+                inputs.pixels.guarded(read)
+            }
+        default:
+            break
+        }
         for line in tracker.examined(candidate, result.outcome, at: now) { log.verbose(line) }
         if let pending = result.textPass, let regions = rules.inForce, pending.screen < event.snapshots.count {
             handler.startTextPass(pending, rules: regions.scannerRules(against: event.snapshots[pending.screen].context))

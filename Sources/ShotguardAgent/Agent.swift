@@ -125,9 +125,10 @@ public final class Agent {
         if let sensing = inputs.sensing, let fd = sensing.fileDescriptor {
             list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in handleSensed(sensing.read()) })
         }
-        if let fd = inputs.writers.fileDescriptor {
+        for (fd, pid) in inputs.pixels.descriptors {
             list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in
-                handleWritten(inputs.writers.readArrivals(at: inputs.clock.now().monotonic))
+                let now = inputs.clock.now().monotonic
+                handleFollowed(pid.map { inputs.pixels.exited($0, at: now) } ?? inputs.pixels.readEvents(at: now))
             })
         }
         if let follower = rules.fileDescriptor {
@@ -143,7 +144,7 @@ public final class Agent {
         let now = inputs.clock.now()
         if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents || outputs.shield.hasUntracked { return now.monotonic }
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline, resolveThrottle.deadline,
-                inputs.sensing?.deadline, inputs.writers.deadline,
+                inputs.sensing?.deadline, inputs.pixels.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
     }
 
@@ -160,7 +161,7 @@ public final class Agent {
         (handler.clipboardGuard as? ClipboardGuard)?.logEvents()
         outputs.desktop.process()
         if let sensing = inputs.sensing { handleSensed(sensing.expire()) }
-        handleWritten(inputs.writers.poll(at: now.monotonic))
+        handleFollowed(inputs.pixels.poll(at: now.monotonic))
         if rules.endPauseIfDue(at: now) { protectionResumed() }
         if let line = rules.reloadIfDue(at: now.monotonic) {
             refreshShield()

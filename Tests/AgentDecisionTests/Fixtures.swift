@@ -1,6 +1,7 @@
 // Values for the decision tests: moments, snapshots, candidates, screen reads — no X server.
 @testable import ShotguardAgent
 import ShotguardImaging
+import ShotguardRegions
 import ShotguardScreen
 
 enum Fixture {
@@ -24,9 +25,13 @@ enum Fixture {
         return .clipboard(offer, key: "clipboard:\(owner)", evidence: evidence, at: at(seconds))
     }
 
+    /// A protected rectangle a read can hold.
+    static let vaultHit = RegionHit(line: 1, fill: .black, rect: Rect(x: 10, y: 10, width: 40, height: 30), windowID: 9)
+
+    /// A read by `program`; by default it held the vault's protected pixels.
     static func read(by program: String, pid: Int32 = 300, group: Int32? = 300, parent: Int32? = 100, area: Rect? = nil,
-                     at seconds: Double) -> ScreenReadRecord {
+                     at seconds: Double, protected: [RegionHit] = [vaultHit]) -> ScreenReadRecord {
         ScreenReadRecord(request: "ShmGetImage", program: program, pid: pid, parentPID: parent, processGroup: group, area: area,
-                         time: at(seconds), client: 0x400000)
+                         time: at(seconds), client: 0x400000, protected: protected)
     }
 }

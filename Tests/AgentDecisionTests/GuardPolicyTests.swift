@@ -1,5 +1,6 @@
 // Guard's decisions without X: what counts as a screenshot of this screen, and what guard does with it.
 @testable import ShotguardAgent
+import ShotguardImaging
 import XCTest
 
 final class GuardPolicyTests: XCTestCase {
@@ -57,8 +58,9 @@ final class GuardPolicyTests: XCTestCase {
                        "an old screenshot copied in, with no program reading the screen")
         var recent = Evidence()
         recent.screenRead = (Fixture.read(by: "scrot", at: 0), .recent)
-        XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, evidence: recent, sensing: true, placement: .unplaced)), .setAside,
-                       "named as a screenshot just after a program read the screen (scaled in a second process)")
+        // Regression: `scrot /tmp/a.png; cp photo.png ~/Pictures/Screenshots/` set the photo aside.
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, evidence: recent, sensing: true, placement: .unplaced)), .leave,
+                       "named as a screenshot just after a program read the screen: nothing ties its pixels to that read")
         XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, evidence: recent, sensing: true, placement: .unplaced)), .leave,
                        "a photo copied just after a screenshot is still a photo")
         XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, sensing: false, placement: .unplaced)), .setAside,
@@ -70,6 +72,25 @@ final class GuardPolicyTests: XCTestCase {
                        "a read by another program of the same group could be an unrelated copy")
         XCTAssertEqual(GuardPolicy.action(facts(.clipboard, naming: .none, evidence: sibling)), .redact,
                        "placed, the same link is enough")
+    }
+
+    /// Evidence is what was read. Regression: a program that read 32x32 pixels far from every
+    /// rule (a magnifier, a colour picker) and then wrote a photo had it replaced by a placeholder.
+    func testAReadThatHeldNoProtectedPixelSetsNothingAside() {
+        var harmless = Evidence()
+        harmless.screenRead = (Fixture.read(by: "magnifier", area: Rect(x: 900, y: 700, width: 32, height: 32), at: 0, protected: []),
+                               .writer)
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, evidence: harmless, placement: .unplaced)), .leave)
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, evidence: harmless, placement: .unplaced)), .leave)
+        for link in [ReadLink.writer, .childOfReader, .channelOfReader, .copy, .sameProcess] {
+            var holding = Evidence()
+            holding.screenRead = (Fixture.read(by: "scrot", at: 0), link)
+            XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, evidence: holding, placement: .unplaced)), .setAside, "\(link)")
+        }
+        var folder = Evidence()
+        folder.screenRead = (Fixture.read(by: "scrot", at: 0), .folder)
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .weak, evidence: folder, placement: .unplaced)), .leave,
+                       "an image in the reader's folder is one only where its pixels are the screen's")
     }
 
     func testGuardTakesTheClipboardAtOnceOnlyWithEvidence() {

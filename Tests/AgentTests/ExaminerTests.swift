@@ -71,7 +71,7 @@ import ShotguardScreen
         #expect(examination.action == .leave, "no evidence and a strong name with sensing: not set aside")
         var read = Evidence()
         read.screenRead = (ScreenReadRecord(request: "GetImage", program: "scrot", pid: 1, area: nil, time: Moment(monotonic: 9, wall: 0),
-                                            client: 1), .writer)
+                                            client: 1, protected: [RegionHit(line: 1, fill: .black, rect: Self.vault.frame)]), .writer)
         #expect(examine(image, evidence: read).action == .setAside, "with the reading program behind it, set aside")
     }
 

@@ -46,7 +46,16 @@ class PhotoImportTestCase: WatchDesktopTestCase {
         let position = try XCTUnwrap(examined.firstIndex(of: shot), "the screenshot was examined: \(examined.suffix(5))",
                                      file: file, line: line)
         let photosAfter = examined[(position + 1)...].filter { $0.hasPrefix(pictures + "/photo-") }.count
-        let photosBefore = examined[..<position].filter { $0.hasPrefix(pictures + "/photo-") }.count
+        // The photos examined between the screenshot's arrival and its examination: those it
+        // waited for (photos examined while the copy ran, before scrot did, waited for nothing).
+        let events = watch.events
+        let arrived = try XCTUnwrap(events.firstIndex { $0["event"] as? String == "taken" && $0["name"] as? String == shot },
+                                    "the screenshot was taken in", file: file, line: line)
+        let done = try XCTUnwrap(events.firstIndex { $0["event"] as? String == "examined" && $0["name"] as? String == shot },
+                                 file: file, line: line)
+        let photosBefore = events[arrived..<done].filter {
+            $0["event"] as? String == "examined" && ($0["name"] as? String ?? "").hasPrefix(pictures + "/photo-")
+        }.count
         // How much of the import the agent took in before it took the screenshot's file (log order).
         let lines = watch.log.split(separator: "\n")
         let taken = lines.firstIndex { $0.contains("screenshot \(shot)") }.map { at in
@@ -56,7 +65,8 @@ class PhotoImportTestCase: WatchDesktopTestCase {
                 return line[name.upperBound...].prefix(5)
             }).count
         }
-        print("import: \(photosBefore) photos examined before the screenshot, \(photosAfter) after it; the agent took in "
+        print("import: \(photosBefore) photos examined between the screenshot's arrival and its examination, \(photosAfter) "
+            + "after it; the agent took in "
             + "\(taken.map(String.init) ?? "?") of the \(Self.photos) photos' signals before the screenshot's")
         // Photos are examined 20 a second and 64 per burst at most (with RECORD, in a burst,
         // those no program read the screen for are not even opened): a screenshot that waited

@@ -19,7 +19,7 @@ final class SensingAnywhereTests: WatchDesktopTestCase {
         let image = report.json["image"] as? [String: Any] ?? [:]
         XCTAssertEqual(image["source"] as? String, "file", "\(report.json)", file: file, line: line)
         XCTAssertEqual(image["original"] as? String, path, "\(report.json)", file: file, line: line)
-        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", "\(report.json)", file: file, line: line)
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", "\(report.json)\n\(watch.log)", file: file, line: line)
         let reads = (report.json["signals"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "screen-read" }
         XCTAssertFalse(reads.isEmpty, "the report names the read that led to the file: \(report.json)", file: file, line: line)
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path), "\(path) is gone", file: file, line: line)

@@ -54,7 +54,8 @@ extension CandidateHandler {
                     outcome.warnings.append("guard: \(candidate.name): \(why), but it was replaced since: left as it is now")
                     break
                 }
-                let aside = fileGuard.setAside(path, read: current.read, size: (pending.image.width, pending.image.height), reason: why,
+                let aside = fileGuard.setAside(path, read: current.read, held: current.read?.held ?? candidate.held,
+                                               size: (pending.image.width, pending.image.height), reason: why,
                                                id: eventID)
                 switch aside {
                 case .setAside(let entry, _, let keys, _, let warning):
@@ -97,13 +98,14 @@ extension CandidateHandler {
                 guarded = .changed
             case .unreadable(let reason):
                 // Its text is still in it: set aside as it is, unread.
-                guarded = fileGuard.setAside(path, read: nil, size: (image.width, image.height),
+                guarded = fileGuard.setAside(path, read: nil, held: pending.rewrittenAt.flatMap { HeldFile.open($0) } ?? candidate.held,
+                                             size: (image.width, image.height),
                                              reason: "its text rules' covers could not be written (\(reason))", id: eventID)
             case .same(let current):
                 guarded = fileGuard.redact(path, read: current, with: image, id: eventID)
             }
             switch guarded {
-            case .rewritten(let keys, let milliseconds, _, _, let warning):
+            case .rewritten(let keys, let milliseconds, _, _, let warning, _):
                 if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
                 outcome.ownKeys = keys
                 outcome.file = "rewritten"
@@ -160,14 +162,22 @@ extension CandidateHandler {
 
     /// The file at `path` now (see `CurrentFile`).
     func readCurrent(_ path: BytePath, _ pending: PendingTextPass, isOwn: (String) -> Bool) -> CurrentFile {
-        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { return .replaced }
-        defer { close(fd) }
-        guard let identity = FileIdentity.of(fd: fd), identity.mode & S_IFMT == S_IFREG,
+        // Guard's first rewrite where it put it; else the file held (its name now, or its inode,
+        // rewritten in place); else the path.
+        let held = pending.candidate.held
+        let opened: HeldFile?
+        if let rewritten = pending.rewrittenAt {
+            opened = HeldFile.open(rewritten)
+        } else if let held {
+            opened = held.currentPath.flatMap { HeldFile.open($0) } ?? held
+        } else {
+            opened = HeldFile.open(path)
+        }
+        guard let file = opened, let identity = file.identity,
               FileKeys.key(identity) == pending.fileKey || isOwn(FileKeys.key(identity)) else { return .replaced }
         do throws(FileError) {
-            let bytes = try FileIO.read(fd: fd, name: path.description, limit: Self.maximumFileSize)
-            return .same(FileRead(bytes: bytes, identity: identity))
+            let bytes = try file.readAll(name: path.description, limit: Self.maximumFileSize)
+            return .same(FileRead(bytes: bytes, identity: identity, held: file))
         } catch {
             return .unreadable(reason: error.description)
         }

@@ -23,6 +23,8 @@ struct HandlingResult {
     /// A placed screenshot whose text rules are still to be checked (guard's second pass): the
     /// image with the rectangle rules applied, where it sits, what is covered already.
     var textPass: PendingTextPass?
+    /// Where guard wrote the redacted file, when it did so under a name.
+    var rewrittenAt: BytePath?
 }
 
 /// A screenshot waiting for its text pass.
@@ -36,6 +38,8 @@ struct PendingTextPass: Sendable {
     /// The file's key as it was read: the second rewrite touches only that file or guard's own
     /// first rewrite of it, never one written there since.
     let fileKey: String?
+    /// Where the first rewrite put the redacted file (the file may have moved before it).
+    var rewrittenAt: BytePath?
 }
 
 /// Turns a candidate into a decision and carries it out. The decision itself is the pure
@@ -141,7 +145,7 @@ final class CandidateHandler {
             if context.hasTextRules {
                 result.textPass = PendingTextPass(candidate: candidate, image: redacted, origin: alignment.rect,
                                                   skipping: examination.hits.map(\.rect), screen: screen,
-                                                  fileKey: read.file.map { FileKeys.key($0.identity) })
+                                                  fileKey: read.file.map { FileKeys.key($0.identity) }, rewrittenAt: result.rewrittenAt)
             }
             let placed = PlacedImage(candidate: candidate, image: redacted, alignment: alignment, redactions: examination.hits,
                                      notes: examination.notes, evidence: examination.evidence.phrases)
@@ -163,6 +167,7 @@ final class CandidateHandler {
         switch candidate.source {
         case .file:
             guard let path = candidate.path, let file = read.file, let fileGuard else { break }
+            if examination.action != .leave { context.betweenSteps() }
             switch examination.action {
             case .leave:
                 if examination.judgment.isScreenshot { result.file = "unchanged" }
@@ -170,7 +175,7 @@ final class CandidateHandler {
                 guard let redacted = examination.redacted else { break }
                 apply(fileGuard.redact(path, read: file, with: redacted, id: context.event.id), to: &result, candidate: candidate)
             case .setAside:
-                apply(fileGuard.setAside(path, read: file, size: size, reason: unplacedReason ?? "its rules could not be applied",
+                apply(fileGuard.setAside(path, read: file, held: candidate.held, size: size, reason: unplacedReason ?? "its rules could not be applied",
                                          id: context.event.id), to: &result, candidate: candidate)
             }
         case .clipboard:
@@ -222,9 +227,10 @@ final class CandidateHandler {
         let path = candidate.name
         result.errors += (fileGuard?.takeProblems() ?? []).map { "guard: \($0)" }
         switch guarded {
-        case .rewritten(let keys, let milliseconds, let thumbnails, let entry, let warning):
+        case .rewritten(let keys, let milliseconds, let thumbnails, let entry, let warning, let at):
             result.ownKeys += keys
             result.file = "rewritten"
+            result.rewrittenAt = at
             if let entry { result.quarantine = entry }
             result.said.append("guard: rewrote \(path) redacted in \(milliseconds) ms"
                 + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : "")
@@ -283,7 +289,8 @@ final class CandidateHandler {
         switch candidate.source {
         case .file:
             guard let path = candidate.path, let fileGuard else { break }
-            apply(fileGuard.setAside(path, read: read?.file, size: size, reason: reason, id: context.event.id), to: &result,
+            apply(fileGuard.setAside(path, read: read?.file, held: candidate.held, size: size, reason: reason, id: context.event.id),
+                  to: &result,
                   candidate: candidate)
         case .clipboard:
             guard let offer = candidate.clipboard, let clipboardGuard else { break }
@@ -302,6 +309,19 @@ final class CandidateHandler {
     /// clipboard's bytes.
     private func readCandidate(_ candidate: Candidate) -> Result<(bytes: [UInt8], file: FileRead?), ReadFailure> {
         guard let path = candidate.path else { return .success((candidate.clipboard?.image ?? [], nil)) }
+        if let held = candidate.held {
+            // The file the agent holds: read through it, wherever its name went meanwhile.
+            guard let identity = held.identity else { return .failure(.gone("it could not be examined: \(errnoText())")) }
+            // No name left: deleted, or replaced since (by guard's own rewrite among others).
+            guard identity.links > 0 else { return .failure(.gone("it has no name left (deleted or replaced)")) }
+            guard identity.size <= Int64(Self.maximumFileSize) else { return .failure(.tooLarge(identity)) }
+            do throws(FileError) {
+                let bytes = try held.readAll(name: path.description, limit: Self.maximumFileSize)
+                return .success((bytes, FileRead(bytes: bytes, identity: identity, held: held)))
+            } catch {
+                return .failure(error.kind == .tooLarge ? .tooLarge(identity) : .gone("it could not be read: \(error.message)"))
+            }
+        }
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return .failure(.gone("it could not be opened: \(errnoText())")) }
         defer { close(fd) }

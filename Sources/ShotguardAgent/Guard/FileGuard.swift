@@ -4,10 +4,12 @@ import Glibc
 import ShotguardBase
 import ShotguardImaging
 
-/// A file as it was read for examination: its bytes and what identifies it.
+/// A file as it was read for examination: its bytes and what identifies it, and the file
+/// itself when the agent holds it open.
 struct FileRead: Sendable {
     let bytes: [UInt8]
     let identity: FileIdentity
+    var held: HeldFile?
 }
 
 /// What file guard did, and the keys of what it wrote (its own output is never a new screenshot).
@@ -15,7 +17,10 @@ enum FileGuardResult: Sendable, Equatable {
     /// Rewritten redacted: its own bytes and file, to be ignored when they come back; the
     /// quarantine entry that keeps the original of a file rewritten in its own inode; what went
     /// wrong on the side (the redacted file is in place either way).
-    case rewritten(ownKeys: [String], milliseconds: Int, thumbnails: Int, entry: String? = nil, warning: String? = nil)
+    /// `at` is the name it was written at (it may have moved since it was read); nil when it was
+    /// written in its own inode, which has no name here.
+    case rewritten(ownKeys: [String], milliseconds: Int, thumbnails: Int, entry: String? = nil, warning: String? = nil,
+                   at: BytePath? = nil)
     /// Set aside into quarantine (`entry`), behind a placeholder at its path (or none, when
     /// even that could not be written: `warning` says why).
     case setAside(entry: String, placeholder: Bool, ownKeys: [String], reason: String, warning: String? = nil)
@@ -30,6 +35,11 @@ enum FileGuardResult: Sendable, Equatable {
     case failed(reason: String)
 }
 
+/// Why the original could not be kept in quarantine, as a sentence.
+struct QuarantineFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
 /// What guard does to files, behind a narrow interface (the agent's tests can count calls).
 protocol FileGuarding: AnyObject {
     /// Replaces `path` with `image`, encoded like the original, if it is still the file read.
@@ -37,7 +47,8 @@ protocol FileGuarding: AnyObject {
     /// Sets a screenshot that cannot be redacted aside: the original into quarantine, a
     /// placeholder (no screen content) of its size and format in its place. `read` is nil when
     /// the file could not be read whole (too large): it is then moved as it is.
-    func setAside(_ path: BytePath, read: FileRead?, size: (width: Int, height: Int)?, reason: String, id: String) -> FileGuardResult
+    func setAside(_ path: BytePath, read: FileRead?, held: HeldFile?, size: (width: Int, height: Int)?, reason: String,
+                  id: String) -> FileGuardResult
     /// Whether guard may touch a file at all (this user's, written since the agent started,
     /// not restored from quarantine).
     func mayTouch(_ identity: FileIdentity) -> Bool
@@ -59,13 +70,21 @@ final class DiskFileGuard: FileGuarding {
     }
 
     func mayTouch(_ identity: FileIdentity) -> Bool {
-        GuardPolicy.mayRewrite(modified: seconds(identity.modified), agentStart: agentStart, ownedByUser: identity.owner == getuid(),
+        // A file with no name left (deleted, or set aside into quarantine already) is nobody's.
+        guard identity.links > 0 else { return false }
+        return GuardPolicy.mayRewrite(modified: seconds(identity.modified), agentStart: agentStart, ownedByUser: identity.owner == getuid(),
                                isRestored: restored.contains(identity.stamp))
     }
 
     func takeProblems() -> [String] { restored.takeProblem().map { [$0] } ?? [] }
 
+    /// Whether the file is in the agent's own folders (its reports, its quarantine): never touched.
+    private func isAgentsOwn(_ path: BytePath, held: HeldFile?) -> Bool {
+        held?.isAgentsOwn ?? path.isInside(BytePath(UserFolders.stateFolder()))
+    }
+
     func redact(_ path: BytePath, read: FileRead, with image: PixelBuffer, id: String) -> FileGuardResult {
+        guard !isAgentsOwn(path, held: read.held) else { return .untouched(reason: "it is in the agent's own folder") }
         guard mayTouch(read.identity) else {
             return .untouched(reason: "written before the agent started, restored from quarantine, or not this user's")
         }
@@ -76,57 +95,145 @@ final class DiskFileGuard: FileGuarding {
         } catch {
             return .failed(reason: "cannot encode the redacted image: \(error.description)")
         }
+        // Where the file is now: its name (moved meanwhile, when the agent holds it), or only
+        // its inode (no name left in this mount namespace).
+        let target: RewriteTarget
+        switch read.held {
+        case let held?: target = held.currentPath.map { .name($0) } ?? .inode(held)
+        case nil: target = .name(path)
+        }
         do throws(RewriteError) {
-            var rewrite = FileRewrite(path: path, original: read.identity)
             var kept: QuarantineEntry?
             var warning: String?
-            if read.identity.links > 1 {
-                // Other names of this file (a hard link elsewhere) would keep the original after
-                // a rename: the inode itself is overwritten, and only once its original is safe
-                // in quarantine, since the inode is its only copy.
-                do throws(QuarantineError) {
-                    kept = try quarantine.store(read.bytes, id: id, originalPath: path.bytes, pathExtension: path.pathExtension,
-                                                reason: "a file with \(read.identity.links) names, rewritten in its own inode",
-                                                time: now(), mode: read.identity.mode)
-                } catch {
-                    return makeUnreadable(path, reason: "it has \(read.identity.links) names, so it is rewritten in its own inode, "
-                        + "and its original could not be kept first: \(error.description)")
+            let written: BytePath
+            switch target {
+            case .inode(let held):
+                // Rewritten in its own inode, through the descriptor held: only once its original
+                // is safe in quarantine, since the inode is then its only copy.
+                written = path
+                guard let fd = held.openForWriting() else {
+                    throw RewriteError(kind: .io, description: "cannot open \(path) for writing where it is now: \(errnoText())")
                 }
-                try rewrite.overwriteInPlace(bytes)
-                if let kept, let stamp = FileStamp.of(path: path) {
+                defer { close(fd) }
+                switch keepOriginal(read, of: path, id: id, why: "rewritten in its own inode, which has no name here") {
+                case .failure(let why): return makeUnreadable(held: held, path: path, reason: why)
+                case .success(let entry): kept = entry
+                }
+                try FileRewrite(path: path, original: read.identity).overwrite(fd: fd, with: bytes)
+            case .name(let name):
+                written = name
+                var rewrite = FileRewrite(path: name, original: read.identity)
+                if read.identity.links > 1 {
+                    // Other names of this file (a hard link elsewhere) would keep the original
+                    // after a rename: the inode itself is overwritten, its original kept first.
+                    switch keepOriginal(read, of: name, id: id, why: "a file with \(read.identity.links) names, rewritten in its own inode") {
+                    case .failure(let why): return makeUnreadable(name, reason: why)
+                    case .success(let entry): kept = entry
+                    }
+                    try rewrite.overwriteInPlace(bytes)
+                } else {
+                    try rewrite.prepare(bytes)
+                    if case .originalHasOtherNames(let other) = try rewrite.commit() {
+                        // Linked while guard worked: the other name still shows the original.
+                        warning = finishOtherNames(of: read, at: other, with: bytes, path: name, id: id, kept: &kept)
+                    }
+                }
+                if let kept, let stamp = FileStamp.of(path: name) {
                     do throws(QuarantineError) {
                         try quarantine.recordReplacement(of: kept, by: stamp)
                     } catch {
                         warning = "\(error.description); restoring \(kept.id) will need --force"
                     }
                 }
-            } else {
-                try rewrite.prepare(bytes)
-                try rewrite.commit()
             }
-            let removed = thumbnails.remove(forPath: path.bytes)
-            return .rewritten(ownKeys: ownKeys(path, bytes: bytes), milliseconds: Int((monotonicNow() - started) * 1000),
-                              thumbnails: removed, entry: kept?.id, warning: warning)
+            let removed = thumbnails.remove(forPath: written.bytes)
+            var keys = ownKeys(written, bytes: bytes)
+            var at: BytePath? = written
+            if case .inode(let held) = target {
+                at = nil
+                if let identity = held.identity { keys.append(FileKeys.key(identity)) }
+            }
+            return .rewritten(ownKeys: keys, milliseconds: Int((monotonicNow() - started) * 1000),
+                              thumbnails: removed, entry: kept?.id, warning: warning, at: at)
         } catch {
             switch error.kind {
             case .changed: return .changed
             case .io:
                 // Fail closed: what cannot be redacted is set aside (a full disk needs no space
                 // for a rename into the quarantine folder).
-                let aside = setAside(path, read: read, size: (image.width, image.height),
+                let aside = setAside(path, read: read, held: read.held, size: (image.width, image.height),
                                      reason: "could not be rewritten (\(error.description))", id: id)
                 return aside
             }
         }
     }
 
-    func setAside(_ path: BytePath, read: FileRead?, size: (width: Int, height: Int)?, reason: String, id: String) -> FileGuardResult {
+    /// Where a rewrite goes: a name that opens the file read, or its inode alone.
+    private enum RewriteTarget {
+        case name(BytePath)
+        case inode(HeldFile)
+    }
+
+    /// The original as read, into quarantine, before its inode is overwritten.
+    private func keepOriginal(_ read: FileRead, of path: BytePath, id: String, why: String) -> Result<QuarantineEntry, QuarantineFailure> {
+        do throws(QuarantineError) {
+            return .success(try quarantine.store(read.bytes, id: id, originalPath: path.bytes, pathExtension: path.pathExtension,
+                                                 reason: why, time: now(), mode: read.identity.mode))
+        } catch {
+            return .failure(QuarantineFailure(description: "\(why), and its original could not be kept first: \(error.description)"))
+        }
+    }
+
+    /// The original, renamed aside by the rewrite but linked elsewhere meanwhile: kept in
+    /// quarantine, overwritten in its own inode (so the other name shows the redacted image),
+    /// then its temporary name removed. Returns what went wrong, if anything.
+    private func finishOtherNames(of read: FileRead, at other: BytePath, with bytes: [UInt8], path: BytePath, id: String,
+                                  kept: inout QuarantineEntry?) -> String? {
+        defer { other.withCString { _ = unlink($0) } }
+        switch keepOriginal(read, of: path, id: id, why: "linked under another name while it was rewritten") {
+        case .failure(let why):
+            // Its other name must not show the original: unreadable until the user decides.
+            other.withCString { _ = chmod($0, 0) }
+            return "\(why.description): its other name was made unreadable"
+        case .success(let entry):
+            kept = entry
+        }
+        do throws(RewriteError) {
+            try FileRewrite(path: other, original: read.identity).overwriteInPlace(bytes)
+            return nil
+        } catch {
+            other.withCString { _ = chmod($0, 0) }
+            return "its other name could not be redacted (\(error.description)): it was made unreadable"
+        }
+    }
+
+
+    func setAside(_ given: BytePath, read: FileRead?, held: HeldFile?, size: (width: Int, height: Int)?, reason: String,
+                  id: String) -> FileGuardResult {
+        guard !isAgentsOwn(given, held: held) else { return .untouched(reason: "it is in the agent's own folder") }
+        // Where the file is now: the name that opens the file held (moved meanwhile), or none.
+        let name: BytePath? = held.map { $0.currentPath } ?? given
+        guard let path = name else {
+            guard let held, let current = held.identity else { return .untouched(reason: "it is gone") }
+            if let read, !current.isSameFile(as: read.identity) { return .changed }
+            guard mayTouch(current) else {
+                return .untouched(reason: "written before the agent started, restored from quarantine, or not this user's")
+            }
+            return setAsideInInode(held.openForWriting(), path: given, current: current, read: read, held: held, size: size,
+                                   reason: reason, id: id)
+        }
         guard let current = FileIdentity.of(path: path), current.mode & S_IFMT == S_IFREG else {
             return .untouched(reason: "it is gone")
         }
         if let read, !current.isSameFile(as: read.identity) { return .changed }
         guard mayTouch(current) else {
             return .untouched(reason: "written before the agent started, restored from quarantine, or not this user's")
+        }
+        if current.links > 1 {
+            // Moving one name aside would leave the original under the others.
+            let writable = path.withCString { open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
+            return setAsideInInode(writable >= 0 ? writable : nil, path: path, current: current, read: read, held: held, size: size,
+                                   reason: reason, id: id)
         }
         let entry: QuarantineEntry
         do throws(QuarantineError) {
@@ -166,6 +273,58 @@ final class DiskFileGuard: FileGuarding {
         return .setAside(entry: entry.id, placeholder: written, ownKeys: keys, reason: reason, warning: warning)
     }
 
+    /// Sets aside a file that has no name here, or more than one: its original copied into
+    /// quarantine, then the placeholder written over its own inode (through `writable`, which
+    /// this closes), so that no name of it shows the original. What cannot be done leaves it
+    /// unreadable.
+    private func setAsideInInode(_ writable: Int32?, path: BytePath, current: FileIdentity, read: FileRead?, held: HeldFile?,
+                                 size: (width: Int, height: Int)?, reason: String, id: String) -> FileGuardResult {
+        defer { if let writable { close(writable) } }
+        let original: [UInt8]
+        if let read {
+            original = read.bytes
+        } else {
+            do throws(FileError) {
+                guard let held else { throw FileError(.io, path: path.description, "it is not held open") }
+                original = try held.readAll(name: path.description, limit: 1 << 30)
+            } catch {
+                return makeUnreadable(fd: writable ?? held?.fd, path: path, reason: "it could not be copied into quarantine: \(error.description)")
+            }
+        }
+        let entry: QuarantineEntry
+        do throws(QuarantineError) {
+            entry = try quarantine.store(original, id: id, originalPath: path.bytes, pathExtension: path.pathExtension, reason: reason,
+                                         time: now(), mode: current.mode)
+        } catch {
+            return makeUnreadable(fd: writable ?? held?.fd, path: path, reason: error.description)
+        }
+        let placeholder = Placeholder.image(width: size?.width, height: size?.height, quarantineID: entry.id)
+        do throws(RewriteError) {
+            guard let writable else { throw RewriteError(kind: .io, description: "cannot open \(path) for writing: \(errnoText())") }
+            let bytes: [UInt8]
+            do throws(ImagingError) {
+                bytes = try encodeLike(path, original: original, placeholder)
+            } catch {
+                throw RewriteError(kind: .io, description: "cannot encode the placeholder: \(error.description)")
+            }
+            try FileRewrite(path: path, original: current).overwrite(fd: writable, with: bytes)
+            thumbnails.remove(forPath: path.bytes)
+            var keys = ["bytes:" + fnv1a(bytes)]
+            if let written = FileIdentity.of(fd: writable) { keys.append(FileKeys.key(written)) }
+            return .setAside(entry: entry.id, placeholder: true, ownKeys: keys, reason: reason)
+        } catch {
+            // The original is safe in quarantine; no name of it may show it meanwhile.
+            _ = makeUnreadable(fd: writable ?? held?.fd, path: path, reason: error.description)
+            return .setAside(entry: entry.id, placeholder: false, ownKeys: [], reason: reason,
+                             warning: "no placeholder could be written over it (\(error.description)): it was made unreadable")
+        }
+    }
+
+    private func makeUnreadable(fd: Int32?, path: BytePath, reason: String) -> FileGuardResult {
+        guard let fd, fchmod(fd, 0) == 0 else { return makeUnreadable(path, reason: reason) }
+        return .madeUnreadable(reason: reason)
+    }
+
     /// The last resort: the file's mode set to 0, so that nothing reads it (every name of it)
     /// until the user decides.
     private func makeUnreadable(_ path: BytePath, reason: String) -> FileGuardResult {
@@ -173,6 +332,17 @@ final class DiskFileGuard: FileGuarding {
             return .failed(reason: "\(reason); and its mode could not be changed (\(errnoText()))")
         }
         return .madeUnreadable(reason: reason)
+    }
+
+    private func makeUnreadable(held: HeldFile, path: BytePath, reason: QuarantineFailure) -> FileGuardResult {
+        guard fchmod(held.fd, 0) == 0 else {
+            return .failed(reason: "\(reason.description); and its mode could not be changed (\(errnoText()))")
+        }
+        return .madeUnreadable(reason: reason.description)
+    }
+
+    private func makeUnreadable(_ path: BytePath, reason: QuarantineFailure) -> FileGuardResult {
+        makeUnreadable(path, reason: reason.description)
     }
 
     /// The image encoded in the format of the original (its bytes, else its name); PNG where

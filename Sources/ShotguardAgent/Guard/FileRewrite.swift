@@ -121,10 +121,21 @@ struct FileRewrite {
         }
     }
 
+    /// What a commit left: nothing, or the original under the temporary name because it has
+    /// other names too (linked while it was being rewritten), for the caller to overwrite in
+    /// its own inode and then remove (`finishOtherNames`).
+    enum CommitOutcome: Equatable {
+        case replaced
+        case originalHasOtherNames(at: BytePath)
+    }
+
     /// Puts the prepared file in place of the original, if the path still names the file that
     /// was read. With `RENAME_EXCHANGE` the check and the swap cannot be raced: what was swapped
-    /// out is checked afterwards and swapped back when it is not the file that was read.
-    mutating func commit() throws(RewriteError) {
+    /// out is checked afterwards and swapped back when it is not the file that was read. An
+    /// original that got another name meanwhile (a hard link made while guard worked) is left
+    /// under the temporary name: that name of it must be redacted too.
+    @discardableResult
+    mutating func commit() throws(RewriteError) -> CommitOutcome {
         guard let temporary else { throw RewriteError(kind: .io, description: "nothing was prepared for \(path)") }
         guard let current = FileIdentity.of(path: path), current.isSameFile(as: original) else {
             abandon()
@@ -134,6 +145,11 @@ struct FileRewrite {
         if exchange(temporary, path) == 0 {
             RewriteCrashPoint.reached(.renamed)
             if let swappedOut = FileIdentity.of(path: temporary), swappedOut.isSameFile(as: original) {
+                if swappedOut.links > 1 {
+                    self.temporary = nil
+                    syncFolder()
+                    return .originalHasOtherNames(at: temporary)
+                }
                 temporary.withCString { _ = unlink($0) }
             } else {
                 // Someone replaced the file between the check and the swap: put theirs back.
@@ -156,6 +172,7 @@ struct FileRewrite {
         }
         self.temporary = nil
         syncFolder()
+        return .replaced
     }
 
     /// Writes `bytes` over the file's own inode, for a file with other names (hard links) that a
@@ -165,6 +182,12 @@ struct FileRewrite {
         let fd = path.withCString { open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else { throw RewriteError(kind: .io, description: "cannot open \(path): \(errnoText())") }
         defer { close(fd) }
+        try overwrite(fd: fd, with: bytes)
+    }
+
+    /// Writes `bytes` over the file open as `fd` (for writing), if it is still the file that was
+    /// read: every name of it shows them. Its times are kept.
+    func overwrite(fd: Int32, with bytes: [UInt8]) throws(RewriteError) {
         guard let current = FileIdentity.of(fd: fd), current.isSameFile(as: original) else {
             throw RewriteError(kind: .changed, description: "\(path) changed after it was read")
         }

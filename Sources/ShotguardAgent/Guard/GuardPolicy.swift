@@ -83,7 +83,10 @@ enum GuardPolicy {
             if !facts.sensing { return .notScreenshot(because: "it differs from the screen and nothing says it is a screenshot") }
             return .notScreenshot(because: "no program read the screen for it")
         case .unplaced:
-            if hasStrongEvidence(facts.evidence) || (named && facts.evidence.screenRead != nil) {
+            // Only evidence that the image holds protected pixels sets aside what cannot be
+            // placed: a read that held none (a colour picker's, a magnifier's far from every
+            // rule) or one merely close in time is no reason to touch a photo.
+            if hasStrongEvidence(facts.evidence) {
                 return .screenshot(because: "capture evidence: \(facts.evidence.phrases.joined(separator: ", "))")
             }
             if named, !facts.sensing {
@@ -94,13 +97,16 @@ enum GuardPolicy {
         }
     }
 
-    /// Evidence that holds without placement: the reading process itself (or the file it
-    /// wrote), a tool window, the shield's key, a screenshot program. A read by a program merely
-    /// in the same process group or with the same parent could be an unrelated copy.
+    /// Evidence that holds without placement: a read that held protected pixels, tied to the
+    /// image by the reading process itself, the file it (or a process it started or piped to)
+    /// wrote, or the image's bytes being a copy of its screenshot; a tool window, the shield's
+    /// key, a screenshot program. A read by a program merely in the same process group or
+    /// with the same parent could be an unrelated copy; a read of nothing protected is no
+    /// reason to set anything aside.
     static func hasStrongEvidence(_ evidence: Evidence) -> Bool {
         if evidence.toolWindow != nil || evidence.shieldKey || evidence.screenshotProgram != nil { return true }
-        guard let link = evidence.screenRead?.link else { return false }
-        return link == .sameProcess || link == .writer
+        guard let (read, link) = evidence.screenRead, read.holdsProtectedPixels else { return false }
+        return [.sameProcess, .writer, .childOfReader, .channelOfReader, .copy].contains(link)
     }
 
     /// What guard does with an examined image.

@@ -11,8 +11,8 @@ final class AgentInputs {
     let signals: SignalReader
     /// Capture sensing (RECORD): nil on a server without it.
     let sensing: ScreenSensing?
-    /// Follows the programs that read the screen to the files they write.
-    let writers: WriterTracker
+    /// Follows protected pixels from the programs that read them to the files they write.
+    let pixels: PixelFollower
     let clock: any AgentClock
     /// Set by SIGINT/SIGTERM, a reporter that can take no more, or `--once` after its report.
     var stopping = false
@@ -41,7 +41,7 @@ final class AgentInputs {
             log.warning("\(why); screenshots are noticed by their files, the clipboard and tool windows only, "
                 + "and a file named as a screenshot counts as one")
         }
-        writers = WriterTracker(log: log)
+        pixels = PixelFollower(log: log)
         do throws(SystemError) {
             signals = try SignalReader()
             files = options.watchFiles ? try FileSource(folders: DefaultFolders.screenshotFolders() + options.folders, log: log) : nil

@@ -102,6 +102,12 @@ final class DesktopIntegration {
                             : "Protected windows are not covered (start the agent with --shield to cover them)")
     }
 
+    /// A program read protected pixels off the screen, and its image could not be found.
+    func imageLost(program: String) {
+        notifier?.notify(summary: "Screenshot not protected",
+                         body: "\(program) read the screen, and its image could not be found: it was not redacted")
+    }
+
     func paused(until: Double?) {
         service?.paused(until: until)
         notifier?.notify(summary: "Screenshot protection paused",

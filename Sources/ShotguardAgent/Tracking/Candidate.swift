@@ -56,6 +56,9 @@ struct Candidate: Sendable {
     var rereads = 0
     /// Looks while it was not complete yet (bounded: a writer that never finishes).
     var looks = 0
+    /// The file held open since the agent first saw it: it is read and rewritten through this,
+    /// wherever it went meanwhile (moved, renamed, in another mount namespace).
+    var held: HeldFile?
 
     var name: String { path?.description ?? "the clipboard image" }
 
@@ -63,8 +66,10 @@ struct Candidate: Sendable {
     /// clipboard image (someone may be pasting now).
     var isUrgent: Bool { source == .clipboard || naming == .strong || !evidence.isEmpty }
 
-    static func file(_ path: BytePath, naming: Naming, key: String, evidence: Evidence, at moment: Moment) -> Candidate {
-        Candidate(source: .file, path: path, clipboard: nil, naming: naming, key: key, evidence: evidence, arrived: moment)
+    static func file(_ path: BytePath, naming: Naming, key: String, evidence: Evidence, at moment: Moment,
+                     held: HeldFile? = nil) -> Candidate {
+        Candidate(source: .file, path: path, clipboard: nil, naming: naming, key: key, evidence: evidence, arrived: moment,
+                  held: held)
     }
 
     static func clipboard(_ offer: ClipboardOffer, key: String, evidence: Evidence, at moment: Moment) -> Candidate {

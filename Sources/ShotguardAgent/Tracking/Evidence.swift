@@ -1,5 +1,6 @@
 // What links an image to a capture of this screen: the agent acts only on evidence.
 import ShotguardImaging
+import ShotguardRegions
 
 /// A program that read the screen, as capture sensing saw it: one recorded GetImage or
 /// ShmGetImage, with the process behind the client (X-Resource and /proc).
@@ -19,6 +20,13 @@ struct ScreenReadRecord: Equatable, Sendable {
     /// The server time of the request (0 when unknown): a read after a shield key's server
     /// time was made with the covers up.
     var serverTime: UInt = 0
+    /// What the rules protected inside what was read, around the moment of the read (screen
+    /// coordinates). Empty: the read held no protected pixel, and it is no reason to touch
+    /// anything its program writes.
+    var protected: [RegionHit] = []
+
+    /// Whether the read held pixels a rule protects.
+    var holdsProtectedPixels: Bool { !protected.isEmpty }
 }
 
 /// A process known by what /proc says of it.
@@ -37,9 +45,18 @@ enum ReadLink: String, Sendable {
     case processGroup = "the same process group"
     /// It has the same parent (`scrot s.png && xclip -i s.png` run by one shell).
     case sibling = "a sibling process"
-    /// The file was written where the reading process writes (an open file, its arguments,
-    /// its working folder) while it ran or just after.
+    /// The reading process held the file open for writing, or named it on its command line.
     case writer = "the file it wrote"
+    /// A process the reader started wrote it (`scrot -e 'convert $f …'`).
+    case childOfReader = "the file a process it started wrote"
+    /// A process at the other end of the reader's pipe or socket wrote it (`maim | tee f`).
+    case channelOfReader = "the file a process it piped to wrote"
+    /// An image that appeared in the reader's working folder while it ran: only where its
+    /// pixels are the screen's (anyone may write there).
+    case folder = "an image in its working folder"
+    /// The file's bytes, or its pixels, are those of a screenshot guard took in before it was
+    /// rewritten: a copy made in the moment before the rewrite.
+    case copy = "a copy of its screenshot"
     /// The read's rectangle is where the image was placed on the screen.
     case area = "the same rectangle"
     /// A screenshot-sized read came shortly before a file named as a screenshot appeared (a

@@ -1,0 +1,386 @@
+// Follows protected pixels from the program that read them off the screen to every file it, its children and the programs it pipes to write.
+import Glibc
+import ShotguardBase
+
+/// What following the pixels found.
+enum FollowedPixels: Sendable {
+    /// A file a holder wrote, held open since the agent first saw it, complete now: with the
+    /// read its pixels came from and how the file is tied to it.
+    case file(BytePath, held: HeldFile?, read: ScreenReadRecord, link: ReadLink)
+    /// Every process holding a read's pixels is gone, and no image of theirs was guarded: the
+    /// pixels went where the agent could not follow (a pipe to another machine, a format it
+    /// cannot see, a folder in no namespace it reaches).
+    case lost(ScreenReadRecord)
+}
+
+/// A read that held protected pixels marks its process as holding them until it exits, and with
+/// it every process it starts and every process at the other end of its pipes and sockets
+/// (`PixelHolders`). Each holder's open files are looked at from /proc: a file it holds open
+/// for writing is opened by the agent at once (through `/proc/PID/fd/N`, so the file itself is
+/// held, whatever its name becomes and in whatever mount namespace it lies) and handed on when
+/// it is complete. The folders of those files, of the names on its command line and its working
+/// folder are watched with inotify, so a file closed in between polls is seen too.
+final class PixelFollower {
+    private(set) var holders = PixelHolders()
+    private var files = HeldFiles()
+    private let inotify: Inotify?
+    /// Folders watched for the holders, with how many holders want each.
+    private var watched: [BytePath: Int] = [:]
+    private var folders: [Int32: Set<BytePath>] = [:]
+    /// Paths each holder named on its command line (made absolute).
+    private var named: [Int32: Set<BytePath>] = [:]
+    /// Each holder's working folder, where an image it wrote may land unseen.
+    private var workingFolders: [Int32: BytePath] = [:]
+    /// Descriptors that become readable when a holder exits, by pid.
+    private var exits: [Int32: Int32] = [:]
+    private var nextPoll: Double?
+    /// When each holder is looked at next, and its session scanned next.
+    private var nextLook: [Int32: Double] = [:]
+    private var nextScan: [Int32: Double] = [:]
+    private let log: Log
+
+    /// The agent and the processes it was started by: never holders (what the agent writes is
+    /// its own, and its shell's other programs got nothing from a reader).
+    private let excluded: Set<Int32>
+
+    static let maximumFolders = 32
+    /// A child started this long before the read is still taken to be started after it (the
+    /// two clocks are read at different moments).
+    static let startSlack = 0.5
+    /// How often a holder's open files and children are looked at while it is watched closely,
+    /// and after that.
+    static let fastInterval = 0.02
+    static let slowInterval = 0.5
+    /// How often its session is scanned for processes sharing its pipes, while watched closely.
+    static let scanInterval = 0.1
+
+    init(log: Log) {
+        self.log = log
+        let agent = getpid()
+        excluded = Set([agent] + Self.ancestry(of: agent))
+        do throws(SystemError) {
+            inotify = try Inotify()
+        } catch {
+            log.warning("cannot follow screen readers to their files (\(error)): only watched folders are seen")
+            inotify = nil
+        }
+    }
+
+    /// The inotify descriptor and each holder's exit descriptor, with what each is.
+    var descriptors: [(fd: Int32, pid: Int32?)] {
+        guard !holders.isEmpty else { return [] }
+        return (inotify.map { [($0.fileDescriptor, nil)] } ?? []) + exits.map { ($0.value, $0.key) }
+    }
+
+    var deadline: Double? { !stashed.isEmpty ? 0 : holders.isEmpty ? nil : nextPoll }
+
+    /// A read that held protected pixels: its process holds them now.
+    func hold(_ read: ScreenReadRecord, at now: Double) {
+        guard let pid = read.pid, read.holdsProtectedPixels else { return }
+        add(pid: pid, read: read, origin: .read, at: now)
+    }
+
+    /// The holder behind `pid`: the process itself, or the nearest holder among its ancestors.
+    func holder(of pid: Int32) -> PixelHolder? {
+        holders.holder(of: pid, ancestry: Self.ancestry(of: pid))
+    }
+
+    /// The file `identity` names, when a holder wrote it: the file held, its read and link.
+    func writer(of path: BytePath, identity: FileIdentity) -> (held: HeldFile?, read: ScreenReadRecord, link: ReadLink)? {
+        if let entry = files.entry(device: identity.device, inode: identity.inode), let holder = holders.holder(entry.writer) {
+            return (entry.file, holder.read, holder.link)
+        }
+        for (pid, paths) in named where paths.contains(path) {
+            if let holder = holders.holder(pid) { return (nil, holder.read, .writer) }
+        }
+        return nil
+    }
+
+    /// Stops following a process found to be recording (and what it started or pipes to): its
+    /// frames are the shield's business, and a video is no screenshot to rewrite.
+    func release(_ pid: Int32) {
+        guard let holder = holders.holder(pid) else { return }
+        for other in holders.holders.values where other.read.client == holder.read.client { 
+            holders.remove(other.pid)
+            forget(other.pid)
+        }
+        log.verbose("stopped following \(holder.program) (pid \(pid)): it is recording")
+    }
+
+    /// An image from `read`'s pixels was guarded: the read was followed to it.
+    func guarded(_ read: ScreenReadRecord) { holders.guarded(read) }
+
+    /// A holder exited (its exit descriptor is readable).
+    func exited(_ pid: Int32, at now: Double) -> [FollowedPixels] {
+        if let fd = exits.removeValue(forKey: pid) { close(fd) }
+        holders.exited(pid, at: now)
+        // What it held open is complete now; what it wrote in its last moments is in inotify.
+        return readEvents(at: now) + files.completeAll(writtenBy: pid).compactMap { complete($0) }
+    }
+
+    /// Files closed or moved in the watched folders.
+    func readEvents(at now: Double) -> [FollowedPixels] {
+        guard let inotify else { return [] }
+        var found: [FollowedPixels] = []
+        for event in inotify.read() where event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) {
+            guard let folder = inotify.folder(of: event.watch) else { continue }
+            let path = folder.appending(event.name)
+            guard let identity = FileIdentity.of(path: path), identity.mode & S_IFMT == S_IFREG else { continue }
+            if files.entry(device: identity.device, inode: identity.inode) != nil {
+                // A held file: closed now (handed on), or only moved (still being written).
+                if event.has(IN_CLOSE_WRITE), let done = files.complete(device: identity.device, inode: identity.inode),
+                   let followed = complete(done) {
+                    found.append(followed)
+                }
+                continue
+            }
+            found += arrived(path, identity: identity, now: now)
+        }
+        return found
+    }
+
+    /// What a look between the agent's long steps found, handed on at the next `poll`.
+    private var stashed: [FollowedPixels] = []
+
+    /// A look between the agent's long steps (decoding, placing, rewriting an image: tens of
+    /// milliseconds, in which a fast program a holder started may come and go): holders and
+    /// files are taken in now, what is complete is handed on at the next `poll`.
+    func pollBetweenSteps(at now: Double) {
+        stashed += poll(at: now, handingOn: false)
+    }
+
+    /// The holders' open files, children and pipes, looked at when due; holders gone for a
+    /// while forgotten, with the reads whose pixels went nowhere.
+    func poll(at now: Double) -> [FollowedPixels] { poll(at: now, handingOn: true) }
+
+    private func poll(at now: Double, handingOn: Bool) -> [FollowedPixels] {
+        var found: [FollowedPixels] = []
+        if handingOn {
+            found = stashed
+            stashed = []
+        }
+        guard let due = nextPoll, now >= due else { return found }
+        for holder in holders.holders.values where holder.exitedAt == nil && now >= nextLook[holder.pid] ?? 0 {
+            let closely = now < holder.watchedUntil
+            nextLook[holder.pid] = now + (closely ? Self.fastInterval : Self.slowInterval)
+            found += lookAt(holder, closely: closely, now: now)
+        }
+        if handingOn {
+            for read in holders.prune(at: now) { found.append(.lost(read)) }
+            for pid in Set(folders.keys).union(nextLook.keys) where holders.holder(pid) == nil { forget(pid) }
+        }
+        let live = holders.holders.values.filter { $0.exitedAt == nil }.compactMap { nextLook[$0.pid] }
+        nextPoll = holders.isEmpty ? nil : min(live.min() ?? .infinity, now + Self.slowInterval)
+        return found
+    }
+
+    // MARK: holders
+
+    private func add(pid: Int32, read: ScreenReadRecord, origin: PixelHolder.Origin, at now: Double) {
+        guard !excluded.contains(pid), let stat = ProcessStat.of(pid: pid) else { return }
+        let program = ProcessDetails.of(pid: pid)?.program ?? read.program
+        let holder = PixelHolder(pid: pid, startTime: stat.startTime, session: stat.session, program: program, origin: origin,
+                                 read: read, watchedUntil: now + PixelHolders.watchFor)
+        guard holders.add(holder) else { return }
+        if exits[pid] == nil, let fd = pidfdOpen(pid) { exits[pid] = fd }
+        if let details = ProcessDetails.of(pid: pid) {
+            let folder = details.workingFolder.map { BytePath(bytes: $0) }
+            if let folder {
+                workingFolders[pid] = folder
+                watch(folder, for: pid)
+            }
+            var paths = Set<BytePath>()
+            for argument in details.arguments.dropFirst() where ScreenshotFileClassifier.looksLikeImage(BytePath(argument).lastComponent) {
+                paths.insert(Self.absolute(BytePath(argument), in: folder))
+            }
+            named[pid] = paths
+            for path in paths { if let parent = path.parent { watch(parent, for: pid) } }
+        }
+        nextPoll = now
+        log.verbose("following \(program) (pid \(pid)): it holds protected pixels read by \(read.program)"
+            + (origin == .read ? "" : " (\(holder.link.rawValue))"))
+        // The next program of its pipeline, at once: a reader that writes to a pipe may be gone
+        // before the next look (xwd -root | convert …).
+        followPipe(of: holder, stat: stat, at: now)
+    }
+
+    /// The program reading what `holder` writes to its standard output pipe becomes a holder.
+    /// When the holder is gone already, its pipe cannot be seen any more: the programs started
+    /// beside it by the same parent whose standard input is a pipe are taken instead.
+    private func followPipe(of holder: PixelHolder, stat: ProcessStat, at now: Double) {
+        let known = Set(holders.holders.keys).union(excluded)
+        if let output = ProcessTree.pipe(of: holder.pid, descriptor: 1) {
+            for reader in ProcessTree.processes(reading: output, except: known) {
+                add(pid: reader, read: holder.read, origin: .channel(with: holder.pid), at: now)
+            }
+        } else if ProcessStat.of(pid: holder.pid) == nil, stat.parent > 1 {
+            let started = ProcessTree.startSeconds(stat)
+            for sibling in ProcessTree.children(of: stat.parent) where !known.contains(sibling) {
+                guard let other = ProcessStat.of(pid: sibling), abs(ProcessTree.startSeconds(other) - started) <= Self.startSlack,
+                      ProcessTree.pipe(of: sibling, descriptor: 0) != nil else { continue }
+                add(pid: sibling, read: holder.read, origin: .channel(with: holder.pid), at: now)
+            }
+        }
+    }
+
+    /// One look at a holder: files it holds open for writing (held now), its children and the
+    /// processes sharing its pipes (holders now).
+    private func lookAt(_ holder: PixelHolder, closely: Bool, now: Double) -> [FollowedPixels] {
+        let pid = holder.pid
+        guard let stat = ProcessStat.of(pid: pid), stat.startTime == holder.startTime else {
+            return exited(pid, at: now)
+        }
+        var writing = Set<FileKey>()
+        for file in ProcessDetails.openFiles(of: pid, limit: 256) where file.access != .read {
+            guard !Self.isAgentsOwn(BytePath(bytes: file.path)), let opened = HeldFile.open(descriptor: file.descriptor, of: pid) else {
+                continue
+            }
+            let key = FileKey(device: opened.device, inode: opened.inode)
+            writing.insert(key)
+            if files.hold(opened, writer: pid, path: BytePath(bytes: file.path), at: now) {
+                if let parent = BytePath(bytes: file.path).parent, file.path.first == UInt8(ascii: "/") { watch(parent, for: pid) }
+                log.verbose("\(holder.program) (pid \(pid)) writes \(BytePath(bytes: file.path)): held until it is complete")
+            }
+        }
+        // What it held open before and no longer does is complete.
+        let found = files.completeAll(writtenBy: pid, except: writing).compactMap { complete($0) }
+        // A program it started after the read got the pixels from it (`scrot -e 'mv $f …'`); one
+        // started before did not.
+        let readAtBoot = bootTime(of: holder.read, now: now)
+        for child in ProcessTree.children(of: pid) where holders.holder(child) == nil && !excluded.contains(child) {
+            guard let stat = ProcessStat.of(pid: child), ProcessTree.startSeconds(stat) >= readAtBoot - Self.startSlack else { continue }
+            add(pid: child, read: holder.read, origin: .child(of: pid), at: now)
+        }
+        // The next program of its pipeline: its standard output is a pipe, and the program whose
+        // standard input is that pipe reads what it wrote (`import png:- | cat > f`). Only that:
+        // a pipe every program of a session inherits (a launcher's, a log's) hands nothing on.
+        if closely, now >= nextScan[pid] ?? 0 {
+            nextScan[pid] = now + Self.scanInterval
+            followPipe(of: holder, stat: stat, at: now)
+        }
+        return found
+    }
+
+    private func complete(_ entry: HeldFiles.Entry) -> FollowedPixels? {
+        guard let holder = holders.holder(entry.writer) else { return nil }
+        let path = entry.file.currentPath ?? entry.firstPath
+        let alive = holder.exitedAt == nil
+        let links = entry.file.identity?.links ?? 0
+        // Deleted (a temporary file: ImageMagick's pixel cache), or not linked yet (an O_TMPFILE
+        // before its linkat): nothing can open it by a name. Held while its writer lives, in case
+        // it gets one; dropped after.
+        if links == 0 {
+            if alive { _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt, again: true) }
+            return nil
+        }
+        // A name that is no image's (x.bin, a tool's temporary file) waits for its writer's
+        // exit: a temporary file is gone by then, an output renamed into place (or not).
+        if alive, !ScreenshotFileClassifier.looksLikeImage(path.lastComponent) {
+            _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt, again: true)
+            return nil
+        }
+        if Self.isAgentsOwn(path) { return nil }
+        let head = entry.file.head(ImageSignature.length)
+        if head.isEmpty, alive {
+            // Opened and closed before anything was written (a program checking it can write
+            // there): held again, its real write is still to come.
+            _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt, again: true)
+            return nil
+        }
+        // Its log, the terminal output it was started with: no image, nothing to guard.
+        guard ImageSignature.isImage(head) else {
+            log.verbose("\(holder.program) (pid \(holder.pid)) wrote \(path), which is no image")
+            return nil
+        }
+        log.verbose("\(holder.program) (pid \(holder.pid)) wrote \(path)")
+        return .file(path, held: entry.file, read: holder.read, link: holder.link)
+    }
+
+    /// A file closed or moved into a followed folder, not held: a holder named it, or it is an
+    /// image in a holder's working folder written while it ran (weak: anyone may write there).
+    private func arrived(_ path: BytePath, identity: FileIdentity, now: Double) -> [FollowedPixels] {
+        guard let held = HeldFile.open(path, expecting: identity), ImageSignature.isImage(held.head(ImageSignature.length)) else {
+            return []
+        }
+        for (pid, paths) in named where paths.contains(path) {
+            guard let holder = holders.holder(pid) else { continue }
+            return [.file(path, held: held, read: holder.read, link: holder.link)]
+        }
+        guard let parent = path.parent else { return [] }
+        for (pid, folder) in workingFolders where folder == parent {
+            guard let holder = holders.holder(pid), holder.exitedAt == nil,
+                  seconds(identity.modified) >= holder.read.time.wall - 1 else { continue }
+            return [.file(path, held: held, read: holder.read, link: .folder)]
+        }
+        return []
+    }
+
+    // MARK: folders
+
+    private func watch(_ folder: BytePath, for pid: Int32) {
+        guard let inotify, !(folders[pid]?.contains(folder) ?? false) else { return }
+        if watched[folder] == nil {
+            guard watched.count < Self.maximumFolders else { return }
+            do throws(SystemError) {
+                try inotify.watch(folder, mask: IN_CLOSE_WRITE | IN_MOVED_TO)
+            } catch {
+                return
+            }
+        }
+        watched[folder, default: 0] += 1
+        folders[pid, default: []].insert(folder)
+    }
+
+    private func forget(_ pid: Int32) {
+        for folder in folders.removeValue(forKey: pid) ?? [] {
+            guard let count = watched[folder] else { continue }
+            if count > 1 {
+                watched[folder] = count - 1
+            } else {
+                watched[folder] = nil
+                inotify?.unwatch(folder)
+            }
+        }
+        named[pid] = nil
+        workingFolders[pid] = nil
+        nextScan[pid] = nil
+        nextLook[pid] = nil
+        if let fd = exits.removeValue(forKey: pid) { close(fd) }
+        files.forget(writtenBy: pid)
+    }
+
+    // MARK: helpers
+
+    /// The moment of `read` on the boot clock, which processes' start times use.
+    private func bootTime(of read: ScreenReadRecord, now: Double) -> Double {
+        ProcessTree.secondsSinceBoot() - (now - read.time.monotonic)
+    }
+
+    /// The agent's own folders (its state: reports, quarantine, lock): nothing in them is a
+    /// screenshot to guard.
+    static func isAgentsOwn(_ path: BytePath) -> Bool {
+        path.isInside(BytePath(UserFolders.stateFolder()))
+    }
+
+    /// `pid`'s parent, grandparent… up to the first process of another session or init.
+    static func ancestry(of pid: Int32) -> [Int32] {
+        var chain: [Int32] = []
+        var current = ProcessStat.of(pid: pid)
+        while let stat = current, stat.parent > 1, chain.count < 16 {
+            chain.append(stat.parent)
+            current = ProcessStat.of(pid: stat.parent)
+        }
+        return chain
+    }
+
+    private static func absolute(_ path: BytePath, in folder: BytePath?) -> BytePath {
+        if path.bytes.first == UInt8(ascii: "/") { return path }
+        if path.bytes.starts(with: Array("~/".utf8)), let home = UserFolders.home() {
+            return BytePath(home).appending(BytePath(bytes: path.bytes.dropFirst(2)))
+        }
+        guard let folder else { return path }
+        var relative = path.bytes
+        while relative.starts(with: Array("./".utf8)) { relative.removeFirst(2) }
+        return folder.appending(BytePath(bytes: relative))
+    }
+}

@@ -1,0 +1,133 @@
+// The processes holding protected pixels: a program that read them off the screen, and those it handed them to, until each exits.
+import ShotguardBase
+import ShotguardImaging
+import ShotguardRegions
+
+/// A process that holds pixels a rule protects: it read them off the screen itself, or it was
+/// started by a holder, or it is at the other end of a holder's pipe or socket. Whatever it
+/// writes while it lives may hold them, however long after the read (an editor saving an
+/// annotated capture a minute later).
+struct PixelHolder: Sendable {
+    enum Origin: Sendable, Equatable {
+        /// It read the screen itself.
+        case read
+        /// A holder started it (`scrot -e 'mv $f …'`, a tool's converter).
+        case child(of: Int32)
+        /// It shares a pipe or socket with a holder (`import png:- | cat > f`, `maim | tee f`).
+        case channel(with: Int32)
+    }
+
+    let pid: Int32
+    /// The process's start time: a pid the kernel gives to a new process later is not this one.
+    let startTime: UInt64
+    let session: Int32
+    let program: String
+    let origin: Origin
+    /// The read that put the pixels in it (its own, or the one of the holder it got them from).
+    var read: ScreenReadRecord
+    /// Until when its children, pipes and open files are looked at often (monotonic).
+    var watchedUntil: Double
+    var exitedAt: Double?
+
+    /// How it got the pixels, for the evidence's phrase.
+    var link: ReadLink {
+        switch origin {
+        case .read: return .writer
+        case .child: return .childOfReader
+        case .channel: return .channelOfReader
+        }
+    }
+}
+
+/// Every holder, by pid; bounded, and each one forgotten a while after it exits. Which reads
+/// were followed to an image is counted here too: a read whose pixels went nowhere the agent
+/// could follow is said, never passed over.
+struct PixelHolders: Sendable {
+    private(set) var holders: [Int32: PixelHolder] = [:]
+    /// The reads that put pixels in a holder, by their client and server time, and whether an
+    /// image from them was guarded.
+    private var followed: [ReadKey: Bool] = [:]
+
+    struct ReadKey: Hashable, Sendable {
+        let client: UInt32
+        let serverTime: UInt
+        let time: Double
+
+        init(_ read: ScreenReadRecord) {
+            client = read.client
+            serverTime = read.serverTime
+            time = read.time.monotonic
+        }
+    }
+
+    /// The most holders at once: past it the ones that exited first, then the oldest, go.
+    static let capacity = 64
+    /// Children, pipes and open files are looked at often this long after a holder's read.
+    static let watchFor = 10.0
+    /// A holder is kept this long after it exits: its last file's events may come after.
+    static let afterExit = 2.0
+
+    /// Adds (or renews) a holder. Returns whether it is new.
+    @discardableResult
+    mutating func add(_ holder: PixelHolder) -> Bool {
+        let key = ReadKey(holder.read)
+        if followed[key] == nil { followed[key] = false }
+        lastReads[key] = holder.read
+        if var known = holders[holder.pid], known.startTime == holder.startTime {
+            known.read = holder.read
+            known.watchedUntil = max(known.watchedUntil, holder.watchedUntil)
+            holders[holder.pid] = known
+            return false
+        }
+        if holders.count >= Self.capacity { evictOne() }
+        holders[holder.pid] = holder
+        return true
+    }
+
+    func holder(_ pid: Int32) -> PixelHolder? { holders[pid] }
+
+    /// The holder that is `pid` or, up its `ancestry` (parent first), the nearest holder.
+    func holder(of pid: Int32, ancestry: [Int32]) -> PixelHolder? {
+        if let own = holders[pid] { return own }
+        return ancestry.lazy.compactMap { holders[$0] }.first
+    }
+
+    mutating func exited(_ pid: Int32, at now: Double) { holders[pid]?.exitedAt = now }
+
+    /// Forgets a holder at once, and counts its read as followed (a recording: the shield's).
+    mutating func remove(_ pid: Int32) {
+        guard let holder = holders.removeValue(forKey: pid) else { return }
+        if followed[ReadKey(holder.read)] != nil { followed[ReadKey(holder.read)] = true }
+    }
+
+    /// An image from `read`'s pixels was guarded (or found to hold nothing to guard).
+    mutating func guarded(_ read: ScreenReadRecord) {
+        if followed[ReadKey(read)] != nil { followed[ReadKey(read)] = true }
+    }
+
+    /// Forgets the holders gone for `afterExit`; returns the reads whose every holder is gone
+    /// without an image of theirs having been guarded.
+    mutating func prune(at now: Double) -> [ScreenReadRecord] {
+        var lost: [ScreenReadRecord] = []
+        for (pid, holder) in holders where holder.exitedAt.map({ now - $0 >= Self.afterExit }) ?? false {
+            holders[pid] = nil
+        }
+        let live = Set(holders.values.map { ReadKey($0.read) })
+        for (key, wasGuarded) in followed where !live.contains(key) {
+            followed[key] = nil
+            if !wasGuarded, let read = lastReads[key] { lost.append(read) }
+            lastReads[key] = nil
+        }
+        return lost
+    }
+
+    /// The read behind each followed key, for saying which was lost.
+    private var lastReads: [ReadKey: ScreenReadRecord] = [:]
+
+    private mutating func evictOne() {
+        let victim = holders.values.min { ($0.exitedAt ?? .infinity, $0.watchedUntil) < ($1.exitedAt ?? .infinity, $1.watchedUntil) }
+        if let victim { holders[victim.pid] = nil }
+    }
+
+    var isEmpty: Bool { holders.isEmpty }
+}
