@@ -30,8 +30,8 @@ _shotguard_options() {
         status) echo "--json -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --keep --keep-for" \
             "--keep-unredacted --exec --json --once --verbose --no-files" \
-            "--no-clipboard --no-tools --no-guard --no-notify --shield --shield-key" \
-            "--no-shm --compression -h --help" ;;
+            "--no-clipboard --no-tools --no-guard --no-notify --shield --no-shield" \
+            "--shield-key --no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
 }

@@ -5,6 +5,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -27,6 +28,10 @@ int sg_rename_exchange(const char *from, const char *to) {
 
 int sg_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
+int sg_eventfd(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
 const short sg_posix_spawn_setsid = POSIX_SPAWN_SETSID;

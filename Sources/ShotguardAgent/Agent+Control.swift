@@ -41,6 +41,7 @@ extension Agent {
     func pause(seconds: Double) -> PauseAnswer {
         if let lock = rules.lock { return .refused(lock.refusal(of: "pause")) }
         let until = rules.pause(seconds: seconds, at: inputs.clock.now())
+        outputs.shield.pause(true)
         log.info("protection paused " + (until.map { _ in "for \(Int(seconds)) s" } ?? "until resumed"))
         refreshShield()
         outputs.desktop.paused(until: until?.wall)
@@ -55,6 +56,7 @@ extension Agent {
 
     /// Says that protection is on again and puts the covers back.
     func protectionResumed() {
+        outputs.shield.pause(false)
         log.info("protection resumed")
         refreshShield()
         outputs.desktop.resumed()

@@ -9,29 +9,47 @@ extension Agent {
     func handleSensed(_ events: [SensedEvent]) {
         for event in events {
             switch event {
-            case .read(let read):
-                screenRead(read)
+            case .read(let read, let process):
+                screenRead(read, process: process)
+            case .frame(let read):
+                outputs.shield.screenRead(client: read.client, program: read.program, serverTime: read.serverTime, readAfterKeyMs: nil,
+                                          at: inputs.clock.now().monotonic)
             case .recording(let change):
                 recordingChanged(change)
+            case .clientEnded(let client):
+                outputs.shield.clientEnded(client)
+            case .key(let readAt, let mappedAt, let serverTime, let coveredTime):
+                let now = inputs.clock.now()
+                if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime,
+                                                      covers: protection.current.count, wallNow: now.wall, monotonicNow: now.monotonic) {
+                    track(.shieldKey(record))
+                }
+            case .coversRaised(let client, let area, let covers):
+                log.verbose("shield: \(covers) cover\(covers == 1 ? "" : "s") up over what client 0x\(String(client, radix: 16)) reads ("
+                    + (area?.description ?? "the whole screen") + ")")
+                log.events.say("covers", [("client", .number(Int(client))), ("covers", .number(covers))])
+            case .coversShown(let count):
+                log.events.say("covers-shown", [("covers", .number(count))])
+            case .stopped(let reason):
+                log.warning("the sentinel stopped (\(reason)): screen reads, the shield's key and covers are no longer seen")
             }
         }
     }
 
     /// A read that is no recording's frame: a screenshot signal, the start of following its
     /// pixels when they are protected, and — after a shield key — the moment the covers may go.
-    private func screenRead(_ received: ScreenReadRecord) {
+    private func screenRead(_ received: ScreenReadRecord, process: ProcessSnapshot?) {
         var read = received
         read.protected = protectedPixels(in: read)
         log.verbose("screen read by \(read.program)\(read.pid.map { " (pid \($0))" } ?? ""): \(read.request) of "
             + (read.area?.description ?? "a drawable not on the screen")
             + (read.holdsProtectedPixels ? ", holding \(read.protected.count) protected rectangles" : ", holding nothing protected"))
+        let now = inputs.clock.now()
+        outputs.shield.screenRead(client: read.client, program: read.program, serverTime: read.serverTime,
+                                  readAfterKeyMs: tracker.event?.shield.map { (read.time.wall - $0.keyTime) * 1000 }, at: now.monotonic)
         guard !rules.isPaused else { return }
-        inputs.pixels.hold(read, at: inputs.clock.now().monotonic)
+        inputs.pixels.hold(read, process: process, at: now.monotonic)
         track(.screenRead(read))
-        if let shield = tracker.event?.shield {
-            outputs.shield.screenRead(by: read.program, serverTime: read.serverTime,
-                                      readAfterKeyMs: (read.time.wall - shield.keyTime) * 1000, at: inputs.clock.now().monotonic)
-        }
     }
 
     private func recordingChanged(_ change: RecordingChange) {
@@ -46,12 +64,12 @@ extension Agent {
         if started {
             if let pid = info.pid { inputs.pixels.release(pid) }
             log.info("recording: \(info.program)\(pid) reads \(area) again and again"
-                + (outputs.shield.isOn && rules.inForce != nil ? "; the shield covers what the rules protect while it runs" : ""))
+                + (outputs.shield.shieldsReads && rules.inForce != nil ? "; the shield covers what the rules protect in it while it runs" : ""))
             refreshShield()
         } else {
             log.info("recording stopped: \(info.program)\(pid) read \(info.frames) frames")
         }
-        if !rules.isPaused { outputs.shield.recording(client: info.client, started: started) }
+        outputs.shield.recording(client: info.client, started: started)
         let line = JSON.object([
             ("type", .string("recording")), ("schema", .number(Report.schema)), ("state", .string(started ? "started" : "stopped")),
             ("time", .string(Log.iso8601(started ? info.started.wall : info.lastRead.wall))), ("program", .string(info.program)),
@@ -61,7 +79,7 @@ extension Agent {
         if !outputs.sink.announce(line) { inputs.stopping = true }
         log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program))])
         outputs.desktop.recording(started: started, program: info.program, pid: info.pid, geometry: info.area?.description,
-                                  rulesInForce: !(rules.inForce?.rules.isEmpty ?? true), shielded: outputs.shield.isOn)
+                                  rulesInForce: !(rules.inForce?.rules.isEmpty ?? true), shielded: outputs.shield.shieldsReads)
     }
 
     /// What the rules protected inside `read`'s rectangle, from a moment before it until now

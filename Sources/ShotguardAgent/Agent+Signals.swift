@@ -85,34 +85,10 @@ extension Agent {
             case .toolWindowClosed(let id):
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
                 track(.toolWindowClosed(id: id))
-            case .shieldKey:
-                if let record = shieldKeyRaised(desktopSignal) { track(.shieldKey(record)) }
             case .windowsChanged:
                 resolveThrottle.windowsChanged()
             }
         }
-    }
-
-    /// The controller's record of a key whose covers went up.
-    private func shieldKeyRaised(_ signal: DesktopSignal) -> ShieldRecord? {
-        guard case .shieldKey(let readAt, let mappedAt, let serverTime, let coveredTime) = signal else { return nil }
-        let now = inputs.clock.now()
-        return outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime,
-                                     wallNow: now.wall, monotonicNow: now.monotonic)
-    }
-
-    /// Between long steps: a shield key that came meanwhile puts the covers up now, and the
-    /// controller knows at once (its covers must not be lowered for the key before); the
-    /// tracker is told at the next turn (`trackAnsweredKeys`), not in the middle of a step.
-    func answerWaitingKeys() {
-        for signal in inputs.desktop.answerWaitingKeys() {
-            if let record = shieldKeyRaised(signal) { outputs.shield.noteUntracked(record) }
-        }
-    }
-
-    /// Tells the tracker of the keys answered mid-step.
-    func trackAnsweredKeys() {
-        for record in outputs.shield.takeUntracked() { track(.shieldKey(record)) }
     }
 
     /// A clipboard image: who offered it (and whether a program tied to it read the screen),
@@ -177,7 +153,6 @@ extension Agent {
             return
         }
         let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [self] in
-            answerWaitingKeys()
             defer { inputs.pixels.pollBetweenSteps(at: inputs.clock.now().monotonic) }
             return snapshot()
         })
@@ -197,11 +172,9 @@ extension Agent {
             reads: tracker.reads, sensing: inputs.sensing != nil, now: now,
             isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) },
             hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [self] in
-                answerWaitingKeys()
                 inputs.pixels.pollBetweenSteps(at: inputs.clock.now().monotonic)
             },
             protectedSince: { [protection] start in protection.hits(from: start, to: now.monotonic) })
-        answerWaitingKeys()
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }
         tracker.record({ outcome in

@@ -55,7 +55,7 @@ public final class Agent {
             ? ClipboardGuard(server: inputs.desktop.clipboardServer, log: log) : nil
         handler = CandidateHandler(fileGuard: options.guarding ? DiskFileGuard(quarantine: quarantine, agentStart: clock.now().wall) : nil,
                                    clipboardGuard: clipboardGuard)
-        outputs = try AgentOutputs(options: options, shield: inputs.desktop.shield, log: log)
+        outputs = try AgentOutputs(options: options, sentinel: inputs.sentinel, log: log)
         // The shield's covers are left out of every window list by the X layer; the fields of
         // `field` rules are put in.
         let rules = self.rules
@@ -83,7 +83,6 @@ public final class Agent {
         while !inputs.stopping {
             let now = inputs.clock.now()
             handleDesktop(inputs.desktop.process(now: now.monotonic))
-            trackAnsweredKeys()
             outputs.shield.lowerIfDue(at: inputs.clock.now().monotonic)
             if inputs.isLost { return lostDisplay() }
             guard AgentLoop.turn(descriptors(), deadline: nextDeadline(), now: inputs.clock.now().monotonic) else {
@@ -122,9 +121,10 @@ public final class Agent {
         if let passes = handler.textPasses, handler.textPassesRunning {
             list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
         }
-        if let sensing = inputs.sensing, let fd = sensing.fileDescriptor {
-            list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in handleSensed(sensing.read()) })
-        }
+        // The sentinel's events: reads, frames, the shield's key, covers raised.
+        list.append(LoopDescriptor(fd: inputs.sentinelEvents.fileDescriptor, events: Int16(POLLIN)) { [self] _ in
+            handleSensed(inputs.sentinelEvents.read())
+        })
         for (fd, pid) in inputs.pixels.descriptors {
             list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in
                 let now = inputs.clock.now().monotonic
@@ -142,9 +142,9 @@ public final class Agent {
     /// The next time any part has work; now when a candidate or new windows wait.
     private func nextDeadline() -> Double? {
         let now = inputs.clock.now()
-        if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents || outputs.shield.hasUntracked { return now.monotonic }
+        if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents { return now.monotonic }
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline, resolveThrottle.deadline,
-                inputs.sensing?.deadline, inputs.pixels.deadline,
+                inputs.sentinelEvents.deadline, inputs.pixels.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
     }
 
@@ -153,14 +153,13 @@ public final class Agent {
         let now = inputs.clock.now()
         handleDesktop(inputs.desktop.process(now: now.monotonic))
         handleDesktop(inputs.desktop.expire(now: now.monotonic))
-        trackAnsweredKeys()
         outputs.shield.lowerIfDue(at: now.monotonic)
         if resolveThrottle.isDue(at: now.monotonic) || outputs.shield.fieldsChanged(rules.fieldWatcher?.status.fields, at: now.monotonic) {
             refreshShield()
         }
         (handler.clipboardGuard as? ClipboardGuard)?.logEvents()
         outputs.desktop.process()
-        if let sensing = inputs.sensing { handleSensed(sensing.expire()) }
+        handleSensed(inputs.sentinelEvents.expire())
         handleFollowed(inputs.pixels.poll(at: now.monotonic))
         if rules.endPauseIfDue(at: now) { protectionResumed() }
         if let line = rules.reloadIfDue(at: now.monotonic) {
@@ -230,7 +229,8 @@ public final class Agent {
         let sources = sourceNames.filter { $0 != "shield" }.joined(separator: ", ")
         let guardText = options.guarding ? "on (screenshot files are rewritten redacted)" : "off (reports only)"
         let shieldText = outputs.shield.isOn
-            ? "; shield: on (keys \(outputs.shield.keys.joined(separator: ", ")), \(outputs.shield.coverCount) covers ready)" : ""
+            ? "; shield: " + [outputs.shield.keys.isEmpty ? nil : "keys \(outputs.shield.keys.joined(separator: ", "))",
+                                outputs.shield.shieldsReads ? "recordings and shares" : nil].compactMap { $0 }.joined(separator: ", ") : ""
         log.info("watching display \(inputs.display.name) (capture by \(screen.method)); sources: \(sources); "
             + "guard: \(guardText)\(shieldText); reports in \(outputs.sink.spool.folder)")
         log.info(rules.hasFiles ? "protecting with \(rules.summary) from \(rules.path)" : "protecting with \(rules.summary)")

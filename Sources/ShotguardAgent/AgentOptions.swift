@@ -31,6 +31,9 @@ public struct AgentOptions: Sendable {
     public var guarding = true
     /// `--shield`: cover the rules' rectangles the moment a shield key is pressed.
     public var shield = false
+    /// Cover what the rules protect while a program records or shares the screen, from its
+    /// first read (on by default; `--no-shield` turns it off).
+    public var shieldRecordings = true
     /// `--shield-key KEYSYM`: keys besides Print that start a shield (keysym names).
     public var shieldKeys: [String] = []
     public var version = "0"

@@ -105,3 +105,16 @@ public enum ProcessTree {
         withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }
+
+/// A process as /proc showed it when it read the screen.
+public struct ProcessSnapshot: Sendable, Equatable {
+    public let details: ProcessDetails
+    public let stat: ProcessStat?
+    /// Its standard output, when that is a pipe (its next program reads what it wrote).
+    public let output: Channel?
+
+    public static func of(pid: Int32) -> ProcessSnapshot? {
+        guard let details = ProcessDetails.of(pid: pid) else { return nil }
+        return ProcessSnapshot(details: details, stat: ProcessStat.of(pid: pid), output: ProcessTree.pipe(of: pid, descriptor: 1))
+    }
+}

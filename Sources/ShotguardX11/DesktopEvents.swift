@@ -18,16 +18,12 @@ public enum DesktopSignal {
     case toolWindowMapped(id: UInt, toolClass: String)
     /// A screenshot tool's window went away (unmapped or destroyed).
     case toolWindowClosed(id: UInt)
-    /// A shield key was pressed and the overlays were mapped: `readAt` is when the key event
-    /// was read, `mappedAt` when the map requests were flushed (monotonic seconds); `serverTime`
-    /// the key's server time (a screen read recorded after it was made with the covers up).
-    case shieldKey(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?)
     /// Top-level windows changed (mapped, moved, restacked, renamed): the shield's rectangles
     /// need resolving again. At most one per `process` call.
     case windowsChanged
 }
 
-/// Reads X events for the clipboard and tool-window sources, and the shield's key. Call `process` whenever the
+/// Reads X events for the clipboard and tool-window sources, and the windows' changes. Call `process` whenever the
 /// connection is readable, and `expire` when `deadline` passes.
 public final class DesktopEvents {
     let display: Display
@@ -58,8 +54,6 @@ public final class DesktopEvents {
     var toolWindows: [Window: String] = [:]
     public var watchesClipboard: Bool
     public var watchesTools: Bool
-    /// The shield's key listener and overlays, once `enableShield` ran.
-    public internal(set) var shield: Shield?
     /// Whether top-level windows are followed: their changes say `.windowsChanged`.
     public internal(set) var followsWindows = false
     /// Properties whose change may change what rules hit: titles, classes, frames, stacking.
@@ -155,8 +149,6 @@ public final class DesktopEvents {
     }
 
     private func handle(_ event: inout XEvent, now: Double) -> [DesktopSignal] {
-        // The shield's key first: the covers go up before anything else is done.
-        if let shield, event.type == GenericEvent { return shieldKey(&event, shield) }
         if followsWindows { observeWindows(event) }
         if clipboardServer.handle(&event, now: now) { return [] }
         switch event.type {

@@ -1,26 +1,35 @@
 // Catches X protocol errors so that a vanished window is a thrown error, never a dead process.
 import CX11
+import Synchronization
 
-/// The one process-wide record of X errors: Xlib's handlers are plain C functions, so what
-/// they see must live in a global. Private to this file; read only through `ErrorTrap`.
-private nonisolated(unsafe) var lastError: XProtocolError?
-private nonisolated(unsafe) var lostDisplays: Set<OpaquePointer> = []
+/// The one process-wide record of X errors, kept per connection: Xlib's handlers are plain C
+/// functions, so what they see must live in a global; the sentinel's thread has connections of
+/// its own, so each connection's errors are its own and the record is locked. Private to this
+/// file; read only through `ErrorTrap`.
+private struct ErrorRecord: ~Copyable {
+    var errors: [UInt: XProtocolError] = [:]
+    var lost: Set<UInt> = []
+}
+
+private let record = Mutex(ErrorRecord())
+
+private func key(_ display: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display))) }
 
 private func recordError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
-    if let event, lastError == nil {
-        lastError = XProtocolError(code: event.pointee.error_code, request: event.pointee.request_code,
-                                   resource: UInt(event.pointee.resourceid))
-    }
+    guard let display, let event else { return 0 }
+    let error = XProtocolError(code: event.pointee.error_code, request: event.pointee.request_code,
+                               resource: UInt(event.pointee.resourceid))
+    record.withLock { if $0.errors[key(display)] == nil { $0.errors[key(display)] = error } }
     return 0
 }
 
 private func recordIOError(_ display: OpaquePointer?) -> Int32 {
-    if let display { lostDisplays.insert(display) }
+    if let display { _ = record.withLock { $0.lost.insert(key(display)) } }
     return 0
 }
 
 private func recordIOErrorExit(_ display: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    if let display { lostDisplays.insert(display) }
+    if let display { _ = record.withLock { $0.lost.insert(key(display)) } }
 }
 
 /// Scoped capture of X protocol errors: install once, then `run` a request and `XSync`.
@@ -34,19 +43,23 @@ enum ErrorTrap {
     }
 
     /// Whether the server of `display` went away.
-    static func isConnectionLost(_ display: OpaquePointer) -> Bool { lostDisplays.contains(display) }
+    static func isConnectionLost(_ display: OpaquePointer) -> Bool { record.withLock { $0.lost.contains(key(display)) } }
 
     /// Forgets a closed display, whose address malloc may hand out again.
-    static func forget(_ display: OpaquePointer) { lostDisplays.remove(display) }
+    static func forget(_ display: OpaquePointer) {
+        record.withLock {
+            $0.lost.remove(key(display))
+            $0.errors[key(display)] = nil
+        }
+    }
 
-    /// Runs `body`, then `XSync`s and returns the first X error it caused, if any.
+    /// Runs `body`, then `XSync`s and returns the first X error it caused on `display`, if any.
     static func run<T>(_ display: OpaquePointer, _ body: () -> T) -> (T, XProtocolError?) {
         XSync(display, 0)
-        lastError = nil
+        record.withLock { $0.errors[key(display)] = nil }
         let result = body()
         XSync(display, 0)
-        let error = lastError
-        lastError = nil
+        let error = record.withLock { $0.errors.removeValue(forKey: key(display)) }
         return (result, error)
     }
 

@@ -63,6 +63,28 @@ public final class ShieldOverlays {
         isUp = true
     }
 
+    /// Shows exactly the covers whose rectangle `shown` accepts (each mapped and raised, or
+    /// unmapped), in one flush: the covers over what a recording reads, the others down.
+    /// Returns how many are up.
+    @discardableResult
+    public func show(where shown: (Rect) -> Bool) -> Int {
+        var count = 0
+        for (index, window) in windows.enumerated() where index < covers.count {
+            if shown(covers[index].rect) {
+                XMapRaised(display.handle, window)
+                count += 1
+            } else {
+                XUnmapWindow(display.handle, window)
+            }
+        }
+        XFlush(display.handle)
+        isUp = count > 0
+        return count
+    }
+
+    /// The covers' rectangles, in order.
+    public var rects: [Rect] { covers.map(\.rect) }
+
     /// Puts the overlays back on top (a window mapped or raised above them while they are up).
     public func keepOnTop() {
         guard isUp else { return }

@@ -31,6 +31,7 @@ enum WatchCommand: Subcommand {
             OptionSpec("no-guard", help: "Only report: leave screenshot files and the clipboard as the tool made them."),
             OptionSpec("no-notify", help: "Show no desktop notifications."),
             OptionSpec("shield", help: "Cover what the rules hit the moment Print is pressed, before the tool reads the screen."),
+            OptionSpec("no-shield", help: "Do not cover what the rules hit while a program records or shares the screen."),
             OptionSpec("shield-key", value: "KEYSYM", repeatable: true,
                        help: "Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)."),
             .noShm, .compression, .help,
@@ -41,9 +42,12 @@ enum WatchCommand: Subcommand {
             + "placed on the screen. Guard (on unless --no-guard) rewrites a screenshot file that rules hit, in\n"
             + "place and in its own format, and serves the redacted image on the clipboard; a screenshot that\n"
             + "cannot be placed while a rule hit a window is quarantined ('shotguard quarantine').\n"
-            + "Shield (--shield) hears Print (and every --shield-key) with XInput raw events, without taking\n"
-            + "the key from anyone, and maps prepared covers in the rules' fills over what they hit; the covers\n"
-            + "let clicks through and come down once the screenshot has arrived, at most 3 s later.\n"
+            + "While a program records or shares the screen (any program that reads it again: ffmpeg, OBS, a\n"
+            + "browser sharing it), covers in the rules' fills hide what the rules protect inside what it\n"
+            + "reads, from its first read until it stops (unless --no-shield). Shield (--shield) also hears\n"
+            + "Print (and every --shield-key) with XInput raw events, without taking the key from anyone, and\n"
+            + "maps the covers at once; they let clicks through and come down once the screenshot has\n"
+            + "arrived, at most 3 s later.\n"
             + "SIGHUP reloads the regions file (keeping the old rules if the new\n"
             + "file is invalid); SIGINT and SIGTERM stop after the report in hand.",
         examples: ["shotguard watch --shield --exec 'notify-send \"$SHOTGUARD_IMAGE\"'"])
@@ -71,6 +75,8 @@ enum WatchCommand: Subcommand {
         options.guarding = !arguments.has("no-guard")
         if !options.guarding { try RegionsLoader.refuseUnderLock("watch --no-guard") }
         options.shield = arguments.has("shield")
+        options.shieldRecordings = !arguments.has("no-shield")
+        if !options.shieldRecordings { try RegionsLoader.refuseUnderLock("watch --no-shield") }
         options.shieldKeys = try shieldKeys(arguments, shielding: options.shield)
         options.version = Commands.version
         let agent: Agent

@@ -1,4 +1,4 @@
-// Recordings told apart from screenshots, without X: started within a second, ended a few seconds after the last frame.
+// Recordings told apart from screenshots, without X: started at the second read, at any rate; ended a few intervals after the last frame.
 @testable import ShotguardAgent
 import ShotguardImaging
 import XCTest
@@ -10,7 +10,7 @@ final class RecordingTrackerTests: XCTestCase {
         return read
     }
 
-    func testTenFramesASecondStartARecordingWithinASecondAndItStopsSoonAfterTheLast() {
+    func testTenFramesASecondStartARecordingAtTheSecondFrameAndItStopsSoonAfterTheLast() {
         var tracker = RecordingTracker()
         var started: Double?
         for frame in 0..<60 {
@@ -18,12 +18,12 @@ final class RecordingTrackerTests: XCTestCase {
             let (change, isFrame) = tracker.add(read(at: time))
             if case .started(let info) = change {
                 started = time
-                XCTAssertEqual(info.frames, 3)
+                XCTAssertEqual(info.frames, 2)
                 XCTAssertEqual(info.program, "ffmpeg")
             }
             XCTAssertEqual(isFrame, started != nil, "frame \(frame)")
         }
-        XCTAssertEqual(started, 0.2, "noticed at its third frame")
+        XCTAssertEqual(started, 0.1, "noticed at its second frame")
         XCTAssertEqual(tracker.expire(at: Fixture.at(6.5)), [], "not yet")
         let stopped = tracker.expire(at: Fixture.at(5.9 + RecordingTracker.quiet))
         guard case .stopped(let info)? = stopped.first else { return XCTFail("not stopped: \(stopped)") }
@@ -57,8 +57,32 @@ final class RecordingTrackerTests: XCTestCase {
         XCTAssertNil(tracker.add(read(client: 8, at: 5.01)).change)
         XCTAssertNil(tracker.add(read(client: 8, at: 5.02)).change, "three reads within a few ms: one capture of three monitors")
         XCTAssertFalse(tracker.isRecording)
-        // One read a second is a slow poller, not a recording to cover for.
-        for second in 10..<20 { XCTAssertNil(tracker.add(read(client: 9, at: Double(second))).change) }
+    }
+
+    /// Regression: ffmpeg at 1 and 0.5 fps, and a reader sending GetImage every half second, were
+    /// never counted as recordings. A second read within ten seconds is one, and it lasts as long
+    /// as its own interval twice over.
+    func testASlowRecorderIsARecordingAtItsSecondRead() {
+        var tracker = RecordingTracker()
+        XCTAssertNil(tracker.add(read(client: 9, at: 0)).change)
+        guard case .started(let info)? = tracker.add(read(client: 9, at: 2)).change else { return XCTFail("0.5 fps is a recording") }
+        XCTAssertEqual(info.frames, 2)
+        for second in stride(from: 4.0, through: 20, by: 2) { XCTAssertTrue(tracker.add(read(client: 9, at: second)).isFrame) }
+        XCTAssertEqual(tracker.expire(at: Fixture.at(23.5)), [], "3.5 s without a frame is less than two of its intervals")
+        XCTAssertEqual(tracker.expire(at: Fixture.at(24.1)).count, 1, "stopped after two intervals")
+        var other = RecordingTracker()
+        XCTAssertNil(other.add(read(client: 3, at: 0)).change)
+        XCTAssertNil(other.add(read(client: 3, at: 10.5)).change, "a read more than ten seconds later starts again")
+    }
+
+    /// A recorder that disconnects stopped recording, whatever its interval.
+    func testADisconnectedRecorderStopped() {
+        var tracker = RecordingTracker()
+        _ = tracker.add(read(at: 0))
+        _ = tracker.add(read(at: 1))
+        XCTAssertTrue(tracker.isRecording)
+        XCTAssertEqual(tracker.clientEnded(7, at: Fixture.at(1.1)).count, 1)
+        XCTAssertFalse(tracker.isRecording)
     }
 
     func testAFloodOfClientsIsBounded() {

@@ -114,7 +114,7 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(shielded.status, 0, shielded.stderr)
         assertSameColours(try sandbox.image("shielded.png"),
                           Pixels.painted(try sandbox.image("plain.png"), [(desk.passwordRect, Self.magenta)]))
-        XCTAssertTrue(watch.waitForLog("shield: covers lowered", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForCoversDown(), watch.log)
     }
 
     /// The shield's cover over the field is no window of the user's: a field rule that names

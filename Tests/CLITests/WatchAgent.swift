@@ -70,6 +70,12 @@ final class WatchAgent {
         }
     }
 
+    /// Waits (bounded) until the shield's covers came down `count` times in all (the sentinel
+    /// said none is up); false on timeout.
+    func waitForCoversDown(count: Int = 1, seconds: Double = 10) -> Bool {
+        waitForEvent("covers-shown", count: count, seconds: seconds) { $0["covers"] as? Int == 0 }
+    }
+
     /// Waits (bounded) until every candidate examined so far has had its capture event settle:
     /// the agent has finished with what it was given. False on timeout.
     func waitUntilSettled(examined count: Int, seconds: Double = 10) -> Bool {

@@ -33,7 +33,7 @@ final class WatchRulesTests: WatchDesktopTestCase {
         try runTool("xdotool key F9", display: desk.name, file: file, line: line)
         XCTAssertTrue(watch.waitForLog("shield key:", count: press, seconds: 10), watch.log, file: file, line: line)
         let screen = try desk.screen()
-        XCTAssertTrue(watch.waitForLog("shield: covers lowered", count: press, seconds: 10), watch.log, file: file, line: line)
+        XCTAssertTrue(watch.waitForCoversDown(count: press), watch.log, file: file, line: line)
         return screen
     }
 

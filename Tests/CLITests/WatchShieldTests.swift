@@ -87,7 +87,7 @@ final class WatchShieldTests: XCTestCase {
 
     func testTwentyPrintScreenshotsShowTheFillOverTheWindowAndNothingElseChanged() throws {
         let watch = try agent(["--shield"])
-        XCTAssertTrue(watch.log.contains("shield: on"), watch.log)
+        XCTAssertTrue(watch.log.contains("shield: keys Print"), watch.log)
         let frame = try vaultFrame()
         // Grabbed once: a test grabbing the screen before each of twenty quick presses reads it
         // several times a second, which the agent rightly takes for a recording.
@@ -97,9 +97,13 @@ final class WatchShieldTests: XCTestCase {
         // have lost (guard, off here, would handle its file); most presses are covered.
         let lostRace = "the shield may have lost the race"
         var lost = 0
+        let lowered = { watch.events.filter { $0["event"] as? String == "covers-shown" && $0["covers"] as? Int == 0 }.count }
         for press in 1...20 {
+            let before = lowered()
             let shot = try pressPrint()
-            XCTAssertTrue(watch.waitForLog("shield: covers lowered", count: press, seconds: 10), "press \(press): \(watch.log)")
+            // Down again once the key's screenshot was read and scrot disconnected.
+            XCTAssertTrue(watch.waitForEvent("covers-shown", count: 1, seconds: 10) { _ in lowered() > before },
+                          "press \(press): \(watch.log)")
             if shot[frame.x + frame.width / 2, frame.y + frame.height / 2] & 0xFF_FFFF != 0 {
                 lost += 1
                 XCTAssertTrue(watch.waitForLog(lostRace, count: lost, seconds: 2),
@@ -122,9 +126,11 @@ final class WatchShieldTests: XCTestCase {
         XCTAssertEqual(shield["covers"] as? Int, 1)
     }
 
+    /// Without --shield, Print puts no covers up: scrot's screenshot shows the window (its read
+    /// puts them up afterwards, the recordings' shield, and they come down as scrot leaves).
     func testWithoutTheShieldTheWindowShows() throws {
-        let watch = try agent([])
         let screen = try desk.screen()
+        let watch = try agent([])
         let shot = try pressPrint()
         assertRedacted(shot, origin: Rect(x: 0, y: 0, width: 640, height: 400), screen: screen, expected: [])
         XCTAssertFalse(watch.log.contains("shield key:"), watch.log)
@@ -141,7 +147,7 @@ final class WatchShieldTests: XCTestCase {
         XCTAssertEqual(try desk.screen()[centre.x, centre.y] & 0xFF_FFFF, 0, "the cover is up")
         try runTool("xdotool mousemove \(centre.x) \(centre.y) click 1", display: desk.name)
         XCTAssertTrue(desk.vault.waitForClick(seconds: 5), "the click went to the cover, not the window")
-        XCTAssertTrue(watch.waitForLog("shield: covers lowered", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForCoversDown(), watch.log)
         XCTAssertNotEqual(try desk.screen()[centre.x, centre.y] & 0xFF_FFFF, 0, "the cover came down")
         try runTool("xdotool mousemove \(centre.x + 5) \(centre.y + 5) click 1", display: desk.name)
         XCTAssertTrue(desk.vault.waitForClick(seconds: 5), "a click after the shield reaches the window")

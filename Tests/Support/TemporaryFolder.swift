@@ -49,6 +49,8 @@ public struct TemporaryFolder: Sendable {
     /// Removes the folder and everything in it. Tests may leave folders another user owns or
     /// that are not writable: those are given back to this user and opened first.
     public func remove() {
+        // SHOTGUARD_KEEP_TEST_FOLDERS=1 keeps them, to look at what a failing test left.
+        if getenv("SHOTGUARD_KEEP_TEST_FOLDERS") != nil { return }
         for entry in (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? [] {
             chown(at(entry), getuid(), getgid())
         }

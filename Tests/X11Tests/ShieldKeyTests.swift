@@ -1,4 +1,6 @@
-// The shield's key-to-cover path: an XTEST key press, heard as a raw event, maps the covers.
+// The sentinel's covers: an XTEST key press, heard as a raw event on the sentinel's thread, maps them; a read raises those over what it read.
+import Glibc
+import ShotguardBase
 import ShotguardImaging
 import ShotguardTestSupport
 import ShotguardX11
@@ -15,48 +17,33 @@ final class ShieldKeyTests: XvfbTestCase {
         return []
     }
 
-    private func shieldedPump() throws -> (pump: EventPump, shield: Shield, display: Display) {
-        let display: Display = self.display
-        let pump = try EventPump(display: display, watchClipboard: false)
-        let shield = try pump.desktop.enableShield(keys: ["Print", "F9"])
-        shield.overlays.update([ShieldCover(rect: red, rgb: 0xFF0000), ShieldCover(rect: mosaic, fill: .pixelate(blockSize: 8))])
-        display.sync()
-        return (pump, shield, display)
-    }
-
-    private var keyPresses: (EventPump) -> [(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?)] {
-        { pump in
-            pump.signals.compactMap {
-                if case .shieldKey(let readAt, let mappedAt, let serverTime, let coveredTime) = $0 {
-                    (readAt, mappedAt, serverTime, coveredTime)
-                } else { nil }
-            }
-        }
+    /// A sentinel with two covers ready, once it said they are in place (none up).
+    private func sentinel(keys: [String] = ["Print", "F9"]) throws -> (sentinel: Sentinel, events: SentinelEvents) {
+        let sentinel = try Sentinel(displayName: display.name, excluding: [display], keys: keys, makesCovers: true)
+        sentinel.setCovers([ShieldCover(rect: red, rgb: 0xFF0000), ShieldCover(rect: mosaic, fill: .pixelate(blockSize: 8))])
+        return (sentinel, SentinelEvents(sentinel))
     }
 
     /// 20 presses of Print: each maps both covers, in their fills, over exactly their
-    /// rectangles; the time from reading the event to flushing the maps is printed (measured,
-    /// not judged: `make bench` reports it as figures).
+    /// rectangles, from the sentinel's own thread; the time from reading the event to flushing
+    /// the maps is printed (measured, not judged: `make bench` reports it as figures).
     func testPrintMapsEveryCoverInItsFill() throws {
-        let (pump, shield, display) = try shieldedPump()
+        let (sentinel, events) = try sentinel()
         let grabber = ScreenGrabber(display: display)
         try assertScreen(grabber.captureScreen(), covered: false)
-        var latencies: [Double] = []
         for press in 1...20 {
             try runTool("xdotool", ["key", "Print"], display: display.name)
-            XCTAssertTrue(pump.run(seconds: 5) { keyPresses(pump).count == press }, "press \(press) was not heard")
-            display.sync()
-            XCTAssertTrue(shield.overlays.isUp)
+            XCTAssertTrue(events.wait { $0.keys.count == press }, "press \(press) was not heard")
             try assertScreen(grabber.captureScreen(), covered: true)
-            shield.overlays.lower()
-            display.sync()
+            sentinel.lowerKeyCovers()
+            XCTAssertTrue(events.wait { $0.shown.last == 0 && $0.shownCount >= press }, "the covers did not come down")
             try assertScreen(grabber.captureScreen(), covered: false)
         }
-        latencies = keyPresses(pump).map { ($0.mappedAt - $0.readAt) * 1e6 }.sorted()
+        let latencies = events.keys.map { ($0.mappedAt - $0.readAt) * 1e6 }.sorted()
         XCTAssertEqual(latencies.count, 20)
         XCTAssertTrue(latencies.allSatisfy { $0 >= 0 })
         // Each press knows the server's time once its covers were mapped: no earlier than the key.
-        for press in keyPresses(pump) {
+        for press in events.keys {
             let covered = try XCTUnwrap(press.coveredTime, "the covers' map was stamped")
             XCTAssertGreaterThanOrEqual(covered, press.serverTime)
         }
@@ -65,25 +52,22 @@ final class ShieldKeyTests: XvfbTestCase {
 
     /// Only the chosen keys raise the shield: 'a' is heard as nothing, F9 (a --shield-key) is.
     func testOnlyTheChosenKeysRaiseIt() throws {
-        let (pump, shield, display) = try shieldedPump()
+        let (sentinel, events) = try sentinel()
         try runTool("xdotool", ["key", "a", "F9"], display: display.name)
-        XCTAssertTrue(pump.run(seconds: 5) { !keyPresses(pump).isEmpty }, "F9 was not heard")
+        XCTAssertTrue(events.wait { !$0.keys.isEmpty }, "F9 was not heard")
         // Both presses were sent before F9's event came: a raise for 'a' would be here too.
-        display.sync()
-        _ = pump.run(seconds: 0) { false }
-        XCTAssertEqual(keyPresses(pump).count, 1)
-        XCTAssertTrue(shield.overlays.isUp)
-        shield.overlays.lower()
+        XCTAssertEqual(events.keys.count, 1)
+        sentinel.lowerKeyCovers()
+        XCTAssertTrue(events.wait { $0.shown.last == 0 })
     }
 
     /// Covers follow new rectangles; one that is no longer needed is destroyed.
     func testCoversFollowTheirRectangles() throws {
-        let (_, shield, display) = try shieldedPump()
+        let (sentinel, events) = try sentinel()
         let moved = Rect(x: 100, y: 150, width: 30, height: 20)
-        shield.overlays.update([ShieldCover(rect: moved, rgb: 0x00FF00)])
-        XCTAssertEqual(shield.overlays.count, 1)
-        shield.overlays.raise()
-        display.sync()
+        sentinel.setCovers([ShieldCover(rect: moved, rgb: 0x00FF00)])
+        try runTool("xdotool", ["key", "Print"], display: display.name)
+        XCTAssertTrue(events.wait { !$0.keys.isEmpty })
         let screen = try ScreenGrabber(display: display).captureScreen()
         for y in 0..<240 {
             for x in 0..<320 {
@@ -93,7 +77,25 @@ final class ShieldKeyTests: XvfbTestCase {
                 }
             }
         }
-        shield.overlays.lower()
+        sentinel.lowerKeyCovers()
+        XCTAssertTrue(events.wait { $0.shown.last == 0 })
+    }
+
+    /// With reads covered, another client's read of the screen puts up the covers over what it
+    /// read, at once, and they come down when it disconnects: a read of a corner far from both
+    /// covers puts up none.
+    func testAReadPutsUpTheCoversOverWhatItRead() throws {
+        let (sentinel, events) = try sentinel(keys: [])
+        sentinel.setCoversReads(true)
+        try runTool("xwd", ["-root", "-silent", "-out", "/dev/null"], display: display.name)
+        XCTAssertTrue(events.wait { $0.raised.contains { $0 == 2 } }, "xwd's read of the whole screen raised both covers")
+        XCTAssertTrue(events.wait { $0.shown.last == 0 }, "xwd disconnected: its covers came down")
+        let before = events.raised.count
+        // ffmpeg reads exactly the region it records (a ShmGetImage of it).
+        try runTool("ffmpeg", ["-loglevel", "error", "-f", "x11grab", "-video_size", "40x30", "-i", display.name + "+270,200",
+                               "-frames:v", "1", "-f", "null", "-"], display: display.name)
+        XCTAssertTrue(events.wait { $0.reads > 1 }, "ffmpeg's read was seen")
+        XCTAssertEqual(events.raised.count, before, "nothing protected where ffmpeg read")
     }
 
     /// `covered`: red over `red`, black over `mosaic` (a pixelate rule shields in black), the
@@ -115,5 +117,40 @@ final class ShieldKeyTests: XvfbTestCase {
             }
         }
         XCTAssertEqual(wrong, 0, covered ? "covers" : "no covers", file: file, line: line)
+    }
+}
+
+/// What a sentinel said so far, gathered by waiting on its descriptor (bounded).
+final class SentinelEvents {
+    private let sentinel: Sentinel
+    private(set) var keys: [(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?)] = []
+    /// How many covers each read raised, and how many were up at each change.
+    private(set) var raised: [Int] = []
+    private(set) var shown: [Int] = []
+    private(set) var reads = 0
+    var shownCount: Int { shown.count }
+
+    init(_ sentinel: Sentinel) { self.sentinel = sentinel }
+
+    /// Waits until `condition` holds of what was said, up to 10 s.
+    func wait(_ condition: (SentinelEvents) -> Bool) -> Bool {
+        let deadline = monotonicNow() + 10
+        while !condition(self) {
+            let remaining = deadline - monotonicNow()
+            guard remaining > 0 else { return false }
+            var descriptor = pollfd(fd: sentinel.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(remaining * 1000))
+            for event in sentinel.take() {
+                switch event {
+                case .key(let readAt, let mappedAt, let serverTime, let coveredTime):
+                    keys.append((readAt, mappedAt, serverTime, coveredTime))
+                case .coversRaised(_, _, let covers, _): raised.append(covers)
+                case .coversShown(let count): shown.append(count)
+                case .read: reads += 1
+                default: break
+                }
+            }
+        }
+        return true
     }
 }

@@ -28,6 +28,9 @@ int sg_rename_exchange(const char *from, const char *to);
  * where it was, without ever replacing what is at the destination (EEXIST instead). */
 int sg_rename_noreplace(const char *from, const char *to);
 
+/* eventfd(2), non-blocking and close-on-exec: one thread wakes another's poll(). */
+int sg_eventfd(void);
+
 /* munmap(2) on a detached thread of its own (at once, on this thread, when none can be made):
  * freeing a frame's pages takes most of a millisecond, which a capture spends waiting for
  * fsync instead. */

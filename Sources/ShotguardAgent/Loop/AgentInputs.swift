@@ -9,8 +9,13 @@ final class AgentInputs {
     let desktop: DesktopEvents
     let files: FileSource?
     let signals: SignalReader
+    /// The sentinel's thread: screen reads (RECORD), the shield's key and covers.
+    let sentinel: Sentinel
     /// Capture sensing (RECORD): nil on a server without it.
     let sensing: ScreenSensing?
+    /// Every read, frame and key of the sentinel, the screen reads of servers without RECORD
+    /// aside: what the loop polls.
+    let sentinelEvents: ScreenSensing
     /// Follows protected pixels from the programs that read them to the files they write.
     let pixels: PixelFollower
     let clock: any AgentClock
@@ -28,16 +33,21 @@ final class AgentInputs {
             display = try Display()
             desktop = try DesktopEvents(display: display, clipboard: options.watchClipboard, tools: options.watchTools,
                                         extraToolClasses: options.toolClasses)
-            if options.shield { _ = try desktop.enableShield(keys: ["Print"] + options.shieldKeys) }
             // What the rules protect is followed at every moment, shield or not.
             desktop.followWindows()
         } catch {
             throw AgentError(message: error.message, isUsage: false)
         }
         lock = try InstanceLock(display: display.name)
-        let (sensing, why) = ScreenSensing.open(display: display, clock: clock)
-        self.sensing = sensing
-        if let why {
+        do throws(X11Error) {
+            sentinel = try Sentinel(displayName: display.name, excluding: [display], keys: options.shield ? ["Print"] + options.shieldKeys : [],
+                                    makesCovers: options.shield || options.shieldRecordings)
+        } catch {
+            throw AgentError(message: error.message, isUsage: false)
+        }
+        sentinelEvents = ScreenSensing(sentinel: sentinel, clock: clock)
+        sensing = sentinelEvents.isSensing ? sentinelEvents : nil
+        if let why = sentinel.sensingFailure {
             log.warning("\(why); screenshots are noticed by their files, the clipboard and tool windows only, "
                 + "and a file named as a screenshot counts as one")
         }

@@ -90,7 +90,13 @@ enum Examiner {
                 hits += input.protectedMeanwhile.filter { meanwhile in
                     !hits.contains(meanwhile) && differing.contains { !$0.intersection(meanwhile.zone).isEmpty }
                 }
-                guard alignment.differenceIsCovered(by: hits.map(\.rect)) else {
+                // Every differing pixel must lie under a rule: two areas apart (a shield's covers
+                // over two windows) are judged each, not by the box around both.
+                let origin = alignment.rect
+                let masked = hits.map { $0.rect.offsetBy(dx: -origin.x, dy: -origin.y) }
+                guard alignment.differenceIsCovered(by: hits.map(\.rect))
+                        || !ImageComparison.differsOutside(masked, image: input.image, root: snapshot.root, x: origin.x, y: origin.y,
+                                                           tolerance: input.tolerance) else {
                     return unplaced("differs from the screen at \(isoTime(input.screens[0].time.wall)) where no rule covers it")
                 }
                 facts.placement = .differsUnderRules
@@ -100,6 +106,10 @@ enum Examiner {
         if evidence.screenRead == nil, let read = input.reads.read(covering: alignment.rect, at: input.now) {
             evidence.screenRead = (read, .area)
         }
+        // The same rectangle resolved twice (at the event and now, or protected meanwhile) is
+        // redacted and reported once.
+        var seen = Set<String>()
+        hits = hits.filter { seen.insert("\($0.rect) \($0.fill)").inserted }
         var redacted = input.image
         redacted.hasAlpha = false
         let placedHits = redacted.redact(hits, origin: alignment.rect)

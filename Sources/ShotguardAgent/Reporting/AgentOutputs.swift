@@ -10,8 +10,8 @@ final class AgentOutputs {
     let sink: ReportSink
     let desktop: DesktopIntegration
 
-    init(options: AgentOptions, shield: Shield?, log: Log) throws(AgentError) {
-        self.shield = ShieldController(shield: shield, log: log)
+    init(options: AgentOptions, sentinel: Sentinel, log: Log) throws(AgentError) {
+        shield = ShieldController(sentinel: sentinel, coversReads: options.shieldRecordings, log: log)
         let spool: SpoolReporter
         do throws(PrivateFolderError) {
             spool = try SpoolReporter(options: options)

@@ -1,33 +1,38 @@
-// The shield controller: owns the covers' state and deadlines — up at the key, down once the screenshot was read, up while a recording runs.
+// The shield controller: decides when the covers the sentinel put up come down — after a key's screenshot, after a reader's last read — and keeps them over what the rules hit.
 import ShotguardAccessibility
 import ShotguardBase
 import ShotguardImaging
 import ShotguardScreen
 import ShotguardX11
 
-/// Keeps the shield's covers over what the rules hit and decides when they are up: from the
-/// shield key until the screenshot's read was seen (or its image arrived, or the limit), and
-/// for as long as a recording of the screen runs. Nil shield (`--shield` not given): every call
-/// does nothing.
+/// The sentinel puts the covers up itself, the moment a shield key is pressed or a program
+/// reads the screen (over what it reads); which covers are up is the sentinel's alone. This
+/// controller decides, from what the agent learns, when they come down: a key's covers once
+/// its screenshot's read was seen (or its image arrived, or the limit), a reader's once it
+/// stopped reading (its own interval, at least `readerHold`) or disconnected. Without a
+/// sentinel that makes covers (`--no-shield` and no `--shield`) every call does nothing.
 final class ShieldController {
-    private let shield: Shield?
+    private let sentinel: Sentinel?
     private let log: Log
+    /// Whether reads put the covers up (the recordings' shield, on unless `--no-shield`).
+    private let coversReads: Bool
     /// While the covers are up for a key: when they come down (monotonic seconds).
     private var downAt: Double?
-    /// The clients whose recordings hold the covers up.
+    /// The clients whose reads hold covers up, with their last read and the interval between
+    /// their reads (nil after one read).
+    private var readers: [UInt32: (last: Double, interval: Double?)] = [:]
+    /// The clients recording: their covers stay while they read.
     private var recordings: Set<UInt32> = []
     /// The fields the covers were last resolved with (field rules change without any window
     /// changing: a password entry shown in a dialog that stays).
     private var fieldsShown: AccessibleFields = .notQueried
     private var lastFieldsCheck = 0.0
-    /// Keys answered in the middle of the agent's work: their covers are up and this
-    /// controller knows of them, but the capture tracker is told at the next turn.
-    private var untracked: [ShieldRecord] = []
     /// The server time of the last shield key.
     private var keyServerTime: UInt?
     /// The server time once its covers were mapped: a read stamped between the two may have
     /// been made without them.
     private var coveredServerTime: UInt?
+    private var paused = false
 
     /// The covers come down at most this long after the key, whatever happens.
     static let limit = 3.0
@@ -36,62 +41,61 @@ final class ShieldController {
     /// And this long after its read was seen (the server has executed it by then; a tool that
     /// reads each monitor in turn reads them within this).
     static let readMargin = 0.05
+    /// A reader's covers stay this long after its last read at least, and twice its interval
+    /// between reads when that is longer (a recorder at 0.5 fps).
+    static let readerHold = 3.0
     /// How often the covers follow the field watcher's list.
     static let fieldsInterval = 0.25
 
-    init(shield: Shield?, log: Log) {
-        self.shield = shield
+    init(sentinel: Sentinel?, coversReads: Bool, log: Log) {
+        self.sentinel = sentinel?.makesCovers == true ? sentinel : nil
+        self.coversReads = coversReads
         self.log = log
+        self.sentinel?.setCoversReads(coversReads)
     }
 
-    var isOn: Bool { shield != nil }
-    var keys: [String] { shield?.keys?.names ?? [] }
-    var coverCount: Int { shield?.overlays.count ?? 0 }
+    var isOn: Bool { sentinel != nil }
+    /// Whether recordings and shares are shielded (reads put covers up).
+    var shieldsReads: Bool { isOn && coversReads }
+    var keys: [String] { sentinel?.keys ?? [] }
 
     /// Moves the covers to `covers` (resolved against the windows now, with `fields`).
     func update(_ covers: [ShieldCover], fields: AccessibleFields) {
-        guard let shield else { return }
+        guard let sentinel else { return }
         fieldsShown = fields
-        shield.overlays.update(covers)
+        sentinel.setCovers(covers)
     }
 
     /// Whether the covers must follow a new field list (checked every `fieldsInterval`).
     func fieldsChanged(_ fields: AccessibleFields?, at now: Double) -> Bool {
-        guard shield != nil, let fields, now >= lastFieldsCheck + Self.fieldsInterval else { return false }
+        guard sentinel != nil, let fields, now >= lastFieldsCheck + Self.fieldsInterval else { return false }
         lastFieldsCheck = now
         return fields != fieldsShown
     }
 
-    /// The covers went up at the key (mapped by the X layer the moment it read the key).
-    func raised(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?, wallNow: Double,
+    /// The covers went up at the key (the sentinel mapped them the moment it read the key).
+    func raised(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?, covers: Int, wallNow: Double,
                 monotonicNow: Double) -> ShieldRecord? {
-        guard let shield else { return nil }
+        guard sentinel != nil else { return nil }
         downAt = readAt + Self.limit
         keyServerTime = serverTime
         coveredServerTime = coveredTime
         let record = ShieldRecord(keyTime: wallNow - (monotonicNow - readAt), mappedAfterMs: (mappedAt - readAt) * 1000,
-                                  covers: shield.overlays.count, serverTime: serverTime)
+                                  covers: covers, serverTime: serverTime)
         log.verbose("shield key: \(record.covers) covers mapped \(JSON.fixed(record.mappedAfterMs, digits: 3)) ms after the key was read")
         return record
     }
 
-    /// Notes a key answered mid-step, for `takeUntracked`.
-    func noteUntracked(_ record: ShieldRecord) { untracked.append(record) }
-
-    /// The keys answered mid-step that the tracker has not been told of yet.
-    func takeUntracked() -> [ShieldRecord] {
-        defer { untracked = [] }
-        return untracked
-    }
-
-    var hasUntracked: Bool { !untracked.isEmpty }
-
-    /// A screenshot's read was seen while the covers were up for a key: they come down as soon
-    /// as the server has executed it. Only a read the server received after the key (its
-    /// server time) counts: RECORD may hand over a read from before the key after the key's
-    /// event. A read by the key's screenshot tool that came first lost the race.
-    func screenRead(by program: String, serverTime: UInt, readAfterKeyMs: Double?, at now: Double) {
-        guard let shield, let downAt, serverTime != 0, let keyServerTime else { return }
+    /// A client read the screen (the sentinel put the covers over what it read already). After a
+    /// shield key, a screenshot program's read that the server received after the key lets the
+    /// key's covers come down; one received before it lost the race.
+    func screenRead(client: UInt32, program: String, serverTime: UInt, readAfterKeyMs: Double?, at now: Double) {
+        guard sentinel != nil else { return }
+        if coversReads {
+            let interval = readers[client].map { now - $0.last }
+            readers[client] = (now, interval ?? readers[client]?.interval)
+        }
+        guard let downAt, serverTime != 0, let keyServerTime else { return }
         guard serverTime >= keyServerTime else {
             if ScreenshotPrograms.contains(program), let readAfterKeyMs, readAfterKeyMs > -Self.limit * 1000 {
                 log.warning("shield: \(program) read the screen before the key's covers were up (the shield lost the race); "
@@ -103,9 +107,6 @@ final class ShieldController {
             log.warning("shield: \(program) read the screen while the key's covers were going up (its read at server time "
                 + "\(serverTime), the covers up at \(coveredServerTime)): the shield may have lost the race; guard handles its image")
         }
-        // The recorded request is dispatched by the time its record reached us; one round trip
-        // of ours after it proves the server has finished it.
-        shield.overlays.sync()
         self.downAt = min(downAt, now + Self.readMargin)
     }
 
@@ -115,32 +116,62 @@ final class ShieldController {
         self.downAt = min(downAt, now + Self.margin)
     }
 
-    /// A recording of the screen started or stopped: the covers stay up while any runs.
+    /// A recording of the screen started or stopped: its covers stay while it reads.
     func recording(client: UInt32, started: Bool) {
-        guard let shield else { return }
+        guard sentinel != nil else { return }
         if started {
             recordings.insert(client)
-            shield.overlays.raise()
-            log.info("shield: covers up while the recording runs")
-        } else if recordings.remove(client) != nil, recordings.isEmpty, downAt == nil {
-            shield.overlays.lower()
-            log.info("shield: the recording stopped; covers lowered")
+            if coversReads { log.info("shield: covers up over what the recording reads while it runs") }
+        } else if recordings.remove(client) != nil {
+            release(client)
+            log.info("shield: the recording stopped; its covers lowered")
         }
+    }
+
+    /// A client that read the screen disconnected (the sentinel took its covers down).
+    func clientEnded(_ client: UInt32) {
+        readers[client] = nil
+        recordings.remove(client)
     }
 
     var isRecording: Bool { !recordings.isEmpty }
 
-    /// Lowers the covers when their time has come (not while a recording runs).
-    func lowerIfDue(at now: Double) {
-        guard let shield, let downAt, now >= downAt else { return }
-        self.downAt = nil
-        guard recordings.isEmpty else { return }
-        shield.overlays.lower()
-        log.verbose("shield: covers lowered")
+    /// Protection paused: no key and no read puts the covers up, and those up come down.
+    func pause(_ on: Bool) {
+        guard let sentinel, paused != on else { return }
+        paused = on
+        sentinel.setCoversKeys(!on)
+        sentinel.setCoversReads(!on && coversReads)
+        if on {
+            downAt = nil
+            readers = [:]
+            sentinel.lowerKeyCovers()
+        }
     }
 
-    /// The next time the controller has work: the covers' limit, the fields check.
+    /// Lowers what is due: a key's covers at their time, a reader's once it stopped reading.
+    func lowerIfDue(at now: Double) {
+        guard let sentinel else { return }
+        if let downAt, now >= downAt {
+            self.downAt = nil
+            sentinel.lowerKeyCovers()
+            log.verbose("shield: the key's covers lowered")
+        }
+        for (client, reader) in readers where !recordings.contains(client) && now >= reader.last + hold(reader.interval) {
+            release(client)
+        }
+    }
+
+    private func release(_ client: UInt32) {
+        readers[client] = nil
+        sentinel?.release(client: client)
+    }
+
+    private func hold(_ interval: Double?) -> Double { max(Self.readerHold, 2 * (interval ?? 0)) }
+
+    /// The next time the controller has work: the covers' limit, a reader's hold, the fields check.
     func deadline(watchingFields: Bool) -> Double? {
-        [downAt, shield != nil && watchingFields ? lastFieldsCheck + Self.fieldsInterval : nil].compactMap { $0 }.min()
+        let readerDue = readers.filter { !recordings.contains($0.key) }.map { $0.value.last + hold($0.value.interval) }.min()
+        return [downAt, readerDue, sentinel != nil && watchingFields ? lastFieldsCheck + Self.fieldsInterval : nil].compactMap { $0 }.min()
     }
 }

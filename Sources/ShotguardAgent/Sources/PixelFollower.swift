@@ -74,10 +74,19 @@ final class PixelFollower {
 
     var deadline: Double? { !stashed.isEmpty ? 0 : holders.isEmpty ? nil : nextPoll }
 
-    /// A read that held protected pixels: its process holds them now.
-    func hold(_ read: ScreenReadRecord, at now: Double) {
+    /// A read that held protected pixels: its process holds them now. `process` is what /proc
+    /// showed of it when it read: when it is gone already, the program reading its output pipe
+    /// is found by that pipe.
+    func hold(_ read: ScreenReadRecord, process: ProcessSnapshot?, at now: Double) {
         guard let pid = read.pid, read.holdsProtectedPixels else { return }
         add(pid: pid, read: read, origin: .read, at: now)
+        if holders.holder(pid) == nil, let output = process?.output {
+            // Gone before the agent looked (xwd -root | convert xwd:- f): its pipe's reader.
+            let known = Set(holders.holders.keys).union(excluded)
+            for reader in ProcessTree.processes(reading: output, except: known) {
+                add(pid: reader, read: read, origin: .channel(with: pid), at: now)
+            }
+        }
     }
 
     /// The holder behind `pid`: the process itself, or the nearest holder among its ancestors.

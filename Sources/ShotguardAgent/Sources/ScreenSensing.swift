@@ -3,76 +3,92 @@ import ShotguardBase
 import ShotguardImaging
 import ShotguardX11
 
-/// What sensing tells the agent.
+/// What the sentinel tells the agent, in the agent's terms.
 enum SensedEvent: Sendable {
-    /// A program read the screen (not a recording's frame): a screenshot signal.
-    case read(ScreenReadRecord)
+    /// A program read the screen (not a recording's frame): a screenshot signal; its process
+    /// as /proc showed it at the moment of the read.
+    case read(ScreenReadRecord, process: ProcessSnapshot?)
+    /// A recording's frame (its covers are up; no screenshot signal).
+    case frame(ScreenReadRecord)
     /// A recording started or stopped.
     case recording(RecordingChange)
+    /// A client that read the screen disconnected.
+    case clientEnded(UInt32)
+    /// The shield's key: the sentinel mapped the covers.
+    case key(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?)
+    /// A reader's first read put the covers over what it read.
+    case coversRaised(client: UInt32, area: Rect?, covers: Int)
+    /// How many covers are up changed.
+    case coversShown(Int)
+    /// The sentinel stopped (the server went away).
+    case stopped(String)
 }
 
-/// Wraps the X11 layer's screen-read source: each read placed on the root, its client's process
-/// named (X-Resource and /proc, cached per client until the client ends), and one client's
-/// repeated reads told apart as a recording. Without RECORD the agent runs without it.
+/// Turns the sentinel's events into the agent's: each read placed on the root and named by its
+/// process (as the sentinel found it when it read), and one client's repeated reads told apart
+/// as a recording.
 final class ScreenSensing {
-    private let source: ScreenReadSource
-    private let display: Display
+    private let sentinel: Sentinel
     private let clock: any AgentClock
     private var recordings = RecordingTracker()
     private var processes: [UInt32: ProcessIdentity] = [:]
 
-    /// Opens the source on `display`'s server, leaving out the agent's own connection; nil (with
-    /// the reason) when the server has no RECORD.
-    static func open(display: Display, clock: any AgentClock) -> (sensing: ScreenSensing?, why: String?) {
-        do throws(X11Error) {
-            let source = try ScreenReadSource(displayName: display.name, excluding: [display])
-            return (ScreenSensing(source: source, display: display, clock: clock), nil)
-        } catch {
-            return (nil, error.message)
-        }
-    }
-
-    private init(source: ScreenReadSource, display: Display, clock: any AgentClock) {
-        self.source = source
-        self.display = display
+    init(sentinel: Sentinel, clock: any AgentClock) {
+        self.sentinel = sentinel
         self.clock = clock
     }
 
-    var fileDescriptor: Int32? { source.isLost ? nil : source.fileDescriptor }
+    /// Whether the server's reads are seen (RECORD), and why not.
+    var isSensing: Bool { sentinel.sensingFailure == nil }
+
+    var fileDescriptor: Int32 { sentinel.fileDescriptor }
 
     /// The next time a recording may end.
     var deadline: Double? { recordings.deadline }
 
     var isRecording: Bool { recordings.isRecording }
 
-    /// What arrived: reads placed and named, recordings started.
+    /// What the sentinel saw since the last call.
     func read() -> [SensedEvent] {
         var events: [SensedEvent] = []
-        for event in source.read() {
+        for event in sentinel.take() {
             switch event {
-            case .clientEnded(let client):
-                processes[client] = nil
-            case .read(let read):
-                let record = self.record(read)
+            case .read(let read, let area, let process):
+                let record = self.record(read, area: area, process: process)
                 let (change, isFrame) = recordings.add(record)
                 if let change { events.append(.recording(change)) }
-                if !isFrame { events.append(.read(record)) }
+                events.append(isFrame ? .frame(record) : .read(record, process: process))
+            case .clientEnded(let client):
+                processes[client] = nil
+                events += recordings.clientEnded(client, at: clock.now()).map { .recording($0) }
+                events.append(.clientEnded(client))
+            case .key(let readAt, let mappedAt, let serverTime, let coveredTime):
+                events.append(.key(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime))
+            case .coversRaised(let client, let area, let covers, _):
+                events.append(.coversRaised(client: client, area: area, covers: covers))
+            case .coversShown(let count):
+                events.append(.coversShown(count))
+            case .stopped(let reason):
+                events.append(.stopped(reason))
             }
         }
         return events
     }
 
-    /// Recordings whose last read is a second old, ended.
+    /// Recordings whose reader stopped reading, ended.
     func expire() -> [SensedEvent] { recordings.expire(at: clock.now()).map { .recording($0) } }
 
-    private func record(_ read: ScreenRead) -> ScreenReadRecord {
-        let process = processes[read.client] ?? read.processID.flatMap(ClientProcess.identity(of:))
+    private func record(_ read: ScreenRead, area: Rect?, process snapshot: ProcessSnapshot?) -> ScreenReadRecord {
+        let process = processes[read.client] ?? snapshot.map {
+            ProcessIdentity(pid: $0.details.pid, program: $0.details.program, parentPID: $0.details.parentPID,
+                            processGroup: $0.details.processGroup)
+        } ?? read.processID.flatMap(ClientProcess.identity(of:))
         if let process { processes[read.client] = process }
         let now = clock.now()
         let age = max(0, now.monotonic - read.receivedAt)
         return ScreenReadRecord(request: read.request.rawValue, program: process?.program ?? "client 0x" + String(read.client, radix: 16),
                                 pid: process?.pid, parentPID: process?.parentPID, processGroup: process?.processGroup,
-                                area: display.rootRectangle(of: read), time: Moment(monotonic: now.monotonic - age, wall: now.wall - age),
+                                area: area, time: Moment(monotonic: now.monotonic - age, wall: now.wall - age),
                                 client: read.client, serverTime: read.serverTime)
     }
 }

@@ -19,18 +19,27 @@ struct RecordingInfo: Equatable, Sendable {
     var frames: Int
     var started: Moment
     var lastRead: Moment
+
+    /// The mean time between its reads so far.
+    var interval: Double { frames > 1 ? (lastRead.monotonic - started.monotonic) / Double(frames - 1) : 0 }
+
+    /// How long it may go without reading before it counts as stopped.
+    var quiet: Double { max(RecordingTracker.quiet, 2 * interval) }
 }
 
-/// Sorts screen reads: a client that reads `minimumReads` times within `window` seconds, over at
-/// least `minimumSpan`, is recording (ffmpeg, OBS, a browser sharing the screen): noticed within
-/// a second of its first frame at 3 frames a second or more; a screenshot tool's one read, or a
-/// few reads of each monitor at once, is not. A recording ends `quiet` seconds after its last
-/// read, so a recorder that stalls for a moment under load keeps its covers; one that reads
-/// again within `remembered` seconds of its end is recording again at its first read, not its
-/// third. Pure: moments in, changes out.
+/// Sorts screen reads: a client that reads the screen again within `window` seconds, at least
+/// `minimumSpan` after its first read, is recording (ffmpeg at any rate down to one frame in
+/// ten seconds, OBS, a browser sharing the screen); a screenshot tool's one read, or a few
+/// reads of each monitor at once, is not. A recording ends once it has not read for its own
+/// interval twice over, and never sooner than `quiet` seconds: a recorder that stalls for a
+/// moment under load keeps its covers. One that reads again within `remembered` seconds of its
+/// end is recording again at its first read. The covers are not this tracker's business (the
+/// sentinel puts them up at every first read): it tells what a recording is, for the status,
+/// the bus, the notifications, and that its frames are no screenshots. Pure: moments in,
+/// changes out.
 struct RecordingTracker {
-    static let window = 1.0
-    static let minimumReads = 3
+    static let window = 10.0
+    static let minimumReads = 2
     static let minimumSpan = 0.1
     static let quiet = 3.0
     static let remembered = 30.0
@@ -83,7 +92,7 @@ struct RecordingTracker {
     /// The recordings whose client has not read for `quiet` seconds, ended.
     mutating func expire(at now: Moment) -> [RecordingChange] {
         var changes: [RecordingChange] = []
-        for (client, recording) in recordings where now.monotonic - recording.lastRead.monotonic >= Self.quiet {
+        for (client, recording) in recordings where now.monotonic - recording.lastRead.monotonic >= recording.quiet {
             recordings[client] = nil
             ended[client] = now.monotonic
             changes.append(.stopped(recording))
@@ -94,7 +103,19 @@ struct RecordingTracker {
     }
 
     /// When the next recording may end.
-    var deadline: Double? { recordings.values.map { $0.lastRead.monotonic + Self.quiet }.min() }
+    var deadline: Double? { recordings.values.map { $0.lastRead.monotonic + $0.quiet }.min() }
+
+    /// A client disconnected: its recording, if any, stopped.
+    mutating func clientEnded(_ client: UInt32, at now: Moment) -> [RecordingChange] {
+        var changes: [RecordingChange] = []
+        for (reader, recording) in recordings where reader.client == client {
+            recordings[reader] = nil
+            changes.append(.stopped(recording))
+        }
+        recent = recent.filter { $0.key.client != client }
+        ended = ended.filter { $0.key.client != client }
+        return changes
+    }
 
     var isRecording: Bool { !recordings.isEmpty }
 }
