@@ -18,10 +18,10 @@ extension Agent {
                 recordingChanged(change)
             case .clientEnded(let client):
                 outputs.shield.clientEnded(client)
-            case .key(let readAt, let mappedAt, let serverTime, let coveredTime):
+            case .key(let readAt, let mappedAt, let serverTime, let coveredTime, let covers):
                 let now = inputs.clock.now()
                 if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime,
-                                                      covers: protection.current.count, wallNow: now.wall, monotonicNow: now.monotonic) {
+                                                      covers: covers, wallNow: now.wall, monotonicNow: now.monotonic) {
                     track(.shieldKey(record))
                 }
             case .coversRaised(let client, let area, let covers):

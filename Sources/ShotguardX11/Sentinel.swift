@@ -16,8 +16,8 @@ public enum SentinelEvent: Sendable {
     case clientEnded(UInt32)
     /// A shield key was pressed and the covers were mapped at once: when the key was read and
     /// the maps flushed (monotonic), the key's server time, and the server time the covers were
-    /// up by (nil when it could not be told).
-    case key(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?)
+    /// up by (nil when it could not be told), and how many covers went up (none while paused).
+    case key(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?, covers: Int)
     /// A client's read put covers up over what it read (`area`, nil: the whole screen).
     case coversRaised(client: UInt32, area: Rect?, covers: Int, at: Double)
     /// Which covers are up changed (a key's or a reader's came down): how many are up now.

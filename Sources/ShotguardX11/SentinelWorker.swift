@@ -167,14 +167,20 @@ final class SentinelWorker: @unchecked Sendable {
             switch event.type {
             case GenericEvent:
                 let readAt = monotonicNow()
-                guard coversKeys, let serverTime = rawKeys?.triggerPressTime(&event) else { continue }
+                guard let serverTime = rawKeys?.triggerPressTime(&event) else { continue }
+                guard coversKeys else {
+                    // Paused: heard, said, and nothing covered.
+                    channel.post([.key(readAt: readAt, mappedAt: readAt, serverTime: serverTime, coveredTime: nil, covers: 0)])
+                    continue
+                }
                 keyHolds = true
                 overlays.raise(stamped: true)
                 let mappedAt = monotonicNow()
                 let coveredTime = overlays.stampTime()
                 lastShown = overlays.count
                 raises = 0
-                channel.post([.key(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime)])
+                channel.post([.key(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime,
+                                   covers: overlays.count)])
             case MappingNotify:
                 var mapping = event.xmapping
                 XRefreshKeyboardMapping(&mapping)

@@ -53,9 +53,7 @@ final class RecordingShieldTests: WatchDesktopTestCase {
         // Each was a recording, announced when it started and stopped, with its program and area.
         XCTAssertTrue(watch.waitForEvent("recording", count: 10) { _ in true }, watch.log)
         var lines: [[String: Any]] = []
-        while lines.count < 10, let line = watch.nextReport(seconds: 10)?.json {
-            if line["type"] as? String == "recording" { lines.append(line) }
-        }
+        while lines.count < 10, let line = watch.nextReport(seconds: 10, type: "recording")?.json { lines.append(line) }
         XCTAssertEqual(lines.map { $0["state"] as? String }, Array(repeating: ["started", "stopped"], count: 5).flatMap { $0 })
         for line in lines {
             XCTAssertEqual(line["program"] as? String, "ffmpeg", "\(line)")

@@ -105,20 +105,26 @@ final class WatchAgent {
         outputChanges.wait(seconds: seconds) { self.log.components(separatedBy: text).count - 1 >= count }
     }
 
-    /// The next report line, decoded, with its image; nil when none comes within `seconds`.
-    func nextReport(seconds: Double = 10) -> (json: [String: Any], image: PixelBuffer?)? {
-        var found: String?
+    /// The next line of `type` (a screenshot's report by default; `recording`, or nil for any),
+    /// decoded, with its image; nil when none comes within `seconds`. Lines of other types are
+    /// passed over: a test that grabs the screen twice while the agent runs is a recorder too.
+    func nextReport(seconds: Double = 10, type: String? = "screenshot") -> (json: [String: Any], image: PixelBuffer?)? {
+        var found: [String: Any]?
         _ = outputChanges.wait(seconds: seconds) {
             let lines = ((try? String(contentsOf: self.stdoutURL, encoding: .utf8)) ?? "")
                 .split(separator: "\n", omittingEmptySubsequences: true)
-            guard lines.count > self.linesRead else { return false }
-            found = String(lines[self.linesRead])
-            self.linesRead += 1
-            return true
+            while lines.count > self.linesRead {
+                let line = String(lines[self.linesRead])
+                self.linesRead += 1
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if type == nil || object["type"] as? String == type {
+                    found = object
+                    return true
+                }
+            }
+            return false
         }
-        guard let found, let object = try? JSONSerialization.jsonObject(with: Data(found.utf8)) as? [String: Any] else {
-            return nil
-        }
+        guard let object = found else { return nil }
         let image = ((object["image"] as? [String: Any])?["path"] as? String)
             .flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
             .flatMap { try? PNGDecoder.decode([UInt8]($0), source: "report") }

@@ -142,7 +142,7 @@ final class SentinelEvents {
             _ = poll(&descriptor, 1, Int32(remaining * 1000))
             for event in sentinel.take() {
                 switch event {
-                case .key(let readAt, let mappedAt, let serverTime, let coveredTime):
+                case .key(let readAt, let mappedAt, let serverTime, let coveredTime, _):
                     keys.append((readAt, mappedAt, serverTime, coveredTime))
                 case .coversRaised(_, _, let covers, _): raised.append(covers)
                 case .coversShown(let count): shown.append(count)

@@ -229,8 +229,10 @@ final class DiskFileGuard: FileGuarding {
         guard mayTouch(current) else {
             return .untouched(reason: "written before the agent started, restored from quarantine, or not this user's")
         }
-        if current.links > 1 {
-            // Moving one name aside would leave the original under the others.
+        if current.links > 1 || !quarantine.isOnFileSystem(of: current) {
+            // Moving one name aside would leave the original under the others; and across file
+            // systems the copy and a new placeholder would need room the original's blocks take
+            // (kept by the descriptor held): set aside in its own inode instead.
             let writable = path.withCString { open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
             return setAsideInInode(writable >= 0 ? writable : nil, path: path, current: current, read: read, held: held, size: size,
                                    reason: reason, id: id)

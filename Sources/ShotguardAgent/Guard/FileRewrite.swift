@@ -191,6 +191,9 @@ struct FileRewrite {
         guard let current = FileIdentity.of(fd: fd), current.isSameFile(as: original) else {
             throw RewriteError(kind: .changed, description: "\(path) changed after it was read")
         }
+        // Emptied first: on a full disk the old bytes' blocks are what the new ones need (the
+        // caller kept the original elsewhere first).
+        guard ftruncate(fd, 0) == 0 else { throw RewriteError(kind: .io, description: "cannot truncate \(path): \(errnoText())") }
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, $0.count - written, off_t(written)) }

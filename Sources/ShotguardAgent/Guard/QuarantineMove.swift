@@ -4,6 +4,14 @@ import Glibc
 import ShotguardBase
 
 extension QuarantineStore {
+    /// Whether a file is on the quarantine folder's file system (a move into it is a rename).
+    func isOnFileSystem(of file: FileIdentity) -> Bool {
+        var status = stat()
+        let probe = exists(folder) ? folder : (UserFolders.stateFolder() as String)
+        guard lstat(probe, &status) == 0 else { return true }
+        return UInt64(status.st_dev) == file.device
+    }
+
     /// Moves the file at `path` (which must still be `expected`) into a new entry whose ID is
     /// unique (`id`, else `id-2`…). The entry is complete, under its ID, before the file is
     /// moved into it; then the file goes in by one rename, which on the same file system needs

@@ -67,12 +67,26 @@ enum Examiner {
                                action: GuardPolicy.action(facts), notes: notes, facts: facts)
         }
 
-        guard let (alignment, index) = Aligner.alignOnBest(input.image, screens: screens, verify: false,
-                                                            tolerance: input.tolerance) else {
+        guard let (found, index) = Aligner.alignOnBest(input.image, screens: screens, verify: false,
+                                                        tolerance: input.tolerance) else {
             return unplaced("was not found on the screen as it was at \(isoTime(input.screens[0].time.wall))")
         }
         let snapshot = input.screens[index]
         var hits = input.rules?.hits(against: snapshot.context) ?? []
+        var alignment = found
+        if !alignment.verified, !hits.isEmpty {
+            // Differences where the rules cover on this screen do not count: the shield's covers
+            // may be up in one of the two and not the other, and whatever differs there will be
+            // covered. What differs elsewhere is judged alone.
+            let origin = alignment.rect
+            let outside = ImageComparison.compare(input.image, root: snapshot.root, x: origin.x, y: origin.y,
+                                                  tolerance: input.tolerance,
+                                                  masked: hits.map { $0.rect.offsetBy(dx: -origin.x, dy: -origin.y) })
+            alignment.difference = outside.differing.map { $0.offsetBy(dx: origin.x, dy: origin.y) }
+            alignment.differingAreas = outside.tiles.areas(width: input.image.width, height: input.image.height)
+                .map { $0.offsetBy(dx: origin.x, dy: origin.y) }
+            if outside.passes(input.tolerance) { alignment.verified = true }
+        }
         if alignment.verified {
             facts.placement = .matched
         } else {
@@ -95,8 +109,8 @@ enum Examiner {
                 let origin = alignment.rect
                 let masked = hits.map { $0.rect.offsetBy(dx: -origin.x, dy: -origin.y) }
                 guard alignment.differenceIsCovered(by: hits.map(\.rect))
-                        || !ImageComparison.differsOutside(masked, image: input.image, root: snapshot.root, x: origin.x, y: origin.y,
-                                                           tolerance: input.tolerance) else {
+                        || ImageComparison.compare(input.image, root: snapshot.root, x: origin.x, y: origin.y, tolerance: input.tolerance,
+                                                   masked: masked).passes(input.tolerance) else {
                     return unplaced("differs from the screen at \(isoTime(input.screens[0].time.wall)) where no rule covers it")
                 }
                 facts.placement = .differsUnderRules

@@ -151,55 +151,61 @@ struct BoxBuilder {
 }
 
 extension ImageComparison {
-    /// Whether `image` at (x, y) of `root` differs outside `masked` (image coordinates) by more
-    /// than one small cluster (the cursor, a caret): what the rules cover may differ (a
-    /// shield's cover, a window gone meanwhile), nothing else.
-    /// Pixel by pixel, exact images; lossy ones by the brightness of each unmasked pixel against
-    /// `pixelError` and of each 8×8 block's unmasked pixels against `blockError`.
-    static func differsOutside(_ masked: [Rect], image: PixelBuffer, root: PixelBuffer, x: Int, y: Int,
-                               tolerance: MatchTolerance) -> Bool {
+    /// Compares `image` with `root` at (x, y) as `compare` does, but leaves out every pixel of
+    /// `masked` (image coordinates): where the rules cover, any difference will be covered (the
+    /// shield's covers in a snapshot, a window gone meanwhile). Runs to the end: for an image
+    /// that did not match as it is.
+    static func compare(_ image: PixelBuffer, root: PixelBuffer, x: Int, y: Int, tolerance: MatchTolerance,
+                        masked: [Rect]) -> Comparison {
         precondition(x >= 0 && y >= 0 && x + image.width <= root.width && y + image.height <= root.height)
         let width = image.width, height = image.height
-        // Per row, the masked columns as a run list would be faster; a bitmap row is simple and
-        // this runs only for images that differ from the screen.
         var mask = [Bool](repeating: false, count: width * height)
         for rect in masked {
             let part = rect.intersection(Rect(x: 0, y: 0, width: width, height: height))
             guard !part.isEmpty else { continue }
             for row in part.y..<part.maxY { for column in part.x..<part.maxX { mask[row * width + column] = true } }
         }
-        return image.pixels.withUnsafeBufferPointer { pixels in
+        var box = BoxBuilder()
+        var tiles = DifferenceTiles(width: width, height: height)
+        var total = 0, counted = 0
+        image.pixels.withUnsafeBufferPointer { pixels in
             root.pixels.withUnsafeBufferPointer { screen in
-                var box = BoxBuilder()
                 if !tolerance.lossy {
                     for row in 0..<height {
                         let source = row * width, target = (y + row) * root.width + x
                         for column in 0..<width where !mask[source + column]
                             && (pixels[source + column] ^ screen[target + column]) & 0x00FF_FFFF != 0 {
                             box.add(Rect(x: column, y: row, width: 1, height: 1))
-                            if box.exceeds(tolerance.cluster) { return true }
+                            tiles.mark(x: column, y: row)
                         }
                     }
-                    return false
+                    return
                 }
                 for bandTop in stride(from: 0, to: height, by: 8) {
                     for blockLeft in stride(from: 0, to: width, by: 8) {
-                        var sum = 0, counted = 0
+                        var sum = 0, inBlock = 0
                         for row in bandTop..<min(bandTop + 8, height) {
                             let source = row * width, target = (y + row) * root.width + x
                             for column in blockLeft..<min(blockLeft + 8, width) where !mask[source + column] {
                                 let error = abs(LossySearch.brightness(pixels[source + column]) - LossySearch.brightness(screen[target + column]))
-                                if error > tolerance.pixelError { box.add(Rect(x: column, y: row, width: 1, height: 1)) }
+                                if error > tolerance.pixelError {
+                                    box.add(Rect(x: column, y: row, width: 1, height: 1))
+                                    tiles.mark(x: column, y: row)
+                                }
                                 sum += error
-                                counted += 1
+                                inBlock += 1
                             }
                         }
-                        if counted > 0, sum > tolerance.blockError * counted { box.add(Rect(x: blockLeft, y: bandTop, width: 8, height: 8)) }
-                        if box.exceeds(tolerance.cluster) { return true }
+                        total += sum
+                        counted += inBlock
+                        if inBlock > 0, sum > tolerance.blockError * inBlock {
+                            box.add(Rect(x: blockLeft, y: bandTop, width: min(8, width - blockLeft), height: min(8, height - bandTop)))
+                            tiles.mark(x: blockLeft, y: bandTop)
+                        }
                     }
                 }
-                return false
             }
         }
+        return Comparison(differing: box.rect, tiles: tiles, meanError: Double(total) / Double(max(1, counted)))
     }
 }

@@ -198,9 +198,14 @@ final class PixelFollower {
                 workingFolders[pid] = folder
                 watch(folder, for: pid)
             }
+            // Image paths it names: arguments, and the words of a command it was given to run
+            // (`scrot -e 'convert $f -resize 50% ~/small.png'`).
             var paths = Set<BytePath>()
-            for argument in details.arguments.dropFirst() where ScreenshotFileClassifier.looksLikeImage(BytePath(argument).lastComponent) {
-                paths.insert(Self.absolute(BytePath(argument), in: folder))
+            for argument in details.arguments.dropFirst() {
+                for word in argument.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" }).map(String.init)
+                where ScreenshotFileClassifier.looksLikeImage(BytePath(word).lastComponent) {
+                    paths.insert(Self.absolute(BytePath(word), in: folder))
+                }
             }
             named[pid] = paths
             for path in paths { if let parent = path.parent { watch(parent, for: pid) } }
@@ -209,8 +214,19 @@ final class PixelFollower {
         log.verbose("following \(program) (pid \(pid)): it holds protected pixels read by \(read.program)"
             + (origin == .read ? "" : " (\(holder.link.rawValue))"))
         // The next program of its pipeline, at once: a reader that writes to a pipe may be gone
-        // before the next look (xwd -root | convert …).
+        // before the next look (xwd -root | convert …). And the programs it started after the
+        // read, at once too: a chain (scrot → sh -c → convert) may be done before the next look.
         followPipe(of: holder, stat: stat, at: now)
+        followChildren(of: holder, at: now)
+    }
+
+    /// The programs `holder` started after its read become holders.
+    private func followChildren(of holder: PixelHolder, at now: Double) {
+        let readAtBoot = bootTime(of: holder.read, now: now)
+        for child in ProcessTree.children(of: holder.pid) where holders.holder(child) == nil && !excluded.contains(child) {
+            guard let stat = ProcessStat.of(pid: child), ProcessTree.startSeconds(stat) >= readAtBoot - Self.startSlack else { continue }
+            add(pid: child, read: holder.read, origin: .child(of: holder.pid), at: now)
+        }
     }
 
     /// The program reading what `holder` writes to its standard output pipe becomes a holder.
@@ -255,11 +271,7 @@ final class PixelFollower {
         let found = files.completeAll(writtenBy: pid, except: writing).compactMap { complete($0) }
         // A program it started after the read got the pixels from it (`scrot -e 'mv $f …'`); one
         // started before did not.
-        let readAtBoot = bootTime(of: holder.read, now: now)
-        for child in ProcessTree.children(of: pid) where holders.holder(child) == nil && !excluded.contains(child) {
-            guard let stat = ProcessStat.of(pid: child), ProcessTree.startSeconds(stat) >= readAtBoot - Self.startSlack else { continue }
-            add(pid: child, read: holder.read, origin: .child(of: pid), at: now)
-        }
+        followChildren(of: holder, at: now)
         // The next program of its pipeline: its standard output is a pipe, and the program whose
         // standard input is that pipe reads what it wrote (`import png:- | cat > f`). Only that:
         // a pipe every program of a session inherits (a launcher's, a log's) hands nothing on.

@@ -15,7 +15,7 @@ enum SensedEvent: Sendable {
     /// A client that read the screen disconnected.
     case clientEnded(UInt32)
     /// The shield's key: the sentinel mapped the covers.
-    case key(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?)
+    case key(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?, covers: Int)
     /// A reader's first read put the covers over what it read.
     case coversRaised(client: UInt32, area: Rect?, covers: Int)
     /// How many covers are up changed.
@@ -62,8 +62,8 @@ final class ScreenSensing {
                 processes[client] = nil
                 events += recordings.clientEnded(client, at: clock.now()).map { .recording($0) }
                 events.append(.clientEnded(client))
-            case .key(let readAt, let mappedAt, let serverTime, let coveredTime):
-                events.append(.key(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime))
+            case .key(let readAt, let mappedAt, let serverTime, let coveredTime, let covers):
+                events.append(.key(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime, covers: covers))
             case .coversRaised(let client, let area, let covers, _):
                 events.append(.coversRaised(client: client, area: area, covers: covers))
             case .coversShown(let count):
