@@ -117,6 +117,7 @@ public final class Agent {
             list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
         if let bus = outputs.desktop.descriptor { list.append(bus) }
+        list += outputs.delivery.descriptors
         if let passes = handler.textPasses, handler.textPassesRunning {
             list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
         }
@@ -141,7 +142,7 @@ public final class Agent {
         let now = inputs.clock.now()
         if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents || outputs.shield.hasUntracked { return now.monotonic }
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline,
-                inputs.sensing?.deadline, inputs.writers.deadline,
+                inputs.sensing?.deadline, inputs.writers.deadline, outputs.delivery.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
     }
 
@@ -155,6 +156,7 @@ public final class Agent {
         if outputs.shield.fieldsChanged(rules.fieldWatcher?.status.fields, at: now.monotonic) { refreshShield() }
         (handler.clipboardGuard as? ClipboardGuard)?.logEvents()
         outputs.desktop.process()
+        outputs.delivery.process()
         if let sensing = inputs.sensing { handleSensed(sensing.expire()) }
         handleWritten(inputs.writers.poll(at: now.monotonic))
         if rules.endPauseIfDue(at: now) { protectionResumed() }

@@ -97,6 +97,7 @@ public final class Courier {
     /// Tries again now: the named reports (by report id; held ones are released and refused ones
     /// waiting again), or every waiting report when `reportIDs` is empty. Returns the ids of the
     /// reports that will be tried, and the ids that name no queued report.
+    @discardableResult
     public func sendNow(_ reportIDs: [String]) -> (scheduled: [String], unknown: [String]) {
         let wanted = Set(reportIDs)
         let unknown = reportIDs.filter { id in !entries.contains { $0.reportID == id } }
@@ -360,12 +361,14 @@ public final class Courier {
             dropped += 1
             onEvent(.dropped(report: report, reason: reason))
         }
+        stamp = outbox.stamp  // its own removals are no reason to read the folder again
     }
 
     private func pruneFinished(now: Double) {
-        for name in bounds.finishedToRemove(entries, now: now) where outbox.remove(name) {
-            entries.removeAll { $0.name == name }
-        }
+        let names = Set(bounds.finishedToRemove(entries, now: now).filter { outbox.remove($0) })
+        guard !names.isEmpty else { return }
+        entries.removeAll { names.contains($0.name) }
+        stamp = outbox.stamp
     }
 
     /// 32 random hex digits (Sentry's event_id form); the system generator reads getrandom(2).

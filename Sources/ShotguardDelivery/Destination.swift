@@ -37,7 +37,8 @@ public enum Destination: Sendable, Equatable {
     /// A URL libcurl can take, with a host: no spaces or control characters.
     static func checkURL(_ text: String) throws(DestinationError) {
         let rest = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        guard rest.count == 3, let host = rest[2].split(separator: "/").first, !host.isEmpty, !host.hasPrefix("@") else {
+        guard rest.count == 3, case let host = rest[2].prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" }), !host.isEmpty,
+              !host.hasPrefix("@") else {
             throw DestinationError(text: text, reason: "the URL has no host (expected https://HOST/PATH)")
         }
         guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {

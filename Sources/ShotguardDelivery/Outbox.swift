@@ -122,9 +122,26 @@ public final class Outbox {
         return entry
     }
 
-    /// Writes `entry`'s state (atomically).
+    /// Writes `entry`'s state: atomically (a new file renamed over the old), not synced. A state
+    /// lost to a power cut is an older one, and at worst a report is sent again; syncing after
+    /// each attempt cost a disk flush per report in a backlog.
     public func save(_ entry: OutboxEntry) throws(FileError) {
-        try FileIO.writeAtomically(Array(entry.json.text.utf8), to: path(of: entry) + "/entry.json", mode: 0o600)
+        let path = path(of: entry) + "/entry.json"
+        let temporary = path + ".new"
+        let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
+        do throws(FileError) {
+            try file.writeAll(Array(entry.json.text.utf8))
+            try file.close()
+        } catch {
+            try? file.close()  // the write failed: its error is the one to report
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = errnoText()
+            unlink(temporary)
+            throw FileError(.io, path: path, "rename into place: \(reason)")
+        }
     }
 
     /// The report.json of `entry`.
