@@ -124,6 +124,7 @@ enum ReportsFollowCommand: Subcommand {
             throw .failure("reports follow: \(error)")
         }
         Glibc.signal(SIGPIPE, SIG_IGN)
+        Console.error("following the reports of the agent (Ctrl-C ends)\n")
         let json = arguments.has("json")
         // Until SIGINT or SIGTERM end the process (nothing to clean up) or the reader goes away.
         while true {
