@@ -59,7 +59,7 @@ final class ReportDeliveryTests: WatchDesktopTestCase {
         XCTAssertTrue(report.json["description"] is NSNull)
         XCTAssertEqual((report.json["monitors"] as? [Any])?.count, 1)
 
-        let list = try sandbox.run(["reports", "list", "--json"])
+        let list = try sandbox.run(["reports", "list", "--json", "--spool", watch.spool.path])
         let listed = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(list.stdout)) as? [[String: Any]])?.first, list.stdoutText)
         XCTAssertEqual((listed["delivery"] as? [[String: Any]])?.compactMap { $0["state"] as? String }, ["sent", "sent"])
     }
@@ -125,7 +125,8 @@ final class ReportDeliveryTests: WatchDesktopTestCase {
         try runTool("xdotool search --sync --name 'Report this screenshot' windowactivate --sync", display: desk.name)
         XCTAssertTrue(deliveries(watch, "attempt").isEmpty, watch.log)
         XCTAssertEqual(service.requests.count, 0)
-        try runTool("xdotool type --delay 20 'Save button does nothing' key Return", display: desk.name)
+        try runTool("xdotool type --delay 20 'Save button does nothing'", display: desk.name)
+        try runTool("xdotool key Return", display: desk.name)
         XCTAssertTrue(service.wait { self.answered($0) == 1 }, watch.log)
         let sent = try XCTUnwrap(service.delivered.first)
         XCTAssertEqual(sent.reportID, id)

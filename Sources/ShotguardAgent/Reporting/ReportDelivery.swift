@@ -74,11 +74,13 @@ final class ReportDelivery {
             log.info("report \(id) is no longer held in the queue: nothing to send")
             return
         }
+        log.info("asking for a description of report \(id) (\(DescriptionDialog.program))")
         if let answer = dialog.ask(for: id) { answered(id, answer) }
     }
 
     private func answered(_ id: String, _ answer: DescriptionDialog.Answer) {
         guard let courier else { return }
+        log.verbose("the dialog for report \(id) closed: \(answer)")
         switch answer {
         case .cancelled:
             log.info("report \(id) kept in the queue, not sent ('shotguard reports send \(id)' sends it)")
