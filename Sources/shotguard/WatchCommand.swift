@@ -62,8 +62,8 @@ enum WatchCommand: Subcommand {
             + "only on a 2xx answer (exit 0 for exec:), and retried with backoff (a Retry-After is honoured)\n"
             + "across restarts; 'shotguard reports list' shows their state and 'reports send' retries now.",
         examples: ["shotguard watch --shield --exec 'notify-send \"$SHOTGUARD_IMAGE\"'",
-                   "shotguard watch --report-to sentry:https://PUBLIC_KEY@sentry.example.com/42",
-                   "shotguard watch --report-to https://hooks.example.com/shots --report-header-file ~/.config/shotguard/hook-headers"])
+                   "shotguard watch --report-to sentry:https://KEY@sentry.example.com/42",
+                   "shotguard watch --report-to https://hooks.example.com/x --report-header-file ~/hook"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("watch: takes no arguments") }
