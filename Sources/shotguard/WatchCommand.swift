@@ -63,7 +63,7 @@ enum WatchCommand: Subcommand {
             + "across restarts; 'shotguard reports list' shows their state and 'reports send' retries now.",
         examples: ["shotguard watch --shield --exec 'notify-send \"$SHOTGUARD_IMAGE\"'",
                    "shotguard watch --report-to sentry:https://KEY@sentry.example.com/42",
-                   "shotguard watch --report-to https://hooks.example.com/x --report-header-file ~/hook"])
+                   "shotguard watch --report-to https://example.com/hook --report-header-file FILE"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("watch: takes no arguments") }
