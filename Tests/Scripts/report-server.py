@@ -11,7 +11,8 @@
 #                      client goes away (logged as "aborted") or the file --release appears
 #   --save DIR         where payloads go: N-image.png, N-report.json, N-event.json
 #
-# Each line: {"n", "path", "kind": "envelope"|"multipart"|"other", "status", "answered", and the
+# Each line: {"n" (the request's number in this run), "run", "path", "received" (wall time the body was in), "kind": "envelope"|"multipart"|"other",
+# "status", "answered", and the
 # parse: for an envelope "header", "items" [{type, filename, content_type, length, file}], for a
 # form "parts" [{name, filename, content_type, length, file}], "headers" (the request's)}.
 import argparse
@@ -34,6 +35,12 @@ parser.add_argument("--release")
 options = parser.parse_args()
 
 answers = [item for item in options.answers.split(",") if item]
+# Runs on the same log are told apart (a service stopped and started again): the run's number is
+# how many ready lines the log had before it.
+run = 0
+if os.path.exists(options.log):
+    with open(options.log) as existing:
+        run = sum(1 for line in existing if '"ready"' in line)
 lock = threading.Lock()
 counter = [0]
 held = [False]
@@ -106,7 +113,8 @@ class Handler(BaseHTTPRequestHandler):
             held[0] = held[0] or hold
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
-        entry = {"n": number, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "length": len(body)}
+        entry = {"n": number, "run": run, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "length": len(body),
+                 "received": time.time()}
         content_type = self.headers.get("Content-Type", "")
         try:
             if content_type.startswith("application/x-sentry-envelope"):

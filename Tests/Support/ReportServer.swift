@@ -58,8 +58,13 @@ public final class ReportServer {
     /// Lets a held request be answered.
     public func release() throws { try Data().write(to: folder.appendingPathComponent("release")) }
 
-    /// Every request logged so far (across runs that share the folder), oldest first.
-    public var requests: [[String: Any]] { Self.lines(logURL).filter { $0["n"] != nil } }
+    /// Every request logged so far, in the order they came (`n`; a run started again on the same
+    /// folder goes on counting after the last): each is logged as it is answered, by its own thread.
+    public var requests: [[String: Any]] {
+        Self.lines(logURL).enumerated().filter { $0.element["n"] != nil }
+            .sorted { ($0.element["run"] as? Int ?? 0, $0.element["n"] as? Int ?? 0, $0.offset)
+                < ($1.element["run"] as? Int ?? 0, $1.element["n"] as? Int ?? 0, $1.offset) }.map(\.element)
+    }
 
     private static func lines(_ url: URL) -> [[String: Any]] {
         ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {

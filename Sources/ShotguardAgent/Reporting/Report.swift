@@ -43,6 +43,9 @@ struct Report {
     var application: ApplicationInfo?
     /// The user's words about it (added when they ask to send it: `--report-ask`).
     var description: String?
+    /// Whether rules were in force for it (none while protection is paused): only then was its
+    /// image checked against them, and only then may the image leave the machine.
+    var rulesApplied = false
 
     func json(imagePath: String?, host: String, version: String) -> JSON {
         var imageFields: [(String, JSON)] = [("source", .string(source.rawValue)),

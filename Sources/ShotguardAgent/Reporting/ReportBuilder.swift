@@ -15,6 +15,7 @@ enum ReportBuilder {
         var report = Report(id: event.id, time: event.start.wall)
         report.signals = event.signals
         report.capturedBy = capturedBy(event.signals)
+        report.rulesApplied = rules != nil
         report.screen = (context.width, context.height)
         report.monitors = context.monitors
         report.activeWindow = context.windows.first { $0.id == context.activeWindowID }

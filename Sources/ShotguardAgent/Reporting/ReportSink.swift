@@ -50,7 +50,7 @@ final class ReportSink {
         let encoded: [UInt8]?
         do throws(ImagingError) {
             let options = EncodeOptions(compressionLevel: spool.compressionLevel, filter: EncodeOptions.fast.filter)
-            encoded = try keepsImage || delivery.wantsImage ? report.image.map { image throws(ImagingError) in
+            encoded = try keepsImage || delivery.wantsImage && report.rulesApplied ? report.image.map { image throws(ImagingError) in
                 try PNGEncoder.encode(image, options: options, destination: paths.image)
             } : nil
         } catch {
@@ -71,7 +71,12 @@ final class ReportSink {
         last = (report.id, report.time, report.guardOutcome.summary)
         log.info("report \(report.id): \(report.source.rawValue) image, \(report.redactions.count) rectangle\(report.redactions.count == 1 ? "" : "s") redacted"
             + (report.notes.isEmpty ? "" : " (\(report.notes.joined(separator: "; ")))") + " -> \(paths.folder)")
-        delivery.queue(id: report.id, json: document, png: encoded)
+        // Fail closed: an image no rules were applied to (protection paused) is the raw screen, and
+        // stays on this machine; the report goes without it.
+        if report.image != nil, !report.rulesApplied, delivery.wantsImage {
+            log.info("report \(report.id) goes to its destinations without its image: no rules were in force (protection paused)")
+        }
+        delivery.queue(id: report.id, json: document, png: report.rulesApplied ? encoded : nil)
         let handed = WrittenReport(id: report.id, imagePath: written.image, reportPath: written.report, json: json)
         var open = true
         for reporter in reporters {
