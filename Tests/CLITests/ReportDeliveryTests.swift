@@ -154,3 +154,35 @@ final class ReportDeliveryTests: WatchDesktopTestCase {
         XCTAssertEqual(followed["type"] as? String, "screenshot")
     }
 }
+
+/// A screenshot that guard sets aside (scaled, so it cannot be placed, while a rule hits the
+/// screen): its original stays in quarantine, and what reaches the service is the report's
+/// redacted fallback. On a server without RECORD, where a screenshot's name makes it one.
+final class ReportDeliveryQuarantineTests: WatchDesktopTestCase {
+    override class var serverHasRecord: Bool { false }
+
+    func testTheOriginalOfAQuarantinedScreenshotNeverLeaves() throws {
+        let screen = try desk.screen()
+        let service = try ReportServer(folder: sandbox.home.appendingPathComponent("server"))
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools", "--report-to", service.url()],
+                                   sandbox: sandbox, display: desk.name)
+        let full = sandbox.path("made/full.png"), made = sandbox.path("made/screenshot-scaled.png")
+        try runTool("scrot -o '\(full)' && /usr/bin/convert '\(full)' -resize 50% '\(made)'", display: desk.name)
+        XCTAssertEqual(rename(made, shots + "/screenshot-scaled.png"), 0)
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "quarantined", watch.log)
+        XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "fallback")
+        XCTAssertTrue(service.wait { $0.contains { $0["answered"] as? Bool == true } }, watch.log)
+        let sent = try XCTUnwrap(service.delivered.first)
+        let path = try XCTUnwrap(sent.imageFile)
+        let image = try PNGDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), source: path)
+        // The fallback's rectangle on the screen, as the report says it (WxH+X+Y).
+        let geometry = try XCTUnwrap((report.json["alignment"] as? [String: Any])?["geometry"] as? String)
+        let numbers = geometry.split(whereSeparator: { "x+".contains($0) }).compactMap { Int($0) }
+        XCTAssertEqual(numbers.count, 4, geometry)
+        guard numbers.count == 4 else { return }
+        XCTAssertNotEqual([image.width, image.height], [320, 200], "not the scaled original")
+        assertRedacted(image, origin: Rect(x: numbers[2], y: numbers[3], width: numbers[0], height: numbers[1]), screen: screen,
+                       expected: try desk.expectedRedactions())
+    }
+}
