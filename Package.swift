@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ShotguardText", targets: ["ShotguardText"]),
         .library(name: "ShotguardX11", targets: ["ShotguardX11"]),
         .library(name: "ShotguardAgent", targets: ["ShotguardAgent"]),
+        .library(name: "ShotguardDelivery", targets: ["ShotguardDelivery"]),
     ],
     targets: [
         // C shims: only what Swift cannot call directly.
@@ -51,6 +52,10 @@ let package = Package(
         // Tesseract's C API for `text` rules, loaded (dlopen) when a text rule first needs OCR:
         // linking it would load some fifty libraries into every command at start-up.
         .target(name: "CTesseract", dependencies: ["CLibraryLoader"]),
+        // libcurl for the reporters' uploads (HTTPS, proxies from the environment, HTTP/2), loaded
+        // (dlopen) at the first upload: linking it made every command load OpenSSL, nghttp2 and
+        // some thirty more libraries at start-up. Its multi interface fits the agent's poll loop.
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
 
         // The base layer, under every other: files, child processes, clocks, JSON, XDG folders,
         // the errno path of system calls.
@@ -86,17 +91,22 @@ let package = Package(
         // client that the status, pause and resume commands use, and desktop notifications. No X.
         .target(name: "ShotguardBus", dependencies: ["CSystemdBus", "ShotguardBase"], swiftSettings: strict),
 
+        // Report delivery: the queue on disk, Sentry envelopes, webhooks and commands, retried with
+        // backoff over libcurl's multi interface. No X: it takes report files and hands them on.
+        .target(name: "ShotguardDelivery", dependencies: ["ShotguardBase", "ShotguardImaging", "CCurl"], swiftSettings: strict),
+
         // The background agent: event loop, sources, alignment, reporters.
         .target(name: "ShotguardAgent", dependencies: ["ShotguardBase", "ShotguardX11", "ShotguardRegions", "ShotguardImaging",
                                                        "ShotguardScreen", "CShotguardSys", "ShotguardAccessibility", "ShotguardBus",
-                                                       "ShotguardText"],
+                                                       "ShotguardText", "ShotguardDelivery"],
                 swiftSettings: strict),
 
         // The command-line tool.
         .executableTarget(
             name: "shotguard",
             dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardRegions", "ShotguardX11", "ShotguardScene",
-                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen", "ShotguardBus", "ShotguardText"],
+                           "ShotguardAgent", "ShotguardAccessibility", "ShotguardScreen", "ShotguardBus", "ShotguardText",
+                           "ShotguardDelivery"],
             swiftSettings: strict
         ),
 
@@ -131,6 +141,10 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardText", "CTesseract",
                                                   "ShotguardTestSupport"],
                     exclude: ["Corpus"], swiftSettings: strict),
+        // Report delivery: DSNs, envelopes, retries, bounds, the queue on disk, and uploads to a local
+        // HTTP server (Tests/Scripts/report-server.py).
+        .testTarget(name: "DeliveryTests", dependencies: ["ShotguardBase", "ShotguardDelivery", "ShotguardTestSupport"],
+                    swiftSettings: strict),
         // The agent's file handling (folders, names as bytes, private folders, the spool), no X.
         .testTarget(name: "AgentFileTests", dependencies: ["ShotguardBase", "ShotguardAgent", "ShotguardImaging", "ShotguardScreen",
                                                            "ShotguardTestSupport"], swiftSettings: strict),

@@ -23,15 +23,18 @@ _shotguard_options() {
             "--compression -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
+        "reports follow") echo "--json -h --help" ;;
         "reports list") echo "--json --spool -h --help" ;;
         "reports purge") echo "--older-than --spool -h --help" ;;
+        "reports send") echo "--wait -h --help" ;;
         resume) echo "-h --help" ;;
         shield) echo "--regions --key-wait --limit --verbose -h --help" ;;
         status) echo "--json -h --help" ;;
         watch) echo "--regions --dir --tool-class --spool --keep --keep-for" \
-            "--keep-unredacted --exec --json --once --verbose --no-files" \
-            "--no-clipboard --no-tools --no-guard --no-notify --shield --no-shield" \
-            "--shield-key --no-shm --compression -h --help" ;;
+            "--keep-unredacted --exec --report-to --report-header-file --report-ask" \
+            "--report-queue --report-queue-size --report-queue-for --json --once" \
+            "--verbose --no-files --no-clipboard --no-tools --no-guard --no-notify" \
+            "--shield --no-shield --shield-key --no-shm --compression -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
 }
@@ -43,13 +46,14 @@ _shotguard_value_kind() {
         "capture|-o" | "capture|--output" | "capture|--regions" | "quarantine restore|-o" | \
             "quarantine restore|--output" | "redact|-o" | "redact|--output" | "redact|--regions" | \
             "regions check|--regions" | "regions show|-o" | "regions show|--output" | "regions show|--regions" | \
-            "shield|--regions" | "watch|--regions")
+            "shield|--regions" | "watch|--regions" | "watch|--report-header-file")
             echo "file" ;;
         "capture|--window" | "protect|--window")
             echo "windows" ;;
         "capture|--geometry" | "quarantine purge|--older-than" | "redact|--rect" | "redact|--origin" | \
-            "reports purge|--older-than" | "shield|--limit" | "watch|--tool-class" | "watch|--keep" | \
-            "watch|--keep-for")
+            "reports purge|--older-than" | "reports send|--wait" | "shield|--limit" | "watch|--tool-class" | \
+            "watch|--keep" | "watch|--keep-for" | "watch|--report-to" | "watch|--report-queue" | \
+            "watch|--report-queue-size" | "watch|--report-queue-for")
             echo "free" ;;
         "capture|--monitor")
             echo "monitors" ;;
@@ -160,7 +164,7 @@ _shotguard() {
         case $command in
             quarantine) COMPREPLY=($(compgen -W "list restore purge" -- "$cur")) ;;
             regions) COMPREPLY=($(compgen -W "check show" -- "$cur")) ;;
-            reports) COMPREPLY=($(compgen -W "list purge" -- "$cur")) ;;
+            reports) COMPREPLY=($(compgen -W "follow list purge send" -- "$cur")) ;;
             *) _shotguard_values "$(_shotguard_operand_kind "$command")" "$cur" ;;
         esac
     fi

@@ -55,7 +55,7 @@ complete -c shotguard -n '__shotguard_using ""' -a protect -d 'Ask that a window
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG, WebP or BMP image'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
-complete -c shotguard -n '__shotguard_using ""' -a reports -d 'List or purge the reports the agent kept'
+complete -c shotguard -n '__shotguard_using ""' -a reports -d 'List, send, follow or purge the reports the agent made'
 complete -c shotguard -n '__shotguard_using ""' -a resume -d 'End a pause: protect again at once'
 complete -c shotguard -n '__shotguard_using ""' -a shield -d 'Cover what the rules hit while COMMAND reads the screen'
 complete -c shotguard -n '__shotguard_using ""' -a status -d 'Say whether the agent protects this session (and why not)'
@@ -74,8 +74,10 @@ complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regi
 complete -c shotguard -n '__shotguard_using regions' -a show -d 'Write a capture with every rule\'s rectangles outlined'
 
 # reports
+complete -c shotguard -n '__shotguard_using reports' -a follow -d 'Print each report the running agent makes, as it makes it'
 complete -c shotguard -n '__shotguard_using reports' -a list -d 'List the reports the agent kept, newest first'
 complete -c shotguard -n '__shotguard_using reports' -a purge -d 'Delete the reports the agent kept'
+complete -c shotguard -n '__shotguard_using reports' -a send -d 'Send queued reports now (all waiting ones, or those named)'
 
 # autostart
 complete -c shotguard -n '__shotguard_using autostart' -s h -l help -d 'Show this help and exit'
@@ -156,6 +158,10 @@ complete -c shotguard -n '__shotguard_using "regions show"' -l no-shm -d 'Captur
 complete -c shotguard -n '__shotguard_using "regions show"' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
 complete -c shotguard -n '__shotguard_using "regions show"' -s h -l help -d 'Show this help and exit'
 
+# reports follow
+complete -c shotguard -n '__shotguard_using "reports follow"' -l json -d 'Print each report as one JSON line (its report.json)'
+complete -c shotguard -n '__shotguard_using "reports follow"' -s h -l help -d 'Show this help and exit'
+
 # reports list
 complete -c shotguard -n '__shotguard_using "reports list"' -l json -d 'Print one JSON array of the reports'
 complete -c shotguard -n '__shotguard_using "reports list"' -l spool -x -a '(__fish_complete_directories)' -d 'Use the reports in DIR (default $XDG_STATE_HOME/shotguard/reports)'
@@ -165,6 +171,10 @@ complete -c shotguard -n '__shotguard_using "reports list"' -s h -l help -d 'Sho
 complete -c shotguard -n '__shotguard_using "reports purge"' -l older-than -x -d 'Delete only reports older than DURATION (30m, 12h, 7d)'
 complete -c shotguard -n '__shotguard_using "reports purge"' -l spool -x -a '(__fish_complete_directories)' -d 'Use the reports in DIR (default $XDG_STATE_HOME/shotguard/reports)'
 complete -c shotguard -n '__shotguard_using "reports purge"' -s h -l help -d 'Show this help and exit'
+
+# reports send
+complete -c shotguard -n '__shotguard_using "reports send"' -l wait -x -d 'Without an agent, wait at most SECONDS for the uploads (default 60)'
+complete -c shotguard -n '__shotguard_using "reports send"' -s h -l help -d 'Show this help and exit'
 
 # resume
 complete -c shotguard -n '__shotguard_using resume' -s h -l help -d 'Show this help and exit'
@@ -190,6 +200,12 @@ complete -c shotguard -n '__shotguard_using watch' -l keep -x -d 'Keep the newes
 complete -c shotguard -n '__shotguard_using watch' -l keep-for -x -d 'Keep reports for DURATION (30m, 12h, 7d; default 1d) or \'forever\''
 complete -c shotguard -n '__shotguard_using watch' -l keep-unredacted -d 'Also keep the image of a screenshot no rule touched (by default only its report)'
 complete -c shotguard -n '__shotguard_using watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD through /bin/sh for each report, with SHOTGUARD_IMAGE and SHOTGUARD_REPORT'
+complete -c shotguard -n '__shotguard_using watch' -l report-to -x -d 'Also send each report to DEST: sentry:DSN, an https:// webhook, or exec:CMD (repeatable; queued on disk)'
+complete -c shotguard -n '__shotguard_using watch' -l report-header-file -r -F -d 'Send the headers in FILE (\'Name: value\' lines, mode 0600) with each webhook request'
+complete -c shotguard -n '__shotguard_using watch' -l report-ask -d 'Send a report only when you choose \'Report this screenshot…\' on its notification'
+complete -c shotguard -n '__shotguard_using watch' -l report-queue -x -d 'Keep at most N reports waiting to be sent, dropping the oldest (default 2000)'
+complete -c shotguard -n '__shotguard_using watch' -l report-queue-size -x -d 'Keep at most SIZE of reports waiting (512M, 2G; default 1G)'
+complete -c shotguard -n '__shotguard_using watch' -l report-queue-for -x -d 'Drop a report that waited longer than DURATION (12h, 7d; default 7d) or \'forever\''
 complete -c shotguard -n '__shotguard_using watch' -l json -d 'Print each report as one JSON line on standard output'
 complete -c shotguard -n '__shotguard_using watch' -l once -d 'Exit after the first report'
 complete -c shotguard -n '__shotguard_using watch' -l verbose -d 'Log every signal and decision'

@@ -13,7 +13,7 @@ alone). Nothing here is a pass/fail threshold.
 
   scripts/bench.py [--speed-only] [WxH ...]     (default 1920x1080 3840x2160)
 
---speed-only leaves out the agent's benches (watch, guard, capture sensing, shield).
+--speed-only leaves out the agent's benches (watch, guard, capture sensing, shield, delivery).
 """
 import os
 import re
@@ -288,6 +288,7 @@ def main():
     if speed_only:
         return
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench_shield.py")], check=True)  # needs python3-xlib
+    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench_delivery.py")], check=True)
 
 
 if __name__ == "__main__":

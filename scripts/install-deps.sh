@@ -13,8 +13,10 @@ set -eu
 # libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen (their
 # headers: the libraries are loaded at run time, never linked);
 # libxcb-shape0-dev: the window list asks SHAPE whether windows are shaped, in its XCB batch.
+# libcurl4-openssl-dev: libcurl's headers for the reporters' uploads (libcurl itself is loaded at
+# the first upload, never linked).
 build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev
-  libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev"
+  libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev libcurl4-openssl-dev"
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
 # dbus-daemon gives the bus tests a private session bus; systemd has busctl (and
@@ -33,6 +35,8 @@ build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfi
 # its C constants, tesseract-ocr for the bench's command-line peer. python3-pil and the font
 # packages make the text rules' test corpus (scripts/text-corpus.py). xterm: a real terminal
 # showing an API key, for guard's text pass.
+# Reporters: libcurl4 is loaded by the uploads to the tests' local HTTP server; zenity is the
+# dialog of --report-ask's "Report this screenshot…".
 tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc
   zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
@@ -41,7 +45,8 @@ tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool im
   dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils dpkg-dev
   xfce4-settings parcellite gnome-screenshot xfce4-screenshooter mate-utils
   libtesseract5 tesseract-ocr-eng libtesseract-dev tesseract-ocr
-  python3-pil fonts-dejavu-extra fonts-liberation2 fonts-noto-mono xterm"
+  python3-pil fonts-dejavu-extra fonts-liberation2 fonts-noto-mono xterm
+  libcurl4 zenity"
 
 check=""
 if [ "${1:-}" = "--check" ]; then

@@ -13,6 +13,7 @@ final class AgentControlAdapter: AgentControl {
     func pause(seconds: Double) -> PauseAnswer { agent?.pause(seconds: seconds) ?? .refused("the agent is stopping") }
     func resume() -> Bool { agent?.resumeProtection() ?? false }
     func reload() -> ReloadAnswer { agent?.reloadForBus() ?? .failed("the agent is stopping") }
+    func sendReports(_ ids: [String]) -> (scheduled: [String], unknown: [String]) { agent?.outputs.delivery.sendNow(ids) ?? ([], ids) }
 }
 
 extension Agent {
@@ -28,8 +29,11 @@ extension Agent {
             protection = .protecting
         }
         let last = outputs.sink.last.map { AgentStatus.Report(id: $0.id, time: $0.time, outcome: $0.outcome) }
-        return AgentStatus(protection: protection, rules: rules.countsByKind, sources: sourceNames, recordAvailable: inputs.sensing != nil,
-                           lastReport: last, display: inputs.display.name, version: options.version)
+        var status = AgentStatus(protection: protection, rules: rules.countsByKind, sources: sourceNames,
+                                 recordAvailable: inputs.sensing != nil, lastReport: last, display: inputs.display.name,
+                                 version: options.version)
+        status.queue = outputs.delivery.queueStatus
+        return status
     }
 
     /// The sources that are on, as the status lists them.

@@ -118,6 +118,7 @@ public final class Agent {
             list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
         if let bus = outputs.desktop.descriptor { list.append(bus) }
+        list += outputs.delivery.descriptors
         if let passes = handler.textPasses, handler.textPassesRunning {
             list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
         }
@@ -144,7 +145,7 @@ public final class Agent {
         let now = inputs.clock.now()
         if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents { return now.monotonic }
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline, resolveThrottle.deadline,
-                inputs.sentinelEvents.deadline, inputs.pixels.deadline,
+                inputs.sentinelEvents.deadline, inputs.pixels.deadline, outputs.delivery.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
     }
 
@@ -159,6 +160,7 @@ public final class Agent {
         }
         (handler.clipboardGuard as? ClipboardGuard)?.logEvents()
         outputs.desktop.process()
+        outputs.delivery.process()
         handleSensed(inputs.sentinelEvents.expire())
         handleFollowed(inputs.pixels.poll(at: now.monotonic))
         if rules.endPauseIfDue(at: now) { protectionResumed() }

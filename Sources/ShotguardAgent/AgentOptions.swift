@@ -19,6 +19,8 @@ public struct AgentOptions: Sendable {
     /// `--no-notify`: no desktop notifications.
     public var notify = true
     public var execCommand: String?
+    /// `--report-to`, `--report-ask` and the queue's bounds.
+    public var delivery = DeliveryOptions()
     public var printJSON = false
     public var once = false
     public var verbose = false

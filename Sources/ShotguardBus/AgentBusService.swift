@@ -23,7 +23,8 @@ public final class AgentBusService {
         self.bus = bus
         self.control = control
         vtable = BusVTable(methods: [(AgentInterface.status, Self.statusHandler), (AgentInterface.pause, Self.pauseHandler),
-                                     (AgentInterface.resume, Self.resumeHandler), (AgentInterface.reload, Self.reloadHandler)],
+                                     (AgentInterface.resume, Self.resumeHandler), (AgentInterface.reload, Self.reloadHandler),
+                                     (AgentInterface.sendReports, Self.sendReportsHandler)],
                            signals: AgentInterface.signals)
         let connection = try bus.connection()
         var slot: OpaquePointer?
@@ -60,6 +61,14 @@ public final class AgentBusService {
         emit(AgentInterface.screenshotReported) { (message) throws(BusError) in
             try message.append(id)
             try message.append(outcome)
+        }
+    }
+
+    /// A report was written: its id and its JSON, for `shotguard reports follow` and scripts.
+    public func reported(id: String, report: String) {
+        emit(AgentInterface.reported) { (message) throws(BusError) in
+            try message.append(id)
+            try message.append(report)
         }
     }
 
@@ -169,6 +178,20 @@ public final class AgentBusService {
         return service.answer(call, error) { (_, reply, control) throws(MethodError) in
             let wasPaused = control.resume()
             do throws(BusError) { try reply.append(wasPaused) } catch { throw MethodError(error) }
+        }
+    }
+
+    private static let sendReportsHandler: sd_bus_message_handler_t = { call, userdata, error in
+        guard let service = service(userdata) else { return -ENOTCONN }
+        return service.answer(call, error) { (request, reply, control) throws(MethodError) in
+            do throws(BusError) {
+                let ids = try request.readStrings(limit: 10_000).map { String($0.prefix(256)) }
+                let answer = control.sendReports(ids)
+                try reply.append(answer.scheduled)
+                try reply.append(answer.unknown)
+            } catch {
+                throw MethodError(error)
+            }
         }
     }
 

@@ -69,6 +69,19 @@ public final class AgentClient {
         do throws(BusError) { return String(try reply.readString().prefix(4096)) } catch { throw .bus(error) }
     }
 
+    /// Asks the agent to try queued reports again now (every waiting one for no ids); returns the
+    /// ids it will try and those it does not know.
+    public func sendReports(_ ids: [String]) throws(Failure) -> (scheduled: [String], unknown: [String]) {
+        let reply = try call(AgentInterface.sendReports) { (message) throws(BusError) in try message.append(ids) }
+        do throws(BusError) {
+            let scheduled = try reply.readStrings(limit: 100_000).map { String($0.prefix(256)) }
+            let unknown = try reply.readStrings(limit: 100_000).map { String($0.prefix(256)) }
+            return (scheduled, unknown)
+        } catch {
+            throw .bus(error)
+        }
+    }
+
     private func call(_ member: BusMember, _ arguments: (BusMessage) throws(BusError) -> Void) throws(Failure) -> BusMessage {
         do throws(BusError) {
             let message = try BusMessage.methodCall(try bus.connection(), destination: AgentInterface.busName,

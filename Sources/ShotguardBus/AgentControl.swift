@@ -13,6 +13,13 @@ public protocol AgentControl: AnyObject {
     func resume() -> Bool
     /// Reads the regions file again (as SIGHUP does).
     func reload() -> ReloadAnswer
+    /// Tries the named queued reports again now (every waiting one for an empty list).
+    func sendReports(_ ids: [String]) -> (scheduled: [String], unknown: [String])
+}
+
+extension AgentControl {
+    /// An agent without a report queue knows none of the ids.
+    public func sendReports(_ ids: [String]) -> (scheduled: [String], unknown: [String]) { ([], ids) }
 }
 
 /// The answer to a pause.
@@ -69,6 +76,24 @@ public struct AgentStatus: Sendable, Equatable {
     public var display: String
     /// shotguard's version.
     public var version: String
+    /// The report queue (`--report-to`), when the agent has one.
+    public var queue: Queue?
+
+    /// How many reports wait in the delivery queue, by state, and how many it dropped.
+    public struct Queue: Sendable, Equatable {
+        public var waiting: Int
+        public var held: Int
+        public var refused: Int
+        /// Dropped since the agent started (the queue's bounds).
+        public var dropped: Int
+
+        public init(waiting: Int, held: Int, refused: Int, dropped: Int) {
+            self.waiting = waiting
+            self.held = held
+            self.refused = refused
+            self.dropped = dropped
+        }
+    }
 
     public init(protection: Protection, rules: [String: Int] = [:], sources: [String] = [], recordAvailable: Bool = false,
                 lastReport: Report? = nil, display: String = "", version: String = "") {

@@ -57,9 +57,15 @@ public enum AgentInterface {
     public static let pause = BusMember("Pause", input: [BusArgument("seconds", "d")], output: [BusArgument("until", "d")])
     public static let resume = BusMember("Resume", output: [BusArgument("was_paused", "b")])
     public static let reload = BusMember("Reload", output: [BusArgument("summary", "s")])
+    /// Tries queued reports again now (all waiting ones for an empty list); answers the ids that
+    /// will be tried and those that name no queued report.
+    public static let sendReports = BusMember("SendReports", input: [BusArgument("ids", "as")],
+                                              output: [BusArgument("scheduled", "as"), BusArgument("unknown", "as")])
 
     public static let screenshotReported = BusMember("ScreenshotReported",
                                                      output: [BusArgument("id", "s"), BusArgument("outcome", "s")])
+    /// A report was written: its id and its JSON (the report.json of shotguard(1)'s REPORT).
+    public static let reported = BusMember("Reported", output: [BusArgument("id", "s"), BusArgument("report", "s")])
     public static let fileQuarantined = BusMember("FileQuarantined", output: [BusArgument("id", "s"), BusArgument("path", "s")])
     public static let recordingStarted = BusMember("RecordingStarted", output: [BusArgument("program", "s"),
                                                                                 BusArgument("pid", "u"),
@@ -69,6 +75,6 @@ public enum AgentInterface {
     public static let paused = BusMember("Paused", output: [BusArgument("until", "d")])
     public static let resumed = BusMember("Resumed")
 
-    public static let methods = [status, pause, resume, reload]
-    public static let signals = [screenshotReported, fileQuarantined, recordingStarted, recordingStopped, paused, resumed]
+    public static let methods = [status, pause, resume, reload, sendReports]
+    public static let signals = [screenshotReported, reported, fileQuarantined, recordingStarted, recordingStopped, paused, resumed]
 }

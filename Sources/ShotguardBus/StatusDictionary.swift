@@ -5,7 +5,8 @@ extension AgentStatus {
     /// Writes the status as `a{sv}`: `state` (s: protecting, paused or off), `pausedUntil` (d,
     /// while paused: seconds since the epoch, 0 until Resume), `whyOff` (s, while off), `rules`
     /// (a{su}), `sources` (as), `recordAvailable` (b), `display` (s), `version` (s), and
-    /// `lastReportId` (s), `lastReportTime` (d), `lastReportOutcome` (s) once there is one.
+    /// `lastReportId` (s), `lastReportTime` (d), `lastReportOutcome` (s) once there is one, and
+    /// `reportsWaiting`, `reportsHeld`, `reportsRefused`, `reportsDropped` (u) with a report queue.
     func write(to message: BusMessage) throws(BusError) {
         try message.open("a", "{sv}")
         switch protection {
@@ -36,6 +37,12 @@ extension AgentStatus {
             try entry(message, "lastReportId", "s") { () throws(BusError) in try message.append(lastReport.id) }
             try entry(message, "lastReportTime", "d") { () throws(BusError) in try message.append(lastReport.time) }
             try entry(message, "lastReportOutcome", "s") { () throws(BusError) in try message.append(lastReport.outcome) }
+        }
+        if let queue {
+            for (key, value) in [("reportsWaiting", queue.waiting), ("reportsHeld", queue.held), ("reportsRefused", queue.refused),
+                                 ("reportsDropped", queue.dropped)] {
+                try entry(message, key, "u") { () throws(BusError) in try message.append(UInt32(clamping: value)) }
+            }
         }
         try message.close()
     }
@@ -85,6 +92,7 @@ private struct Fields {
     var reportID: String?
     var reportTime: Double?
     var reportOutcome: String?
+    var queue: [String: Int] = [:]
 
     /// Longest text kept from the reply.
     static let textLimit = 4096
@@ -109,6 +117,9 @@ private struct Fields {
         case "lastReportId": reportID = try text()
         case "lastReportTime": reportTime = try number()
         case "lastReportOutcome": reportOutcome = try text()
+        case "reportsWaiting", "reportsHeld", "reportsRefused", "reportsDropped":
+            guard type == "u" else { throw .malformed("Status entry \(key) is of type \(type), not u") }
+            queue[key] = Int(try message.readUInt32())
         case "recordAvailable":
             guard type == "b" else { throw .malformed("Status entry recordAvailable is of type \(type), not b") }
             recordAvailable = try message.readBool()
@@ -141,7 +152,12 @@ private struct Fields {
         }
         var report: AgentStatus.Report?
         if let reportID { report = AgentStatus.Report(id: reportID, time: reportTime ?? 0, outcome: reportOutcome ?? "") }
-        return AgentStatus(protection: protection, rules: rules, sources: sources, recordAvailable: recordAvailable,
-                           lastReport: report, display: display, version: version)
+        var status = AgentStatus(protection: protection, rules: rules, sources: sources, recordAvailable: recordAvailable,
+                                 lastReport: report, display: display, version: version)
+        if !queue.isEmpty {
+            status.queue = AgentStatus.Queue(waiting: queue["reportsWaiting"] ?? 0, held: queue["reportsHeld"] ?? 0,
+                                             refused: queue["reportsRefused"] ?? 0, dropped: queue["reportsDropped"] ?? 0)
+        }
+        return status
     }
 }

@@ -31,8 +31,10 @@ enum Commands {
         RedactCommand.self,
         RegionsCheckCommand.self,
         RegionsShowCommand.self,
+        ReportsFollowCommand.self,
         ReportsListCommand.self,
         ReportsPurgeCommand.self,
+        ReportsSendCommand.self,
         ResumeCommand.self,
         ShieldCommand.self,
         StatusCommand.self,
@@ -47,7 +49,7 @@ enum Commands {
     static let groupSummaries = [
         "regions": "check or preview the regions file",
         "quarantine": "list, restore or purge the screenshots guard set aside",
-        "reports": "list or purge the reports the agent kept",
+        "reports": "list, send, follow or purge the reports the agent made",
     ]
 
     /// The subcommand named by the first one or two words, and how many words its name used.

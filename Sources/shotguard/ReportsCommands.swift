@@ -37,15 +37,21 @@ enum ReportsListCommand: Subcommand {
             + "fallback), how many rectangles were redacted, what guard did, whether image.png was kept,\n"
             + "and the screenshot's path. A screenshot no rule touched keeps only its report.json unless\n"
             + "the agent runs with --keep-unredacted. A report whose report.json cannot be read is listed\n"
-            + "with the reason.",
+            + "with the reason. A report queued for a destination (watch --report-to) ends with its delivery\n"
+            + "state there: sent, waiting (with the last error and the next try), held for your word, or refused.",
         examples: ["shotguard reports list --json | jq -r '.[0].image'"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("reports list: takes no arguments") }
         let retention = try spool(arguments, command: "reports list")
         let (reports, unreadable) = SpoolReports.scan(retention)
+        let queue = QueuedDeliveries.load()
         if arguments.has("json") {
-            Console.output(JSON.array(reports.map(\.json) + unreadable.map(\.json)).text + "\n")
+            let items = reports.map { report -> JSON in
+                guard case .object(let members) = report.json else { return report.json }
+                return .object(members + [("delivery", queue[report.id].map { .array($0.map(\.json)) } ?? .null)])
+            }
+            Console.output(JSON.array(items + unreadable.map(\.json)).text + "\n")
             return
         }
         guard !reports.isEmpty || !unreadable.isEmpty else {
@@ -56,7 +62,8 @@ enum ReportsListCommand: Subcommand {
             let count = "\(report.rectangles) rectangle\(report.rectangles == 1 ? "" : "s")"
             Console.output("\(report.id)  \(escaped(report.time))  \(escaped(report.source))  \(count)  "
                 + "\(escaped(report.guardSummary))  \(report.imageKept ? "image kept" : "no image")"
-                + (report.original.map { "  \(escaped($0))" } ?? "") + "\n")
+                + (report.original.map { "  \(escaped($0))" } ?? "")
+                + (queue[report.id].map { "  " + $0.map(\.summary).joined(separator: ", ") } ?? "") + "\n")
         }
         for report in unreadable {
             Console.output("\(report.id)  unreadable: \(escaped(report.reason)); look in \(escaped(report.folder))\n")

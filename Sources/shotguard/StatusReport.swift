@@ -37,6 +37,13 @@ enum StatusReport {
         } else {
             lines.append("last report: none yet")
         }
+        if let queue = status.queue {
+            var parts = ["\(queue.waiting) waiting"]
+            if queue.held > 0 { parts.append("\(queue.held) held for your word") }
+            if queue.refused > 0 { parts.append("\(queue.refused) refused") }
+            if queue.dropped > 0 { parts.append("\(queue.dropped) dropped (the queue was full)") }
+            lines.append("report queue: " + parts.joined(separator: ", "))
+        }
         if !status.version.isEmpty { lines.append("agent: shotguard \(printable(status.version))") }
         return lines
     }
@@ -77,6 +84,10 @@ enum StatusReport {
             ("sources", .array(status.sources.map { .string($0) })),
             ("recordAvailable", .bool(status.recordAvailable)),
             ("lastReport", report),
+            ("reportQueue", status.queue.map { queue in
+                .object([("waiting", .number(queue.waiting)), ("held", .number(queue.held)), ("refused", .number(queue.refused)),
+                         ("dropped", .number(queue.dropped))])
+            } ?? .null),
         ])
     }
 

@@ -22,6 +22,15 @@ enum WatchCommand: Subcommand {
             OptionSpec("keep-unredacted",
                        help: "Also keep the image of a screenshot no rule touched (by default only its report)."),
             OptionSpec("exec", value: "CMD", help: "Run CMD through /bin/sh for each report, with SHOTGUARD_IMAGE and SHOTGUARD_REPORT."),
+            OptionSpec("report-to", value: "DEST", repeatable: true,
+                       help: "Also send each report to DEST: sentry:DSN, an https:// webhook, or exec:CMD (repeatable; queued on disk)."),
+            OptionSpec("report-header-file", value: "FILE",
+                       help: "Send the headers in FILE ('Name: value' lines, mode 0600) with each webhook request."),
+            OptionSpec("report-ask", help: "Send a report only when you choose 'Report this screenshot…' on its notification."),
+            OptionSpec("report-queue", value: "N", help: "Keep at most N reports waiting to be sent, dropping the oldest (default 2000)."),
+            OptionSpec("report-queue-size", value: "SIZE", help: "Keep at most SIZE of reports waiting (512M, 2G; default 1G)."),
+            OptionSpec("report-queue-for", value: "DURATION",
+                       help: "Drop a report that waited longer than DURATION (12h, 7d; default 7d) or 'forever'."),
             OptionSpec("json", help: "Print each report as one JSON line on standard output."),
             OptionSpec("once", help: "Exit after the first report."),
             OptionSpec("verbose", help: "Log every signal and decision."),
@@ -49,8 +58,16 @@ enum WatchCommand: Subcommand {
             + "maps the covers at once; they let clicks through and come down once the screenshot has\n"
             + "arrived, at most 3 s later.\n"
             + "SIGHUP reloads the regions file (keeping the old rules if the new\n"
-            + "file is invalid); SIGINT and SIGTERM stop after the report in hand.",
-        examples: ["shotguard watch --shield --exec 'notify-send \"$SHOTGUARD_IMAGE\"'"])
+            + "file is invalid); SIGINT and SIGTERM stop after the report in hand.\n\n"
+            + "Each --report-to gets every report: sentry:DSN posts a Sentry envelope (an event, the redacted image\n"
+            + "and report.json as attachments) to the DSN's project; an https:// (or http://) URL gets a\n"
+            + "multipart/form-data POST with the parts 'report' (JSON) and 'image' (PNG); exec:CMD runs CMD as\n"
+            + "--exec does. Reports are queued in $XDG_STATE_HOME/shotguard/outbox before any attempt, marked sent\n"
+            + "only on a 2xx answer (exit 0 for exec:), and retried with backoff (a Retry-After is honoured)\n"
+            + "across restarts; 'shotguard reports list' shows their state and 'reports send' retries now.",
+        examples: ["shotguard watch --shield --exec 'notify-send \"$SHOTGUARD_IMAGE\"'",
+                   "shotguard watch --report-to sentry:https://KEY@sentry.example.com/42",
+                   "shotguard watch --report-to https://example.com/hook --report-header-file FILE"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("watch: takes no arguments") }
@@ -64,6 +81,7 @@ enum WatchCommand: Subcommand {
         options.keepUnredacted = arguments.has("keep-unredacted")
         options.notify = !arguments.has("no-notify")
         options.execCommand = arguments.value("exec")
+        options.delivery = try ReportOptions.parse(arguments)
         options.printJSON = arguments.has("json")
         options.once = arguments.has("once")
         options.verbose = arguments.has("verbose")

@@ -33,20 +33,22 @@ final class AgentSignalTests: XCTestCase {
         let agent = try ServedAgent(on: bus)
         let monitor = try monitor(agent, bus)
         agent.service.screenshotReported(id: "20261203-101502-120", outcome: "redacted 2 areas")
+        agent.service.reported(id: "20261203-101502-120", report: "{\"id\":\"20261203-101502-120\"}")
         agent.service.fileQuarantined(id: "20261203-101503-004", path: "/home/u/Pictures/Screenshot.png")
         agent.service.recording(started: true, program: "ffmpeg", pid: 4242, geometry: "1920x1080+0+0")
         agent.service.recording(started: false, program: "ffmpeg", pid: 4242, geometry: nil)
         agent.service.paused(until: 1_764_757_502)
         agent.service.paused(until: nil)
         agent.service.resumed()
-        serve([agent.bus], programs: [monitor]) { ((try? signals(in: monitor)) ?? []).count >= 7 || monitor.isFinished }
+        serve([agent.bus], programs: [monitor]) { ((try? signals(in: monitor)) ?? []).count >= 8 || monitor.isFinished }
         monitor.terminate()
 
-        let seen = try signals(in: monitor)
-        XCTAssertEqual(seen.map(\.0), ["ScreenshotReported", "FileQuarantined", "RecordingStarted", "RecordingStopped",
+        var seen = try signals(in: monitor)
+        XCTAssertEqual(seen.map(\.0), ["ScreenshotReported", "Reported", "FileQuarantined", "RecordingStarted", "RecordingStopped",
                                        "Paused", "Paused", "Resumed"])
-        guard seen.count == 7 else { return }
+        guard seen.count == 8 else { return }
         XCTAssertEqual(seen[0].1 as? [String], ["20261203-101502-120", "redacted 2 areas"])
+        XCTAssertEqual(seen.remove(at: 1).1 as? [String], ["20261203-101502-120", "{\"id\":\"20261203-101502-120\"}"])
         XCTAssertEqual(seen[1].1 as? [String], ["20261203-101503-004", "/home/u/Pictures/Screenshot.png"])
         XCTAssertEqual(seen[2].1.count, 3)
         XCTAssertEqual(seen[2].1.first as? String, "ffmpeg")

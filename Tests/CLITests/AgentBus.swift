@@ -11,9 +11,11 @@ final class AgentBus {
     let bus: PrivateBus
     let notifications: PipedProcess?
 
-    init(_ test: XCTestCase, notificationServer: Bool, file: StaticString = #filePath, line: UInt = #line) throws {
+    init(_ test: XCTestCase, notificationServer: Bool, serverArguments: [String] = [], file: StaticString = #filePath,
+         line: UInt = #line) throws {
         bus = try PrivateBus(test, file: file, line: line)
-        notifications = notificationServer ? try startFakeServer("notification-server.py", on: bus, file: file, line: line) : nil
+        notifications = notificationServer
+            ? try startFakeServer("notification-server.py", serverArguments, on: bus, file: file, line: line) : nil
     }
 
     deinit { notifications?.terminate() }

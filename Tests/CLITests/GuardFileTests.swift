@@ -51,7 +51,7 @@ final class GuardFileTests: WatchDesktopTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: unrelated), "other thumbnails stay")
 
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
-        XCTAssertEqual(report.json["schema"] as? Int, 4)
+        XCTAssertEqual(report.json["schema"] as? Int, 5)
         XCTAssertEqual(report.json["type"] as? String, "screenshot")
         XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten")
         // The rename of the rewrite is not a second screenshot.

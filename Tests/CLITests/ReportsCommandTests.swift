@@ -133,7 +133,7 @@ final class ReportsCommandTests: XCTestCase {
                       prefix: "shotguard: reports purge: --older-than: '30' is not a duration", mentions: ["7d, 12h or 30m"])
         assertFailure(try sandbox.run(["reports", "list", "extra"]), status: 2, prefix: "shotguard: reports list: takes no arguments")
         assertFailure(try sandbox.run(["reports"]), status: 2, prefix: "shotguard: reports needs a command",
-                      mentions: ["expected list or purge", "shotguard reports --help"])
+                      mentions: ["expected follow, list, purge or send", "shotguard reports --help"])
         assertFailure(try sandbox.run(["reports", "show"]), status: 2, prefix: "shotguard: unknown reports command 'show'")
         try sandbox.write("a-file", text: "")
         assertFailure(try sandbox.run(["reports", "list", "--spool", "a-file"]), status: 1,

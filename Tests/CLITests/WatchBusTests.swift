@@ -162,7 +162,8 @@ final class WatchBusTests: WatchDesktopTestCase {
         }
         XCTAssertEqual(members, [
             ".Status": ["method", "-", "a{sv}"], ".Pause": ["method", "d", "d"], ".Resume": ["method", "-", "b"],
-            ".Reload": ["method", "-", "s"], ".ScreenshotReported": ["signal", "ss", "-"], ".FileQuarantined": ["signal", "ss", "-"],
+            ".Reload": ["method", "-", "s"], ".SendReports": ["method", "as", "asas"], ".ScreenshotReported": ["signal", "ss", "-"],
+            ".Reported": ["signal", "ss", "-"], ".FileQuarantined": ["signal", "ss", "-"],
             ".RecordingStarted": ["signal", "sus", "-"], ".RecordingStopped": ["signal", "su", "-"], ".Paused": ["signal", "d", "-"],
             ".Resumed": ["signal", "-", "-"],
         ], result.stdoutText)

@@ -3,12 +3,13 @@ import Glibc
 import ShotguardBase
 import ShotguardX11
 
-/// The shield controller, the report sink and the desktop (session bus and notifications),
-/// made from the options.
+/// The shield controller, the report sink (with the delivery queue) and the desktop (session
+/// bus and notifications), made from the options.
 final class AgentOutputs {
     let shield: ShieldController
     let sink: ReportSink
     let desktop: DesktopIntegration
+    var delivery: ReportDelivery { sink.delivery }
 
     init(options: AgentOptions, sentinel: Sentinel, log: Log) throws(AgentError) {
         shield = ShieldController(sentinel: sentinel, coversReads: options.shieldRecordings, log: log)
@@ -24,10 +25,14 @@ final class AgentOutputs {
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count - 1)
         let host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        sink = ReportSink(spool: spool, reporters: reporters, keepUnredacted: options.keepUnredacted || options.execCommand != nil,
-                          host: host, version: options.version, log: log)
+        let delivery = try ReportDelivery(options: options.delivery, version: options.version, log: log)
+        sink = ReportSink(spool: spool, delivery: delivery, reporters: reporters,
+                          keepUnredacted: options.keepUnredacted || options.execCommand != nil, host: host, version: options.version,
+                          log: log)
         desktop = DesktopIntegration(notify: options.notify, log: log)
         let desktop = self.desktop
-        sink.onReport = { desktop.reported($0) }
+        let asking = delivery.ask && !delivery.destinations.isEmpty
+        sink.onReport = { report, json in desktop.reported(report, json: json, askToSend: asking) }
+        desktop.sendAsked = { [weak delivery] id in delivery?.userAsked(toSend: id) }
     }
 }

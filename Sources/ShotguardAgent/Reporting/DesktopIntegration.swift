@@ -12,13 +12,25 @@ final class DesktopIntegration {
     /// What answers the service's calls (the service itself holds it weakly).
     private var control: AgentControl?
     private let log: Log
+    /// The report the notification on screen offers to send (`--report-ask`), if it still does.
+    private var offered: String?
+    /// Called with a report's id when the user chooses "Report this screenshot…".
+    var sendAsked: (String) -> Void = { _ in }
 
     init(notify: Bool, log: Log) {
         self.log = log
         do throws(BusError) {
             let bus = try SessionBus.user()
             self.bus = bus
-            if notify { notifier = Notifier(bus: bus) }
+            if notify {
+                let notifier = Notifier(bus: bus)
+                self.notifier = notifier
+                notifier.actionInvoked = { [weak self] key in
+                    guard let self, key == Self.sendAction, let id = self.offered else { return }
+                    self.offered = nil
+                    self.sendAsked(id)
+                }
+            }
         } catch {
             log.info("no session bus (\(error)): no 'shotguard status', pause or notifications")
         }
@@ -58,14 +70,29 @@ final class DesktopIntegration {
         }
     }
 
-    /// A screenshot was reported: a signal always, a notification when guard did something.
-    func reported(_ report: Report) {
+    /// The action key of "Report this screenshot…".
+    static let sendAction = "report"
+
+    /// A screenshot was reported: signals always (`json` is its report), a notification when
+    /// guard did something, or, when the user is to be asked (`--report-ask`), one that offers to
+    /// send it.
+    func reported(_ report: Report, json: String, askToSend: Bool) {
         let outcome = report.guardOutcome.summary
         service?.screenshotReported(id: report.id, outcome: outcome)
+        service?.reported(id: report.id, report: json)
         if let entry = report.guardOutcome.quarantine, let path = report.original {
             service?.fileQuarantined(id: entry, path: path)
         }
         guard let notifier else { return }
+        offered = nil
+        if askToSend {
+            let areas = report.redactions.count + report.textCovers.count
+            offered = report.id
+            notifier.notify(summary: "Screenshot ready to report",
+                            body: "\(areas) area\(areas == 1 ? "" : "s") covered. It stays here unless you send it.",
+                            actions: [NotificationAction(key: Self.sendAction, label: "Report this screenshot…")])
+            return
+        }
         let place = report.original.map { ($0.split(separator: "/").last.map(String.init) ?? $0) } ?? "the clipboard image"
         switch (report.guardOutcome.file, report.guardOutcome.clipboard) {
         case ("quarantined", _):
@@ -97,6 +124,7 @@ final class DesktopIntegration {
     func recording(started: Bool, program: String, pid: Int32?, geometry: String?, rulesInForce: Bool, shielded: Bool) {
         service?.recording(started: started, program: program, pid: pid ?? 0, geometry: geometry)
         guard started, rulesInForce, let notifier else { return }
+        offered = nil
         notifier.notify(summary: "Screen recording: \(program)",
                         body: shielded ? "Protected windows are covered while it runs"
                             : "Protected windows are not covered (start the agent with --shield to cover them)")
@@ -109,12 +137,14 @@ final class DesktopIntegration {
     }
 
     func paused(until: Double?) {
+        offered = nil
         service?.paused(until: until)
         notifier?.notify(summary: "Screenshot protection paused",
                          body: until.map { "Until \(Self.clock($0)); 'shotguard resume' ends it sooner" } ?? "Until 'shotguard resume'")
     }
 
     func resumed() {
+        offered = nil
         service?.resumed()
         notifier?.notify(summary: "Screenshot protection resumed", body: "Screenshots are redacted again")
     }

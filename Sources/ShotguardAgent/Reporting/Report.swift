@@ -10,8 +10,8 @@ struct Report {
 
     /// 2 added the `guard` object; 3 the `shield` object and the `shield-key` signal; 4 the
     /// `type` field, the `screen-read` signal (program, pid, geometry), the `evidence` list and
-    /// the shield's `readAfterMs`.
-    static let schema = 4
+    /// the shield's `readAfterMs`; 5 `capturedBy`, `application` and `description`.
+    static let schema = 5
 
     let id: String
     let time: Double
@@ -36,6 +36,16 @@ struct Report {
     var evidence: [String] = []
     /// What the text rules covered: kind, rule line, box (never the text).
     var textCovers: [(kind: String, line: Int, rect: Rect)] = []
+    /// The program that took the screenshot: the screen's reader (with its pid), else the tool
+    /// whose window was seen.
+    var capturedBy: (program: String, pid: Int32?)?
+    /// The active window's application, where its desktop entry names it.
+    var application: ApplicationInfo?
+    /// The user's words about it (added when they ask to send it: `--report-ask`).
+    var description: String?
+    /// Whether rules were in force for it (none while protection is paused): only then was its
+    /// image checked against them, and only then may the image leave the machine.
+    var rulesApplied = false
 
     func json(imagePath: String?, host: String, version: String) -> JSON {
         var imageFields: [(String, JSON)] = [("source", .string(source.rawValue)),
@@ -88,6 +98,12 @@ struct Report {
             ("monitors", monitorsJSON),
             ("guard", guardOutcome.isEmpty ? .null : .object(guardMembers)),
             ("shield", shieldJSON),
+            ("capturedBy", capturedBy.map { .object([("program", .string($0.program)),
+                                                     ("pid", $0.pid.map { .number(Int($0)) } ?? .null)]) } ?? .null),
+            ("application", application.map { .object([("desktopEntry", .string($0.desktopEntry)),
+                                                       ("name", $0.name.map(JSON.string) ?? .null),
+                                                       ("version", $0.version.map(JSON.string) ?? .null)]) } ?? .null),
+            ("description", description.map(JSON.string) ?? .null),
             ("host", .string(host)),
             ("shotguard", .string(version)),
             ("note", notes.isEmpty ? .null : .string(notes.joined(separator: "; "))),

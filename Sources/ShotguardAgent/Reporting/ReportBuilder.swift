@@ -14,6 +14,8 @@ enum ReportBuilder {
         let context = event.eventTime.context
         var report = Report(id: event.id, time: event.start.wall)
         report.signals = event.signals
+        report.capturedBy = capturedBy(event.signals)
+        report.rulesApplied = rules != nil
         report.screen = (context.width, context.height)
         report.monitors = context.monitors
         report.activeWindow = context.windows.first { $0.id == context.activeWindowID }
@@ -46,6 +48,17 @@ enum ReportBuilder {
         var said = Set<String>()
         report.notes = report.notes.filter { said.insert($0).inserted }
         return (report, "")
+    }
+
+    /// The program that took the screenshot: the first reader of the screen that is named, else
+    /// the first screenshot tool whose window was seen. Nil when no signal names one (a file
+    /// that appeared, a clipboard owner unknown).
+    static func capturedBy(_ signals: [SignalRecord]) -> (program: String, pid: Int32?)? {
+        if let read = signals.first(where: { $0.kind == .screenRead && !($0.read?.program.isEmpty ?? true) })?.read {
+            return (read.program, read.pid)
+        }
+        if let tool = signals.first(where: { $0.kind == .toolWindow && !$0.detail.isEmpty }) { return (tool.detail, nil) }
+        return nil
     }
 
     /// The event-time grab of the fallback rectangle, with the event-time rules applied. It goes
