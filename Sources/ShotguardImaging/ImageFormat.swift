@@ -33,10 +33,10 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     public static let extensions: Set<String> = Set(allCases.flatMap(\.names))
     /// The extensions and `--format` values of the formats shotguard writes, in order.
     public static var writableNames: [String] { allCases.filter(\.isWritable).flatMap(\.names) }
-    /// The formats' titles as a list for a sentence: "PNG, JPEG, … or XWD".
-    public static func titles(_ formats: [ImageFormat] = allCases) -> String {
+    /// The formats' titles as a list for a sentence: "PNG, JPEG, … or XWD" (`last` joins the last two).
+    public static func titles(_ formats: [ImageFormat] = allCases, last: String = "or") -> String {
         let titles = formats.map(\.title)
-        return titles.count < 2 ? titles.joined() : titles.dropLast().joined(separator: ", ") + " or " + titles[titles.count - 1]
+        return titles.count < 2 ? titles.joined() : titles.dropLast().joined(separator: ", ") + " \(last) " + titles[titles.count - 1]
     }
 
     /// The format whose signature starts `bytes`, or nil for anything else.

@@ -64,7 +64,7 @@ extension ParsedArguments {
             }
             return number
         }
-        let lossy = ImageOutput.list(ImageFormat.allCases.filter(\.takesQuality).map(\.title), "and")
+        let lossy = ImageFormat.titles(ImageFormat.allCases.filter(\.takesQuality), last: "and")
         if format == .png {
             if quality != nil { throw .usage("--quality applies to \(lossy) output; for PNG use --compression") }
             let level = try compressionLevel(default: EncodeOptions.fast.compressionLevel)

@@ -84,12 +84,12 @@ final class FormatTests: XCTestCase {
 
     func testAnUnknownExtensionIsAUsageErrorNotPNGBytes() throws {
         let before = sandbox.contents()
-        for name in ["out.tiff", "out", "out.png.tmp"] {
+        for name in ["out.heic", "out", "out.png.tmp"] {
             let result = try sandbox.run(["redact", "in.png", "-o", name])
             assertFailure(result, status: 2, prefix: "shotguard: -o '\(name)': ", mentions: ["--format"])
         }
-        let format = try sandbox.run(["redact", "in.png", "-o", "out.tiff", "--format", "tiff"])
-        assertFailure(format, status: 2, prefix: "shotguard: --format: 'tiff'", mentions: ["png, jpeg, webp or bmp"])
+        let format = try sandbox.run(["redact", "in.png", "-o", "out.heic", "--format", "heic"])
+        assertFailure(format, status: 2, prefix: "shotguard: --format: 'heic'", mentions: ["png, jpg, jpeg, webp, bmp, gif, tiff"])
         XCTAssertEqual(sandbox.contents(), before)
     }
 
@@ -100,7 +100,7 @@ final class FormatTests: XCTestCase {
                           prefix: "shotguard: --quality: '\(value)'", mentions: ["1 to 100"])
         }
         assertFailure(try sandbox.run(["redact", "in.png", "-o", "out.png", "--quality", "80"]), status: 2,
-                      prefix: "shotguard: --quality applies to JPEG and WebP", mentions: ["--compression"])
+                      prefix: "shotguard: --quality applies to JPEG, WebP and AVIF", mentions: ["--compression"])
         assertFailure(try sandbox.run(["redact", "in.png", "-o", "out.webp", "--compression", "9"]), status: 2,
                       prefix: "shotguard: --compression applies to PNG", mentions: ["--quality"])
         XCTAssertEqual(sandbox.contents(), before)
@@ -150,7 +150,7 @@ final class FormatTests: XCTestCase {
         }
         try sandbox.write("huge.jpg", huge)
         let cases = [("cut.jpg", "truncated"), ("cut.webp", "truncated"), ("header.jpg", "truncated"),
-                     ("riff.webp", "WebP"), ("text.jpg", "not a PNG, JPEG, WebP or BMP"), ("huge.jpg", "60000x60000")]
+                     ("riff.webp", "WebP"), ("text.jpg", "not a PNG, JPEG, WebP, BMP, GIF, TIFF"), ("huge.jpg", "60000x60000")]
         let before = sandbox.contents()
         for (name, mention) in cases {
             for output in ["out.png", "out.jpg"] {
