@@ -79,11 +79,15 @@ public enum TIFFCodec: ImageFileCodec {
                     count = width * height
                 }
                 guard !failed else { throw ImagingError(.corrupt, source: source, "TIFF image data is broken: \(cText(reason))") }
-                // libtiff gives 0xAABBGGRR; the buffer holds 0xAARRGGBB.
+                // libtiff gives 0xAABBGGRR, colour multiplied by alpha; the buffer holds 0xAARRGGBB, colour as is.
                 var anyTranslucent = false
                 let swapped = pixels.map { pixel -> UInt32 in
-                    if pixel >> 24 != 0xFF { anyTranslucent = true }
-                    return pixel & 0xFF00_FF00 | (pixel & 0xFF) << 16 | (pixel >> 16 & 0xFF)
+                    let alpha = pixel >> 24
+                    guard alpha != 0xFF else { return pixel & 0xFF00_FF00 | (pixel & 0xFF) << 16 | (pixel >> 16 & 0xFF) }
+                    anyTranslucent = true
+                    guard alpha > 0 else { return 0 }
+                    let channel = { (shift: UInt32) in min(255, ((pixel >> shift & 0xFF) * 255 + alpha / 2) / alpha) }
+                    return alpha << 24 | channel(0) << 16 | channel(8) << 8 | channel(16)
                 }
                 return PixelBuffer(width: width, height: height, pixels: swapped, hasAlpha: info.has_alpha != 0 && anyTranslucent)
             }
