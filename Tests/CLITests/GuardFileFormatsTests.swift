@@ -68,4 +68,24 @@ final class GuardFileFormatsTests: WatchDesktopTestCase {
     func testAnAVIFFromImportIsRewrittenAsAVIF() throws {
         try assertRewritten("Screenshot-6.avif", { "import -window root -quality 95 '\($0)'" }, format: .avif, lossy: true)
     }
+
+    /// An animation cannot be rewritten frame by frame (the rules were resolved for one moment):
+    /// a screenshot's animated GIF is set aside whole, behind a one-frame GIF placeholder, and
+    /// `quarantine restore -o` gives back every byte of it.
+    func testAnAnimatedGIFIsSetAsideWholeBehindAGIFPlaceholder() throws {
+        let watch = try agent()
+        let made = sandbox.path("made/frame.png"), path = shots + "/Screenshot-7.gif"
+        try runTool("import -window root -crop 320x75+0+100 +repage '\(made)' && "
+            + "/usr/bin/convert -delay 20 '\(made)' '\(made)' '\(path)'", display: desk.name)
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        let guardObject = try XCTUnwrap(report.json["guard"] as? [String: Any], watch.log)
+        XCTAssertEqual(guardObject["file"] as? String, "quarantined", watch.log)
+        let placeholder = try ImageCodec.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), source: path)
+        XCTAssertEqual(placeholder.format, .gif, "the placeholder is in the file's own format")
+        let id = try XCTUnwrap(guardObject["quarantine"] as? String)
+        let copy = sandbox.path("restored.gif")
+        XCTAssertEqual(try sandbox.run(["quarantine", "restore", id, "-o", copy]).status, 0)
+        XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: copy))), original)
+    }
 }
