@@ -57,13 +57,13 @@ public enum GIFCodec: ImageFileCodec {
             throw ImagingError(.corrupt, source: source, "GIF says it is \(structure.width)x\(structure.height) pixels")
         }
         let result = data.withUnsafeBufferPointer { bytes in
-            Result { () throws(ImagingError) in try decodeFrame(bytes, structure: structure, source: source) }
+            Result { () throws(ImagingError) in try decodeFrame(bytes, structure: structure, source: source, limits: limits) }
         }
         return try result.get()
     }
 
-    private static func decodeFrame(_ bytes: UnsafeBufferPointer<UInt8>, structure: GIFStructure,
-                                     source: String) throws(ImagingError) -> PixelBuffer {
+    private static func decodeFrame(_ bytes: UnsafeBufferPointer<UInt8>, structure: GIFStructure, source: String,
+                                    limits: DecodeLimits) throws(ImagingError) -> PixelBuffer {
         var error: Int32 = 0
         guard let gif = sg_gif_open_read(bytes.baseAddress, bytes.count, &error) else {
             throw ImagingError(.corrupt, source: source, "not a GIF giflib reads: \(message(error))")
@@ -91,6 +91,11 @@ public enum GIFCodec: ImageFileCodec {
         guard DGifGetImageDesc(gif) == GIF_OK else { throw failed("has a broken image descriptor") }
         let frame = gif.pointee.Image
         let (left, top, width, height) = (Int(frame.Left), Int(frame.Top), Int(frame.Width), Int(frame.Height))
+        // LZW packs up to thousands of pixels a byte: a frame larger than the limits would cost
+        // their time to decode even where the screen clips it.
+        guard width > 0, height > 0, limits.exceeded(width: width, height: height) == nil else {
+            throw ImagingError(.corrupt, source: source, "GIF's frame is \(width)x\(height) pixels")
+        }
         guard let map = frame.ColorMap ?? gif.pointee.SColorMap, map.pointee.ColorCount > 0, let colours = map.pointee.Colors else {
             throw ImagingError(.corrupt, source: source, "GIF has no colour table for its image")
         }
