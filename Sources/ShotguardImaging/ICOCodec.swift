@@ -43,8 +43,7 @@ public enum ICOCodec: ImageFileCodec {
 
     static func hasSignature(_ bytes: UnsafeRawBufferPointer) -> Bool {
         // The whole directory is needed to tell an icon from other bytes that start with 0, 0, 1, 0.
-        bytes.count >= 22 && bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 1 && bytes[3] == 0 && bytes[9] == 0
-            && (bytes[4] != 0 || bytes[5] != 0) && directory(bytes) != nil
+        bytes.count >= 22 && bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 1 && bytes[3] == 0 && directory(bytes) != nil
     }
 
     static func isComplete(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -147,7 +147,11 @@ public enum PNMCodec: ImageFileCodec {
             Result { () throws(ImagingError) in try PNMHeader.parse(bytes, source: "", limits: .standard) }
         }
         guard case .success(let header) = header else { return .settings(PNMOptions(kind: 6)) }
-        return .settings(PNMOptions(kind: header.kind, maxval: header.maxval, tupleType: header.tupleType))
+        // The pixels were read by the depth; a tuple type that disagrees with it (or repeats) gives way.
+        let depths = ["BLACKANDWHITE": 1, "GRAYSCALE": 1, "BLACKANDWHITE_ALPHA": 2, "GRAYSCALE_ALPHA": 2, "RGB": 3, "RGB_ALPHA": 4]
+        let tuple = depths[header.tupleType] == header.depth ? header.tupleType
+            : ["GRAYSCALE", "GRAYSCALE_ALPHA", "RGB", "RGB_ALPHA"][header.depth - 1]
+        return .settings(PNMOptions(kind: header.kind, maxval: header.maxval, tupleType: header.kind == 7 ? tuple : ""))
     }
 
     /// `image` as the Netpbm variant `options` names, with no comment. Grey variants take the
