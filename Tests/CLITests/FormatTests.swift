@@ -45,6 +45,27 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(try ImageCodec.decode(try sandbox.bytes("lossless.webp"), source: "").image.pixels, original.pixels)
     }
 
+    /// Every other format written, then read back by `redact` itself: the lossless ones exactly,
+    /// GIF (6,144 colours quantised to 256) and AVIF close.
+    func testRedactWritesAndReadsEveryOtherFormat() throws {
+        let outputs: [(String, ImageFormat, Int)] = [("out.tiff", .tiff, 0), ("out.TIF", .tiff, 0), ("out.ppm", .pnm, 0), ("out.pam", .pnm, 0),
+                                                     ("out.ico", .ico, 0), ("out.xwd", .xwd, 0), ("out.bmp", .bmp, 0), ("out.gif", .gif, 24),
+                                                     ("out.avif", .avif, 12)]
+        for (output, format, tolerance) in outputs {
+            let result = try sandbox.run(["redact", "in.png", "-o", output, "--rect", "40x24+16+16"])
+            XCTAssertEqual(result.status, 0, "in.png -> \(output): \(result.stderr)")
+            let written = try ImageCodec.decode(try sandbox.bytes(output), source: output)
+            XCTAssertEqual(written.format, format, output)
+            assertCovered(written.image, from: original, tolerance: tolerance, "in.png -> \(output)")
+            let back = try sandbox.run(["redact", output, "-o", "back.png", "--rect", "1x1+0+0", "--fill", "#000000"])
+            XCTAssertEqual(back.status, 0, "\(output) -> back.png: \(back.stderr)")
+            var expected = written.image
+            expected[0, 0] = 0xFF00_0000
+            XCTAssertEqual(try PNGDecoder.decode(try sandbox.bytes("back.png"), source: "back.png").pixels.map { $0 | 0xFF00_0000 },
+                           expected.pixels.map { $0 | 0xFF00_0000 }, "\(output) read back")
+        }
+    }
+
     /// Inside `cover` black (away from the edges, which lossy coding softens), outside `input`.
     private func assertCovered(_ image: PixelBuffer, from input: PixelBuffer, tolerance: Int, _ message: String,
                                file: StaticString = #filePath, line: UInt = #line) {

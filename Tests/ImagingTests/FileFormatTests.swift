@@ -188,6 +188,24 @@ final class FileFormatTests: XCTestCase {
         }
     }
 
+    /// XWD has no magic number: a dump is recognised by every field of its header, and bytes
+    /// that only come close (another version, a size beyond 65535, lines too short for their
+    /// pixels, text) are not taken for one.
+    func testAnXWDIsRecognisedByItsWholeHeaderOnly() throws {
+        let dump = try XWDCodec.encode(sample(), options: .standard, destination: "x")
+        XCTAssertEqual(ImageFormat.sniff(dump), .xwd)
+        func patched(_ field: Int, _ value: UInt32) -> [UInt8] {
+            var bytes = dump
+            for index in 0..<4 { bytes[field * 4 + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
+            return bytes
+        }
+        for (what, bytes) in [("version 6", patched(1, 6)), ("a header of 12 bytes", patched(0, 12)), ("70000 wide", patched(4, 70000)),
+                              ("depth 33", patched(3, 33)), ("lines of 4 bytes", patched(12, 4)), ("visual class 9", patched(13, 9)),
+                              ("text", Array(String(repeating: "not an image ", count: 10).utf8))] {
+            XCTAssertNil(ImageFormat.sniff(bytes), what)
+        }
+    }
+
     /// AVIF: ImageMagick's (libheif's) files decode close to their pixels; shotguard's lossless
     /// AVIF comes back exact, and a redacted copy of a lossy original stays lossy.
     func testAVIFIsReadAndWritten() throws {
