@@ -63,6 +63,13 @@ final class FormatTests: XCTestCase {
             expected[0, 0] = 0xFF00_0000
             XCTAssertEqual(try PNGDecoder.decode(try sandbox.bytes("back.png"), source: "back.png").pixels.map { $0 | 0xFF00_0000 },
                            expected.pixels.map { $0 | 0xFF00_0000 }, "\(output) read back")
+            // Cut in half, it is refused in one line, and nothing is written.
+            let whole = try sandbox.bytes(output)
+            try sandbox.write("cut-" + output, Array(whole.prefix(whole.count / 2)))
+            let before = sandbox.contents()
+            assertFailure(try sandbox.run(["redact", "cut-" + output, "-o", "never.png"]), status: 1, prefix: "shotguard: cut-\(output): ",
+                          mentions: [])
+            XCTAssertEqual(sandbox.contents(), before, "cut-\(output)")
         }
     }
 
