@@ -148,16 +148,22 @@ public enum XWDCodec: ImageFileCodec {
         for field in fields { out.u32(field) }
         out.append(name)
         out.append(options.colourMap)
-        let padding = [UInt8](repeating: 0, count: bytesPerLine - image.width * bytesPerPixel)
+        // Each line written in place: a 1080p dump is 8 MB, too many for a small array a pixel.
+        var lines = [UInt8](repeating: 0, count: size)
+        let alphaByte: UInt32 = options.depth == 32 ? 0xFF00_0000 : 0
         for row in 0..<image.height {
+            var at = row * bytesPerLine
             for pixel in image.pixels[(row * image.width)..<((row + 1) * image.width)] {
-                let value = options.depth == 32 && image.hasAlpha ? pixel : pixel & 0xFF_FFFF | (options.depth == 32 ? 0xFF00_0000 : 0)
-                let all = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
-                let used = bytesPerPixel == 4 ? all : Array(all.dropFirst())
-                out.append(options.bigEndian ? used : used.reversed())
+                let value = options.depth == 32 && image.hasAlpha ? pixel : pixel & 0xFF_FFFF | alphaByte
+                for index in 0..<bytesPerPixel {
+                    // Byte `index` of the pixel: from the top for MSBFirst, from the bottom for LSBFirst.
+                    let shift = options.bigEndian ? 8 * (bytesPerPixel - 1 - index) : 8 * index
+                    lines[at + index] = UInt8(truncatingIfNeeded: value >> UInt32(shift))
+                }
+                at += bytesPerPixel
             }
-            out.append(padding)
         }
+        out.append(lines)
         return out.bytes
     }
 }
