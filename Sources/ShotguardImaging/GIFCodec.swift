@@ -171,10 +171,12 @@ public enum GIFCodec: ImageFileCodec {
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
         let closed = sg_gif_close_write(gif, output, &bytes, &length)
-        guard failure == 0, closed == 0, let bytes else {
-            throw ImagingError(.encode, source: destination, "cannot write GIF: \(message(failure != 0 ? failure : closed))")
+        defer { if let bytes { sg_gif_free(bytes) } }
+        // A step that failed without a code (no colour map) still fails: the file is not whole.
+        guard ok, closed == 0, let bytes else {
+            let code = failure != 0 ? failure : closed
+            throw ImagingError(.encode, source: destination, "cannot write GIF: \(code != 0 ? message(code) : "out of memory")")
         }
-        defer { sg_gif_free(bytes) }
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
 }

@@ -100,7 +100,8 @@ struct PNMHeader: Equatable {
                 }
                 fields[words[0]] = value
             default:
-                throw ImagingError(.corrupt, source: source, "PAM header has an unknown line '\(String(words[0].prefix(32)).escapingControlCharacters())'")
+                let word = String(words[0].prefix(32)).escapingControlCharacters()
+                throw ImagingError(.corrupt, source: source, "PAM header has an unknown line '\(word)'")
             }
         }
         throw ImagingError(position >= bytes.count ? .truncated : .corrupt, source: source, "PAM header has no ENDHDR line")

@@ -48,7 +48,8 @@ extension OptionSpec {
                                         help: "zlib level 0-9 for the PNG (default 1: fast; 9: smallest).")
     static let imageOutput = OptionSpec(
         "output", short: "o", value: "FILE",
-        help: "Write the image to FILE (atomically), in the format its extension names (\(ImageFormat.writableNames.map { "." + $0 }.joined(separator: " "))); '-' writes PNG to stdout.")
+        help: "Write the image to FILE (atomically), in the format its extension names "
+            + "(\(ImageFormat.writableNames.map { "." + $0 }.joined(separator: " "))); '-' writes PNG to stdout.")
     static let format = OptionSpec("format", value: "FORMAT",
                                    help: "Write FORMAT whatever FILE's extension says: \(ImageFormat.writableNames.joined(separator: ", ")).")
     static let quality = OptionSpec("quality", value: "N",

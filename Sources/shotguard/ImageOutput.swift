@@ -3,12 +3,12 @@ import ShotguardBase
 import ShotguardImaging
 
 enum ImageOutput {
-    /// As PNG at zlib `compressionLevel`.
     /// `a, b or c`: the items of a sentence's list.
     static func list(_ items: [String], _ last: String) -> String {
         items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " \(last) " + items[items.count - 1]
     }
 
+    /// As PNG at zlib `compressionLevel`.
     static func write(_ image: PixelBuffer, to path: String, compressionLevel: Int) throws(CLIError) {
         try write(image, to: path, as: .png(EncodeOptions(compressionLevel: compressionLevel, filter: EncodeOptions.fast.filter)))
     }

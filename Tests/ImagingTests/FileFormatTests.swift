@@ -29,7 +29,10 @@ final class FileFormatTests: XCTestCase {
     }
 
     private func convert(_ arguments: String...) throws { _ = try magick("convert", arguments.map { $0.hasPrefix("-") || Int($0) != nil ? $0 : path($0) }) }
-    private func path(_ name: String) -> String { name.contains(":") ? name.replacingOccurrences(of: ":", with: ":" + folder + "/") : folder + "/" + name }
+    /// A name in the test's folder; `FORMAT:name` keeps ImageMagick's format prefix in front.
+    private func path(_ name: String) -> String {
+        name.contains(":") ? name.replacingOccurrences(of: ":", with: ":" + folder + "/") : folder + "/" + name
+    }
     private func read(_ name: String) throws -> [UInt8] { try FileIO.read(folder + "/" + name, limit: 1 << 26) }
     private func write(_ name: String, _ bytes: [UInt8]) throws { try FileIO.writeAtomically(bytes, to: folder + "/" + name) }
 
@@ -138,6 +141,13 @@ final class FileFormatTests: XCTestCase {
         let filled = try GIFCodec.encode(redacted(image, fill: 0xFF12_3456), options: options, destination: "p.gif")
         XCTAssertEqual(try GIFCodec.decode(filled, source: "p.gif"), redacted(image, fill: 0xFF12_3456), "a new fill colour is added")
         XCTAssertEqual(Array(filled[13..<(13 + 18)]), Array(original[13..<(13 + 18)]), "the original's entries keep their places")
+        // An interlaced original stays interlaced: its rows go out in the four passes, as ImageMagick reads them.
+        var interlaced = options
+        interlaced.interlaced = true
+        try write("i.gif", try GIFCodec.encode(image, options: interlaced, destination: "i.gif"))
+        XCTAssertEqual(try magick("identify", ["-format", "%[interlace]", path("i.gif")]), "GIF")
+        try convert("i.gif", "-depth", "8", "PNG24:i.png")
+        XCTAssertEqual(try PNGDecoder.decode(try read("i.png"), source: "i.png"), image)
 
         // A full palette: the fill is drawn as its nearest entry, the rest stays exact.
         let full = GIFOptions(palette: (0..<256).map { UInt32($0) << 16 | UInt32($0) }, transparentIndex: nil)
