@@ -38,6 +38,14 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp"),
+        // giflib's memory reading and writing (its I/O is function pointers; its errors are
+        // return codes): linked, as it is one small library with no dependencies of its own.
+        .target(name: "CShotguardGIF", linkerSettings: [.linkedLibrary("gif")]),
+        // libtiff and libavif for TIFF and AVIF, loaded (dlopen) when such a file is first read
+        // or written: linked, they made every command load their codecs (libjpeg, liblzma,
+        // libzstd, libjbig, libLerc; aom, dav1d, rav1e, SVT-AV1, libgav1, libyuv) at start-up.
+        .target(name: "CShotguardTIFF", dependencies: ["CLibraryLoader"]),
+        .target(name: "CShotguardAVIF", dependencies: ["CLibraryLoader"]),
         // AT-SPI2 for `field` rules: the accessible fields applications show, with their extents.
         // libatspi is loaded (dlopen) when a field rule first needs it, not linked: linking it
         // made every command load GLib, GObject, libdbus and their dependencies at start-up.
@@ -61,8 +69,9 @@ let package = Package(
         // the errno path of system calls.
         .target(name: "ShotguardBase", dependencies: ["CShotguardSys"], swiftSettings: strict),
 
-        // Pure Swift, no X: pixels, PNG, JPEG, WebP, geometry, fills; the regions file.
-        .target(name: "ShotguardImaging", dependencies: ["ShotguardBase", "CShotguardPNG", "CTurboJPEG", "CWebP"],
+        // Pure Swift, no X: pixels, the image formats (ImageFormat lists them), geometry, fills.
+        .target(name: "ShotguardImaging", dependencies: ["ShotguardBase", "CShotguardPNG", "CTurboJPEG", "CWebP", "CShotguardGIF",
+                                                         "CShotguardTIFF", "CShotguardAVIF"],
                 swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // The screen model: windows, monitors and fields at one moment, as the X11 and
         // accessibility layers read them and the rules consume them.

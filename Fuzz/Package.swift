@@ -24,6 +24,25 @@ let package = Package(
         .executableTarget(name: "fuzz-bmp", dependencies: [
             "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
         ]),
+        // The formats of the registry after those four: each decoder, then a round trip in its own format.
+        .executableTarget(name: "fuzz-gif", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-tiff", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-pnm", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-xwd", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-ico", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
+        .executableTarget(name: "fuzz-avif", dependencies: [
+            "FuzzSupport", .product(name: "ShotguardImaging", package: "shotguard"),
+        ]),
         .executableTarget(name: "fuzz-properties", dependencies: [
             "FuzzSupport", .product(name: "ShotguardX11", package: "shotguard"),
             .product(name: "ShotguardImaging", package: "shotguard"),

@@ -58,7 +58,7 @@ _shotguard_value_kind() {
         "capture|--monitor")
             echo "monitors" ;;
         "capture|--format" | "redact|--format")
-            echo "words png jpeg webp bmp" ;;
+            echo "words png jpg jpeg webp bmp gif tiff tif ppm pgm pbm pnm pam ico avif xwd" ;;
         "capture|--quality" | "redact|--quality")
             echo "words 50 75 90 100" ;;
         "capture|--compression" | "redact|--compression" | "regions show|--compression" | "watch|--compression")

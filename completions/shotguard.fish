@@ -53,7 +53,7 @@ complete -c shotguard -n '__shotguard_using ""' -a monitors -d 'List the RandR m
 complete -c shotguard -n '__shotguard_using ""' -a pause -d 'Pause protection for a while (default 10 minutes)'
 complete -c shotguard -n '__shotguard_using ""' -a protect -d 'Ask that a window be covered, with no rule naming it'
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
-complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing PNG, JPEG, WebP or BMP image'
+complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing image (PNG, JPEG, WebP, BMP, GIF, TIFF, PNM, ICO, AVIF or XWD)'
 complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
 complete -c shotguard -n '__shotguard_using ""' -a reports -d 'List, send, follow or purge the reports the agent made'
 complete -c shotguard -n '__shotguard_using ""' -a resume -d 'End a pause: protect again at once'
@@ -83,7 +83,7 @@ complete -c shotguard -n '__shotguard_using reports' -a send -d 'Send queued rep
 complete -c shotguard -n '__shotguard_using autostart' -s h -l help -d 'Show this help and exit'
 
 # capture
-complete -c shotguard -n '__shotguard_using capture' -s o -l output -r -F -d 'Write the image to FILE (atomically), as .png, .jpg, .webp or .bmp says; \'-\' writes PNG to stdout'
+complete -c shotguard -n '__shotguard_using capture' -s o -l output -r -F -d 'Write the image to FILE (atomically), in the format its extension names (.png .jpg .jpeg .webp .bmp .gif .tiff .tif .ppm .pgm .pbm .pnm .pam .ico .avif .xwd); \'-\' writes PNG to stdout'
 complete -c shotguard -n '__shotguard_using capture' -l screen -d 'Capture the whole screen (the default)'
 complete -c shotguard -n '__shotguard_using capture' -l active -d 'Capture the active window as it shows on screen'
 complete -c shotguard -n '__shotguard_using capture' -l window -x -a '(__shotguard_window_ids)' -d 'Capture window ID (see \'shotguard windows\')'
@@ -93,8 +93,8 @@ complete -c shotguard -n '__shotguard_using capture' -l frame -d 'With --active 
 complete -c shotguard -n '__shotguard_using capture' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
 complete -c shotguard -n '__shotguard_using capture' -l no-redact -d 'Write the capture as it is, applying no rules'
 complete -c shotguard -n '__shotguard_using capture' -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
-complete -c shotguard -n '__shotguard_using capture' -l format -x -a 'png jpeg webp bmp' -d 'Write png, jpeg, webp or bmp whatever FILE\'s extension says'
-complete -c shotguard -n '__shotguard_using capture' -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG and WebP output (default 90)'
+complete -c shotguard -n '__shotguard_using capture' -l format -x -a 'png jpg jpeg webp bmp gif tiff tif ppm pgm pbm pnm pam ico avif xwd' -d 'Write FORMAT whatever FILE\'s extension says: png, jpg, jpeg, webp, bmp, gif, tiff, tif, ppm, pgm, pbm, pnm, pam, ico, avif, xwd'
+complete -c shotguard -n '__shotguard_using capture' -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG, WebP and AVIF output (default 90)'
 complete -c shotguard -n '__shotguard_using capture' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
 complete -c shotguard -n '__shotguard_using capture' -s h -l help -d 'Show this help and exit'
 
@@ -137,13 +137,13 @@ complete -c shotguard -n '__shotguard_using "quarantine purge"' -s h -l help -d 
 
 # redact
 complete -c shotguard -n '__shotguard_using redact' -F -d 'IN'
-complete -c shotguard -n '__shotguard_using redact' -s o -l output -r -F -d 'Write the image to FILE (atomically), as .png, .jpg, .webp or .bmp says; \'-\' writes PNG to stdout'
+complete -c shotguard -n '__shotguard_using redact' -s o -l output -r -F -d 'Write the image to FILE (atomically), in the format its extension names (.png .jpg .jpeg .webp .bmp .gif .tiff .tif .ppm .pgm .pbm .pnm .pam .ico .avif .xwd); \'-\' writes PNG to stdout'
 complete -c shotguard -n '__shotguard_using redact' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
 complete -c shotguard -n '__shotguard_using redact' -l rect -x -d 'Also cover this rectangle of the image (repeatable; % and -X/-Y allowed)'
 complete -c shotguard -n '__shotguard_using redact' -l fill -x -a 'black pixelate pixelate:16 \#' -d 'Cover for --rect: black (default), #rrggbb or pixelate[:N] (weaker)'
 complete -c shotguard -n '__shotguard_using redact' -l origin -x -d 'Where the image\'s top-left corner was on screen, for rules (default +0+0)'
-complete -c shotguard -n '__shotguard_using redact' -l format -x -a 'png jpeg webp bmp' -d 'Write png, jpeg, webp or bmp whatever FILE\'s extension says'
-complete -c shotguard -n '__shotguard_using redact' -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG and WebP output (default 90)'
+complete -c shotguard -n '__shotguard_using redact' -l format -x -a 'png jpg jpeg webp bmp gif tiff tif ppm pgm pbm pnm pam ico avif xwd' -d 'Write FORMAT whatever FILE\'s extension says: png, jpg, jpeg, webp, bmp, gif, tiff, tif, ppm, pgm, pbm, pnm, pam, ico, avif, xwd'
+complete -c shotguard -n '__shotguard_using redact' -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG, WebP and AVIF output (default 90)'
 complete -c shotguard -n '__shotguard_using redact' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
 complete -c shotguard -n '__shotguard_using redact' -s h -l help -d 'Show this help and exit'
 

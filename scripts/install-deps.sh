@@ -15,8 +15,10 @@ set -eu
 # libxcb-shape0-dev: the window list asks SHAPE whether windows are shaped, in its XCB batch.
 # libcurl4-openssl-dev: libcurl's headers for the reporters' uploads (libcurl itself is loaded at
 # the first upload, never linked).
+# libgif-dev: GIF screenshots read and rewritten (giflib, linked); libtiff-dev and libavif-dev:
+# TIFF and AVIF ones (their headers: libtiff and libavif are loaded at run time, never linked).
 build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev
-  libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev libcurl4-openssl-dev"
+  libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev libcurl4-openssl-dev libgif-dev libtiff-dev libavif-dev"
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
 # dbus-daemon gives the bus tests a private session bus; systemd has busctl (and

@@ -7,6 +7,8 @@ public enum ImageEncoding: Sendable {
     case webp(WebPOptions)
     /// 24-bit, uncompressed: what screenshot tools write when asked for a BMP.
     case bmp
+    /// Any other format, with the settings its codec keeps (GIF's palette, TIFF's compression…).
+    case settings(any FormatSettings)
 
     public var format: ImageFormat {
         switch self {
@@ -14,34 +16,31 @@ public enum ImageEncoding: Sendable {
         case .jpeg: return .jpeg
         case .webp: return .webp
         case .bmp: return .bmp
+        case .settings(let settings): return settings.format
         }
     }
 
-    /// The default encoding of `format`; `quality` (when given) for JPEG and lossy WebP.
+    /// The default encoding of `format`; `quality` (when given) where the format takes one.
+    /// Only for a format that is written (`ImageFormat.isWritable`): PNG for one that is not.
     public static func standard(_ format: ImageFormat, quality: Int? = nil) -> ImageEncoding {
-        switch format {
-        case .png: return .png(.fast)
-        case .jpeg: return .jpeg(JPEGOptions(quality: quality ?? JPEGOptions.standard.quality))
-        case .webp: return .webp(WebPOptions(quality: quality ?? WebPOptions.standard.quality))
-        case .bmp: return .bmp
-        }
+        named(format.names[0], quality: quality) ?? .png(.fast)
     }
 
-    /// An encoding that keeps an original file's format, for writing a redacted copy in its
-    /// place: PNG as PNG; JPEG at the quality estimated from its quantisation tables (90 when
-    /// they do not say) and its chroma subsampling (full or halved); WebP lossless or lossy at
-    /// quality 90 (WebP does not record its quality); BMP as 24-bit BMP. Nil when the bytes are
-    /// none of these.
+    /// How a file with the extension (or `--format` value) `name` is written, at `quality`
+    /// where the format takes one: `pgm` writes a grey PNM, `ppm` a colour one. Nil for a name
+    /// of no format, or of a format only read.
+    public static func named(_ name: String, quality: Int? = nil) -> ImageEncoding? {
+        ImageFormat(name: name)?.entry.codec.encoding(named: name.lowercased(), quality: quality)
+    }
+
+    /// An encoding that keeps an original file's format and settings, for writing a redacted
+    /// copy in its place: PNG as PNG; JPEG at the quality estimated from its quantisation
+    /// tables (90 when they do not say) and its chroma subsampling; WebP lossless or lossy at
+    /// quality 90 (WebP does not record its quality); BMP as 24-bit BMP; each other format as
+    /// its codec says (its palette, compression, byte order, variant). Nil when the bytes are
+    /// none of these, or of a format only read.
     public static func matching(original data: [UInt8]) -> ImageEncoding? {
-        switch ImageFormat.sniff(data) {
-        case .png: return .png(.fast)
-        case .jpeg:
-            let quality = JPEGQuality.estimate(data) ?? JPEGQuality.fallback
-            return .jpeg(JPEGOptions(quality: quality, fullChroma: JPEGDecoder.isFullChroma(data)))
-        case .webp: return .webp(WebPOptions(quality: WebPOptions.standard.quality, lossless: WebPCodec.isLossless(data)))
-        case .bmp: return .bmp
-        case nil: return nil
-        }
+        ImageFormat.sniff(data)?.entry.codec.encoding(matching: data)
     }
 }
 
@@ -49,28 +48,28 @@ public enum ImageEncoding: Sendable {
 public struct DecodedImage: Sendable {
     public var image: PixelBuffer
     public var format: ImageFormat
-    /// Whether the pixels went through lossy coding (JPEG, lossy WebP), so they only come
-    /// close to the pixels that were on screen.
+    /// Whether the pixels went through lossy coding (JPEG, lossy WebP or AVIF), so they only
+    /// come close to the pixels that were on screen.
     public var isLossy: Bool
+
+    public init(image: PixelBuffer, format: ImageFormat, isLossy: Bool = false) {
+        self.image = image
+        self.format = format
+        self.isLossy = isLossy
+    }
 }
 
 public enum ImageCodec {
-    /// Decodes PNG, JPEG, WebP or BMP, chosen by the bytes' signature (never by a file name), with
-    /// the same limits for each. Anything else is an `.unknownFormat` error.
+    /// Decodes any format of `ImageFormat`, chosen by the bytes' signature (never by a file
+    /// name), with the same limits for each. Anything else is an `.unknownFormat` error.
     public static func decode(
         _ data: [UInt8], source: String, limits: DecodeLimits = .standard
     ) throws(ImagingError) -> DecodedImage {
-        switch ImageFormat.sniff(data) {
-        case .png: return DecodedImage(image: try PNGDecoder.decode(data, source: source, limits: limits), format: .png, isLossy: false)
-        case .jpeg:
-            return DecodedImage(image: try JPEGDecoder.decode(data, source: source, limits: limits), format: .jpeg, isLossy: true)
-        case .webp:
-            return DecodedImage(image: try WebPCodec.decode(data, source: source, limits: limits), format: .webp,
-                                isLossy: !WebPCodec.isLossless(data))
-        case .bmp: return DecodedImage(image: try BMPCodec.decode(data, source: source, limits: limits), format: .bmp, isLossy: false)
-        case nil:
-            throw ImagingError(.unknownFormat, source: source, "not a PNG, JPEG, WebP or BMP image (unknown signature)")
+        guard let format = ImageFormat.sniff(data) else {
+            throw ImagingError(.unknownFormat, source: source, "not a \(ImageFormat.titles()) image (unknown signature)")
         }
+        try limits.checkInput(data, source: source)
+        return try format.entry.codec.read(data, source: source, limits: limits)
     }
 
     /// Encodes `image` as `encoding` says. No metadata from any input is written.
@@ -82,6 +81,7 @@ public enum ImageCodec {
         case .jpeg(let options): return try JPEGEncoder.encode(image, options: options, destination: destination)
         case .webp(let options): return try WebPCodec.encode(image, options: options, destination: destination)
         case .bmp: return try BMPCodec.encode(image, destination: destination)
+        case .settings(let settings): return try settings.encode(image, destination: destination)
         }
     }
 }

@@ -1,53 +1,69 @@
-// The image formats shotguard reads and writes, told apart by their bytes or a file name.
+// The image formats shotguard reads and writes: the one list, each told apart by its bytes or a file name.
 
-/// An image file format.
+/// An image file format. Each case names its codec in `entry`: that line is the registry.
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case png, jpeg, webp, bmp
+    // In the order their signatures are tried: XWD, which has no magic number, last.
+    case png, jpeg, webp, bmp, gif, tiff, pnm, ico, avif, xwd
+
+    var entry: FormatEntry {
+        switch self {
+        case .png: return FormatEntry(title: "PNG", names: ["png"], codec: PNGFile.self)
+        case .jpeg: return FormatEntry(title: "JPEG", names: ["jpg", "jpeg"], codec: JPEGFile.self)
+        case .webp: return FormatEntry(title: "WebP", names: ["webp"], codec: WebPFile.self)
+        case .bmp: return FormatEntry(title: "BMP", names: ["bmp"], codec: BMPFile.self)
+        case .gif: return FormatEntry(title: "GIF", names: ["gif"], codec: GIFCodec.self)
+        case .tiff: return FormatEntry(title: "TIFF", names: ["tiff", "tif"], codec: TIFFCodec.self)
+        case .pnm: return FormatEntry(title: "PNM", names: ["ppm", "pgm", "pbm", "pnm", "pam"], codec: PNMCodec.self)
+        case .ico: return FormatEntry(title: "ICO", names: ["ico"], codec: ICOCodec.self)
+        case .avif: return FormatEntry(title: "AVIF", names: ["avif"], codec: AVIFCodec.self)
+        case .xwd: return FormatEntry(title: "XWD", names: ["xwd"], codec: XWDCodec.self)
+        }
+    }
+
+    /// The name people know the format by: PNG, JPEG, WebP…
+    public var title: String { entry.title }
+    /// Its file name extensions (lowercase), the one written first.
+    public var names: [String] { entry.names }
+    /// Whether shotguard writes this format (every format it reads, where a library allows).
+    public var isWritable: Bool { entry.codec.encoding(named: names[0], quality: nil) != nil }
+    /// Whether `--quality` applies to it.
+    public var takesQuality: Bool { entry.codec.takesQuality }
+
+    /// Every extension of every format: what the file watcher looks at.
+    public static let extensions: Set<String> = Set(allCases.flatMap(\.names))
+    /// The extensions and `--format` values of the formats shotguard writes, in order.
+    public static var writableNames: [String] { allCases.filter(\.isWritable).flatMap(\.names) }
+    /// The formats' titles as a list for a sentence: "PNG, JPEG, … or XWD" (`last` joins the last two).
+    public static func titles(_ formats: [ImageFormat] = allCases, last: String = "or") -> String {
+        let titles = formats.map(\.title)
+        return titles.count < 2 ? titles.joined() : titles.dropLast().joined(separator: ", ") + " \(last) " + titles[titles.count - 1]
+    }
 
     /// The format whose signature starts `bytes`, or nil for anything else.
     public static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat? {
-        if bytes.count >= 8, zip(bytes.prefix(8), PNGChunks.signature).allSatisfy({ $0 == $1 }) { return .png }
-        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
-        if bytes.count >= 12, Array(bytes[0..<4]) == Array("RIFF".utf8), Array(bytes[8..<12]) == Array("WEBP".utf8) {
-            return .webp
-        }
-        if BMPCodec.hasSignature(bytes) { return .bmp }
-        return nil
+        allCases.first { $0.entry.codec.hasSignature(bytes) }
     }
 
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? { bytes.withUnsafeBytes { sniff($0) } }
 
-    /// The format a file name's extension names (`.png`, `.jpg`, `.jpeg`, `.webp`, `.bmp`, any case).
+    /// The format a file name's extension names (`.png`, `.jpg`, `.tif`, `.ppm`…, any case).
     public init?(path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         self.init(name: String(path[path.index(after: dot)...]))
     }
 
-    /// The format a `--format` value or an extension names: png, jpeg (or jpg), webp, bmp.
+    /// The format a `--format` value or an extension names (any of `names`, any case).
     public init?(name: String) {
-        switch name.lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg": self = .jpeg
-        case "webp": self = .webp
-        case "bmp": self = .bmp
-        default: return nil
-        }
+        let lowered = name.lowercased()
+        guard let format = ImageFormat.allCases.first(where: { $0.names.contains(lowered) }) else { return nil }
+        self = format
     }
 
     /// Whether `bytes` hold a whole file of this format, as far as its framing shows: PNG up
-    /// to `IEND`, JPEG up to the `EOI` marker after its last scan, WebP as long as its RIFF
-    /// header says, BMP every row its headers promise. A tool still writing the file fails this.
+    /// to `IEND`, JPEG up to the `EOI` marker after its last scan, GIF up to its trailer, the
+    /// others every byte their headers promise. A tool still writing the file fails this.
     public func isComplete(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard ImageFormat.sniff(bytes) == self else { return false }
-        switch self {
-        case .png:
-            do { return try PNGChunks(bytes, source: "").isComplete } catch { return false }  // not a PNG: not complete
-        case .jpeg: return JPEGMarkers.endsWithEOI(bytes)
-        case .webp:
-            let size = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
-            return bytes.count >= 8 + size
-        case .bmp: return BMPCodec.isComplete(bytes)
-        }
+        ImageFormat.sniff(bytes) == self && entry.codec.isComplete(bytes)
     }
 
     public func isComplete(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { isComplete($0) } }

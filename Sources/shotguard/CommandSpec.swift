@@ -1,4 +1,5 @@
 // The one description of shotguard's commands: parsing, help text and the docs checks read it.
+import ShotguardImaging
 
 /// One option of a command.
 struct OptionSpec: Sendable {
@@ -47,10 +48,12 @@ extension OptionSpec {
                                         help: "zlib level 0-9 for the PNG (default 1: fast; 9: smallest).")
     static let imageOutput = OptionSpec(
         "output", short: "o", value: "FILE",
-        help: "Write the image to FILE (atomically), as .png, .jpg, .webp or .bmp says; '-' writes PNG to stdout.")
+        help: "Write the image to FILE (atomically), in the format its extension names "
+            + "(\(ImageFormat.writableNames.map { "." + $0 }.joined(separator: " "))); '-' writes PNG to stdout.")
     static let format = OptionSpec("format", value: "FORMAT",
-                                   help: "Write png, jpeg, webp or bmp whatever FILE's extension says.")
+                                   help: "Write FORMAT whatever FILE's extension says: \(ImageFormat.writableNames.joined(separator: ", ")).")
     static let quality = OptionSpec("quality", value: "N",
-                                    help: "Quality 1-100 for JPEG and WebP output (default 90).")
+                                    help: "Quality 1-100 for \(ImageFormat.titles(ImageFormat.allCases.filter(\.takesQuality), last: "and")) "
+                                        + "output (default 90).")
     static let noShm = OptionSpec("no-shm", help: "Capture with XGetImage even where MIT-SHM is available.")
 }

@@ -3,6 +3,11 @@ import ShotguardBase
 import ShotguardImaging
 
 enum ImageOutput {
+    /// `a, b or c`: the items of a sentence's list.
+    static func list(_ items: [String], _ last: String) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " \(last) " + items[items.count - 1]
+    }
+
     /// As PNG at zlib `compressionLevel`.
     static func write(_ image: PixelBuffer, to path: String, compressionLevel: Int) throws(CLIError) {
         try write(image, to: path, as: .png(EncodeOptions(compressionLevel: compressionLevel, filter: EncodeOptions.fast.filter)))
@@ -32,44 +37,45 @@ enum ImageOutput {
 
 extension ParsedArguments {
     /// The output's format from `--format`, else from FILE's extension ('-' is PNG), with
-    /// `--quality` for JPEG and WebP and `--compression` for PNG. An extension that names no
-    /// format is an error rather than PNG bytes under a misleading name.
+    /// `--quality` where the format takes one and `--compression` for PNG. An extension that
+    /// names no format is an error rather than PNG bytes under a misleading name. The formats
+    /// and their names are those of `ImageFormat`.
     func imageEncoding(for output: String) throws(CLIError) -> ImageEncoding {
-        let format: ImageFormat
-        if let name = value("format") {
-            guard let named = ImageFormat(name: name) else {
-                throw .usage("--format: '\(name)' is not a format (expected png, jpeg, webp or bmp)")
+        let names = ImageFormat.writableNames
+        let name: String
+        if let given = value("format") {
+            guard ImageFormat(name: given)?.isWritable == true else {
+                throw .usage("--format: '\(given)' is not a format shotguard writes (expected \(ImageOutput.list(names, "or")))")
             }
-            format = named
+            name = given.lowercased()
         } else if output == "-" {
-            format = .png
-        } else if let named = ImageFormat(path: output) {
-            format = named
+            name = "png"
+        } else if let dot = output.lastIndex(of: "."), !output[dot...].contains("/"),
+                  ImageFormat(name: String(output[output.index(after: dot)...]))?.isWritable == true {
+            name = output[output.index(after: dot)...].lowercased()
         } else {
-            throw .usage("-o '\(output)': the extension names no image format; end the name in .png, .jpg, .webp or .bmp, "
-                + "or give --format png|jpeg|webp|bmp")
+            throw .usage("-o '\(output)': the extension names no image format; end the name in "
+                + ImageOutput.list(names.map { "." + $0 }, "or") + ", or give --format " + names.joined(separator: "|"))
         }
+        let format = ImageFormat(name: name) ?? .png
         let quality = try value("quality").map { text throws(CLIError) in
             guard let number = Int(text), (1...100).contains(number) else {
                 throw .usage("--quality: '\(text)' is not a quality (expected a number from 1 to 100)")
             }
             return number
         }
-        switch format {
-        case .png:
-            if quality != nil { throw .usage("--quality applies to JPEG and WebP output; for PNG use --compression") }
+        let lossy = ImageFormat.titles(ImageFormat.allCases.filter(\.takesQuality), last: "and")
+        if format == .png {
+            if quality != nil { throw .usage("--quality applies to \(lossy) output; for PNG use --compression") }
             let level = try compressionLevel(default: EncodeOptions.fast.compressionLevel)
             return .png(EncodeOptions(compressionLevel: level, filter: EncodeOptions.fast.filter))
-        case .jpeg, .webp:
-            if value("compression") != nil {
-                throw .usage("--compression applies to PNG output; for \(format == .jpeg ? "JPEG" : "WebP") use --quality")
-            }
-            return .standard(format, quality: quality)
-        case .bmp:
-            if quality != nil || value("compression") != nil {
-                throw .usage("--quality and --compression do not apply to BMP output (24-bit, uncompressed)")
-            }
-            return .bmp
         }
+        if value("compression") != nil {
+            throw .usage("--compression applies to PNG output" + (format.takesQuality ? "; for \(format.title) use --quality" : ""))
+        }
+        if quality != nil, !format.takesQuality {
+            throw .usage("--quality applies to \(lossy) output, not to \(format.title)")
+        }
+        return ImageEncoding.named(name, quality: quality) ?? .png(.fast)
     }
 }

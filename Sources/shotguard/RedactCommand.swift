@@ -1,4 +1,4 @@
-// `shotguard redact`: blacks out rectangles of an existing PNG, JPEG, WebP or BMP image.
+// `shotguard redact`: blacks out rectangles of an existing image, in any format the imaging layer reads.
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
@@ -8,7 +8,7 @@ import ShotguardScreen
 
 enum RedactCommand: Subcommand {
     static let spec = CommandSpec(
-        name: "redact", summary: "redact an existing PNG, JPEG, WebP or BMP image",
+        name: "redact", summary: "redact an existing image (\(ImageFormat.titles()))",
         arguments: "IN -o FILE",
         options: [
             .imageOutput, .regions,
@@ -20,7 +20,7 @@ enum RedactCommand: Subcommand {
                        help: "Where the image's top-left corner was on screen, for rules (default +0+0)."),
             .format, .quality, .compression, .help,
         ],
-        details: "IN (PNG, JPEG, WebP or BMP, told by its bytes) may be '-' for standard input; its metadata\n"
+        details: "IN (\(ImageFormat.titles()), told by its bytes) may be '-' for standard input; its metadata\n"
             + "is not copied. Rules of the regions file apply with the image at --origin on the screen;\n"
             + "window rules are resolved against the live X display and fail closed (exit 2)\n"
             + "without one. Text rules (card numbers, e-mail addresses, IBANs, keys, patterns) are\n"

@@ -45,6 +45,34 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(try ImageCodec.decode(try sandbox.bytes("lossless.webp"), source: "").image.pixels, original.pixels)
     }
 
+    /// Every other format written, then read back by `redact` itself: the lossless ones exactly,
+    /// GIF (6,144 colours quantised to 256) and AVIF close.
+    func testRedactWritesAndReadsEveryOtherFormat() throws {
+        let outputs: [(String, ImageFormat, Int)] = [("out.tiff", .tiff, 0), ("out.TIF", .tiff, 0), ("out.ppm", .pnm, 0), ("out.pam", .pnm, 0),
+                                                     ("out.ico", .ico, 0), ("out.xwd", .xwd, 0), ("out.bmp", .bmp, 0), ("out.gif", .gif, 24),
+                                                     ("out.avif", .avif, 12)]
+        for (output, format, tolerance) in outputs {
+            let result = try sandbox.run(["redact", "in.png", "-o", output, "--rect", "40x24+16+16"])
+            XCTAssertEqual(result.status, 0, "in.png -> \(output): \(result.stderr)")
+            let written = try ImageCodec.decode(try sandbox.bytes(output), source: output)
+            XCTAssertEqual(written.format, format, output)
+            assertCovered(written.image, from: original, tolerance: tolerance, "in.png -> \(output)")
+            let back = try sandbox.run(["redact", output, "-o", "back.png", "--rect", "1x1+0+0", "--fill", "#000000"])
+            XCTAssertEqual(back.status, 0, "\(output) -> back.png: \(back.stderr)")
+            var expected = written.image
+            expected[0, 0] = 0xFF00_0000
+            XCTAssertEqual(try PNGDecoder.decode(try sandbox.bytes("back.png"), source: "back.png").pixels.map { $0 | 0xFF00_0000 },
+                           expected.pixels.map { $0 | 0xFF00_0000 }, "\(output) read back")
+            // Cut in half, it is refused in one line, and nothing is written.
+            let whole = try sandbox.bytes(output)
+            try sandbox.write("cut-" + output, Array(whole.prefix(whole.count / 2)))
+            let before = sandbox.contents()
+            assertFailure(try sandbox.run(["redact", "cut-" + output, "-o", "never.png"]), status: 1, prefix: "shotguard: cut-\(output): ",
+                          mentions: [])
+            XCTAssertEqual(sandbox.contents(), before, "cut-\(output)")
+        }
+    }
+
     /// Inside `cover` black (away from the edges, which lossy coding softens), outside `input`.
     private func assertCovered(_ image: PixelBuffer, from input: PixelBuffer, tolerance: Int, _ message: String,
                                file: StaticString = #filePath, line: UInt = #line) {
@@ -84,12 +112,12 @@ final class FormatTests: XCTestCase {
 
     func testAnUnknownExtensionIsAUsageErrorNotPNGBytes() throws {
         let before = sandbox.contents()
-        for name in ["out.tiff", "out", "out.png.tmp"] {
+        for name in ["out.heic", "out", "out.png.tmp"] {
             let result = try sandbox.run(["redact", "in.png", "-o", name])
             assertFailure(result, status: 2, prefix: "shotguard: -o '\(name)': ", mentions: ["--format"])
         }
-        let format = try sandbox.run(["redact", "in.png", "-o", "out.tiff", "--format", "tiff"])
-        assertFailure(format, status: 2, prefix: "shotguard: --format: 'tiff'", mentions: ["png, jpeg, webp or bmp"])
+        let format = try sandbox.run(["redact", "in.png", "-o", "out.heic", "--format", "heic"])
+        assertFailure(format, status: 2, prefix: "shotguard: --format: 'heic'", mentions: ["png, jpg, jpeg, webp, bmp, gif, tiff"])
         XCTAssertEqual(sandbox.contents(), before)
     }
 
@@ -100,7 +128,7 @@ final class FormatTests: XCTestCase {
                           prefix: "shotguard: --quality: '\(value)'", mentions: ["1 to 100"])
         }
         assertFailure(try sandbox.run(["redact", "in.png", "-o", "out.png", "--quality", "80"]), status: 2,
-                      prefix: "shotguard: --quality applies to JPEG and WebP", mentions: ["--compression"])
+                      prefix: "shotguard: --quality applies to JPEG, WebP and AVIF", mentions: ["--compression"])
         assertFailure(try sandbox.run(["redact", "in.png", "-o", "out.webp", "--compression", "9"]), status: 2,
                       prefix: "shotguard: --compression applies to PNG", mentions: ["--quality"])
         XCTAssertEqual(sandbox.contents(), before)
@@ -150,7 +178,7 @@ final class FormatTests: XCTestCase {
         }
         try sandbox.write("huge.jpg", huge)
         let cases = [("cut.jpg", "truncated"), ("cut.webp", "truncated"), ("header.jpg", "truncated"),
-                     ("riff.webp", "WebP"), ("text.jpg", "not a PNG, JPEG, WebP or BMP"), ("huge.jpg", "60000x60000")]
+                     ("riff.webp", "WebP"), ("text.jpg", "not a PNG, JPEG, WebP, BMP, GIF, TIFF"), ("huge.jpg", "60000x60000")]
         let before = sandbox.contents()
         for (name, mention) in cases {
             for output in ["out.png", "out.jpg"] {

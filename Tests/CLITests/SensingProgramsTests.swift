@@ -76,10 +76,10 @@ final class SensingProgramsTests: WatchDesktopTestCase {
         assertRedacted(report.image, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
     }
 
-    /// xwd writes an X window dump, which the agent does not read: the report carries the
-    /// agent's own fallback of the screen, redacted where rules hit it, and still names xwd and
-    /// what it read. (The image is kept even when no rule hits the fallback's rectangle.)
-    func testXwdIsNamedAndItsReportIsTheFallback() throws {
+    /// xwd writes an X window dump, which the agent reads like any other screenshot (it used to
+    /// leave it, reporting its own fallback): the report's image is the dump, placed on the
+    /// whole screen and redacted where rules hit it, and it still names xwd and what it read.
+    func testXwdIsNamedAndItsDumpIsTheReportsImage() throws {
         _ = try requireTool("xwd", package: "x11-apps")
         let screen = try desk.screen()
         let watch = try agent(["--keep-unredacted"])
@@ -90,8 +90,10 @@ final class SensingProgramsTests: WatchDesktopTestCase {
         XCTAssertEqual(read["pid"] as? Int, Int(pid))
         XCTAssertEqual(read["request"] as? String, "GetImage")
         XCTAssertEqual(read["geometry"] as? String, "640x400+0+0")
-        XCTAssertEqual(image(report.json)["source"] as? String, "fallback", "\(report.json)")
+        XCTAssertEqual(image(report.json)["source"] as? String, "file", "\(report.json)")
+        XCTAssertEqual(image(report.json)["original"] as? String, shots + "/xwd-1.xwd", "\(report.json)")
         let geometry = try XCTUnwrap((report.json["alignment"] as? [String: Any])?["geometry"] as? String, "\(report.json)")
+        XCTAssertEqual(geometry, "640x400+0+0")
         let origin = try Geometry.parse(geometry).resolve(in: fullScreen)
         assertRedacted(report.image, origin: origin, screen: screen, expected: try desk.expectedRedactions())
     }

@@ -25,16 +25,20 @@ final class WatchDesktop {
     /// `windowManagerConfig`: an openbox `rc.xml` of the test's own (its key bindings);
     /// `withoutRecord` starts the server without RECORD, as some servers ship (the agent then
     /// sees no screen reads, and works by files, the clipboard and tool windows alone).
-    init(width: Int = 640, height: Int = 400, windowManagerConfig: String? = nil, withoutRecord: Bool = false) throws {
+    /// `fewColours` paints with 8 colours (2 levels a channel), so that what is below the title
+    /// bars fits a GIF's palette.
+    init(width: Int = 640, height: Int = 400, windowManagerConfig: String? = nil, withoutRecord: Bool = false,
+         fewColours: Bool = false) throws {
+        let mask: UInt32 = fewColours ? 0x606060 : 0x7F7F7F
         server = try startPrivateServer(width: width, height: height, withoutExtensions: withoutRecord ? ["RECORD"] : [],
                                         windowManager: true, windowManagerConfig: windowManagerConfig)
         display = try Display(name: server.name)
-        try display.setRootBackground(Self.wallpaper(width: width, height: height))
+        try display.setRootBackground(Self.pattern(width: width, height: height, seed: 1, mask: mask))
         vault = try PaintedWindow(display: display, frame: Rect(x: 40, y: 60, width: 200, height: 120),
-                                  content: Self.pattern(width: 200, height: 120, seed: 3), instance: "vault",
+                                  content: Self.pattern(width: 200, height: 120, seed: 3, mask: mask), instance: "vault",
                                   className: "Vault", title: "Vault - Personal")
         notes = try PaintedWindow(display: display, frame: Rect(x: 330, y: 180, width: 220, height: 140),
-                                  content: Self.pattern(width: 220, height: 140, seed: 9), instance: "notes",
+                                  content: Self.pattern(width: 220, height: 140, seed: 9, mask: mask), instance: "notes",
                                   className: "Notes", title: "Notes")
         // openbox focuses new windows in its own time, and a title bar changes colour with the
         // focus: settle it on Notes before any test compares a screenshot with the screen.
@@ -58,7 +62,7 @@ final class WatchDesktop {
     }
 
     /// Pseudo-random pixels: every row differs from every other, as on a busy screen.
-    static func pattern(width: Int, height: Int, seed: UInt32) -> PixelBuffer {
+    static func pattern(width: Int, height: Int, seed: UInt32, mask: UInt32 = 0x7F7F7F) -> PixelBuffer {
         var image = PixelBuffer(width: width, height: height)
         var state = seed &* 2_654_435_761 | 1
         for y in 0..<height {
@@ -66,7 +70,7 @@ final class WatchDesktop {
                 state ^= state << 13
                 state ^= state >> 17
                 state ^= state << 5
-                image[x, y] = 0xFF00_0000 | (state & 0x7F7F7F) | 0x202020
+                image[x, y] = 0xFF00_0000 | (state & mask) | 0x202020
             }
         }
         return image

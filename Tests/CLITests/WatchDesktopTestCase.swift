@@ -20,11 +20,17 @@ class WatchDesktopTestCase: XCTestCase {
     /// The screen's size: 640x400 unless a suite needs room for a larger window.
     class var screenSize: (width: Int, height: Int) { (640, 400) }
 
+    /// Whether the screen is painted with few colours (a GIF holds them all).
+    class var fewColours: Bool { false }
+
     override class func setUp() {
         super.setUp()
         let withRecord = serverHasRecord
         let size = screenSize
-        desktops.start(self) { try WatchDesktop(width: size.width, height: size.height, withoutRecord: !withRecord) }
+        let fewColours = fewColours
+        desktops.start(self) {
+            try WatchDesktop(width: size.width, height: size.height, withoutRecord: !withRecord, fewColours: fewColours)
+        }
     }
 
     override class func tearDown() {

@@ -20,6 +20,31 @@ final class X11CaptureFormatTests: X11DesktopTestCase {
         assertOnlyFiles(["rules", "shot.jpg", "shot.webp"], in: sandbox)
     }
 
+    /// The lossless formats hold the redacted screen exactly; GIF (the wallpaper has thousands
+    /// of colours, quantised to 256) and AVIF come close, their covers solid.
+    func testEveryWrittenFormatHoldsTheRedactedCapture() throws {
+        let expected = X11Scene.redacted(desktop.screen)
+        let names = ["shot.tiff", "shot.ppm", "shot.pgm", "shot.pam", "shot.xwd", "shot.gif", "shot.avif"]
+        for name in names {
+            let result = try desktop.run(["capture", "--regions", rules, "-o", name], in: sandbox)
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            let decoded = try ImageCodec.decode(try sandbox.bytes(name), source: name)
+            XCTAssertEqual(decoded.format, ImageFormat(path: name), name)
+            switch name {
+            case "shot.gif", "shot.avif": assertClose(decoded.image, to: expected, name)
+            case "shot.pgm": XCTAssertEqual(decoded.image.pixels.map(grey), expected.pixels.map(grey), name)
+            default: XCTAssertEqual(decoded.image.pixels.map { $0 | 0xFF00_0000 }, expected.pixels.map { $0 | 0xFF00_0000 }, name)
+            }
+        }
+        assertOnlyFiles(Set(["rules"] + names), in: sandbox)
+    }
+
+    /// The luma PGM keeps (ITU-R 601 weights), as an opaque grey pixel.
+    private func grey(_ pixel: UInt32) -> UInt32 {
+        let luma = (299 * (pixel >> 16 & 0xFF) + 587 * (pixel >> 8 & 0xFF) + 114 * (pixel & 0xFF) + 500) / 1000
+        return 0xFF00_0000 | luma << 16 | luma << 8 | luma
+    }
+
     func testFormatToStandardOutput() throws {
         let result = try desktop.run(["capture", "--regions", rules, "--geometry", "100x80+30+20", "--format", "webp",
                                       "--quality", "100", "-o", "-"], in: sandbox)
@@ -32,8 +57,8 @@ final class X11CaptureFormatTests: X11DesktopTestCase {
     }
 
     func testAnUnknownExtensionCapturesNothing() throws {
-        let result = try desktop.run(["capture", "--regions", rules, "-o", "shot.tiff"], in: sandbox)
-        assertFailure(result, status: 2, prefix: "shotguard: -o 'shot.tiff': ", mentions: ["--format"])
+        let result = try desktop.run(["capture", "--regions", rules, "-o", "shot.heic"], in: sandbox)
+        assertFailure(result, status: 2, prefix: "shotguard: -o 'shot.heic': ", mentions: ["--format"])
         assertOnlyFiles(["rules"], in: sandbox)
     }
 

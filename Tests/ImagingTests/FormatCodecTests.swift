@@ -91,8 +91,11 @@ final class FormatCodecTests: XCTestCase {
                 XCTAssertTrue("\(error)".hasPrefix("big: image is 160x120, over the limit"), "\(error)")
             }
         }
-        XCTAssertThrowsError(try ImageCodec.decode(Array("GIF89a".utf8), source: "x.gif")) { error in
+        XCTAssertThrowsError(try ImageCodec.decode(Array("8BPS\u{0}\u{1}".utf8), source: "x.psd")) { error in
             XCTAssertEqual((error as? ImagingError)?.kind, .unknownFormat)
+        }
+        XCTAssertThrowsError(try ImageCodec.decode(Array("GIF89a".utf8), source: "x.gif")) { error in
+            XCTAssertEqual((error as? ImagingError)?.kind, .truncated, "a GIF cut after its signature")
         }
     }
 

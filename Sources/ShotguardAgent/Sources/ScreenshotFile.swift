@@ -16,24 +16,8 @@ struct ScreenshotFile {
     /// The file as it was checked: reading it again (`ScreenshotFileClassifier.read`) gives
     /// its bytes only while it is still this file, unchanged.
     let identity: FileIdentity
-    let format: ImageFileType
-}
-
-/// An image format, by the file's name.
-enum ImageFileType: String, Sendable {
-    case png, jpeg, webp, bmp
-
-    init?(name: BytePath) {
-        let text = name.lastComponent.lossyText
-        guard let dot = text.lastIndex(of: ".") else { return nil }
-        switch text[text.index(after: dot)...].lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg": self = .jpeg
-        case "webp": self = .webp
-        case "bmp": self = .bmp
-        default: return nil
-        }
-    }
+    /// The format its name says (its bytes decide when it is read).
+    let format: ImageFormat
 }
 
 enum ScreenshotFileClassifier {
@@ -44,7 +28,8 @@ enum ScreenshotFileClassifier {
         "bildschirmfoto", "captura", "capture d", "schermata", "zrzut ekranu", "skärmbild", "schermafbeelding",
         "снимок экрана", "スクリーンショット", "屏幕截图",
     ]
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "bmp"]
+    /// The extensions of every format the imaging layer reads (`ImageFormat`, the one list).
+    static let imageExtensions = ImageFormat.extensions
     static let maximumSize = 64 * 1024 * 1024
     static let maximumAge = 5.0
 
@@ -90,7 +75,7 @@ enum ScreenshotFileClassifier {
     static func classify(_ path: BytePath, now: Double, keepingBytes: Bool = true, checkingAge: Bool = true,
                          checkingCompleteness: Bool = true) -> Result<ScreenshotFile, SkipReason> {
         let name = path.lastComponent
-        guard looksLikeImage(name), let format = ImageFileType(name: name) else { return .failure(.notAnImage) }
+        guard looksLikeImage(name), let format = ImageFormat(path: name.lossyText) else { return .failure(.notAnImage) }
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return .failure(errno == ELOOP ? .symlink : .unreadable(errnoText())) }
         defer { close(fd) }
@@ -130,17 +115,17 @@ enum ScreenshotFileClassifier {
     }
 
     /// The whole file, when it is a complete image (a PNG up to its IEND).
-    private static func readComplete(fd: Int32, path: BytePath, format: ImageFileType = .png) -> Result<[UInt8], SkipReason> {
+    private static func readComplete(fd: Int32, path: BytePath, format: ImageFormat = .png) -> Result<[UInt8], SkipReason> {
         let bytes: [UInt8]
         do throws(FileError) {
             bytes = try FileIO.read(fd: fd, name: path.description, limit: maximumSize)
         } catch {
             return .failure(.unreadable(error.description))
         }
-        // PNG, JPEG and WebP are checked by their bytes; other formats (BMP) are not read. An
-        // empty file is a file about to be written.
+        // Every format is checked by its bytes (BMP is not read when classified). An empty file
+        // is a file about to be written.
         guard !bytes.isEmpty else { return .failure(.incomplete) }
-        guard let sniffed = ShotguardImaging.ImageFormat.sniff(bytes) else { return .success(bytes) }
+        guard let sniffed = ImageFormat.sniff(bytes) else { return .success(bytes) }
         return sniffed.isComplete(bytes) ? .success(bytes) : .failure(.incomplete)
     }
 
@@ -155,7 +140,7 @@ enum ScreenshotFileClassifier {
             case .notOwned: return "owned by another user"
             case .tooLarge: return "larger than \(maximumSize / 1024 / 1024) MiB"
             case .old: return "written more than \(Int(maximumAge)) s ago"
-            case .incomplete: return "not a complete image yet (no PNG IEND, JPEG EOI or whole RIFF)"
+            case .incomplete: return "not a complete image yet (its format's end, such as PNG's IEND or JPEG's EOI, is not there)"
             case .changed: return "changed or replaced since it was checked"
             case .unreadable(let reason): return "unreadable: \(reason)"
             }

@@ -36,7 +36,7 @@ extension OptionSpec {
         case "monitor": return .monitorNames
         case "fill": return .fill
         case "compression": return .words((0...9).map(String.init))
-        case "format": return .words(ImageFormat.allCases.map(\.rawValue))
+        case "format": return .words(ImageFormat.writableNames)
         case "quality": return .words(["50", "75", "90", "100"])
         default: break
         }

@@ -1,0 +1,19 @@
+// Fuzzes the icon reader: any bytes give an image or a one-line error, and what is read survives re-encoding.
+import FuzzSupport
+import ShotguardImaging
+
+/// Smaller than the standard limits so that one input costs milliseconds; the limit checks
+/// themselves are the same code.
+private let limits = DecodeLimits(maxWidth: 2048, maxHeight: 2048, maxPixels: 1 << 18, maxInputBytes: 1 << 20)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzICO(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = FuzzInput(data, size).bytes
+    guard let image = requireDecoded("input.ico", limits: limits, { () throws(ImagingError) in
+        try ICOCodec.decode(bytes, source: "input.ico", limits: limits)
+    }) else { return 0 }
+    requireRoundTrip(image, of: bytes, as: .ico, exact: true) { (encoded) throws(ImagingError) in
+        try ICOCodec.decode(encoded, source: "output.ico", limits: limits)
+    }
+    return 0
+}
