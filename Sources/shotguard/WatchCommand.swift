@@ -30,10 +30,15 @@ enum WatchCommand: Subcommand {
             OptionSpec("no-tools", help: "Do not watch for screenshot tools' windows."),
             OptionSpec("no-guard", help: "Only report: leave screenshot files and the clipboard as the tool made them."),
             OptionSpec("no-notify", help: "Show no desktop notifications."),
+            OptionSpec("no-tray", help: "Show no tray icon (XEmbed system tray or StatusNotifierItem)."),
+            OptionSpec("no-indicator", help: "Show no mark on screen while a program records the screen."),
             OptionSpec("shield", help: "Cover what the rules hit the moment Print is pressed, before the tool reads the screen."),
             OptionSpec("shield-key", value: "KEYSYM", repeatable: true,
                        help: "Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)."),
-            .noShm, .compression, .help,
+            .noShm, .compression,
+            OptionSpec("config", value: "FILE",
+                       help: "Read settings from FILE instead of $XDG_CONFIG_HOME/shotguard/agent.conf."),
+            .help,
         ],
         details: "Watches the XDG pictures folder, its Screenshots subfolder, the home folder and every --dir,\n"
             + "the CLIPBOARD selection and screenshot tools' windows. At the first signal it records the\n"
@@ -45,11 +50,29 @@ enum WatchCommand: Subcommand {
             + "the key from anyone, and maps prepared covers in the rules' fills over what they hit; the covers\n"
             + "let clicks through and come down once the screenshot has arrived, at most 3 s later.\n"
             + "SIGHUP reloads the regions file (keeping the old rules if the new\n"
-            + "file is invalid); SIGINT and SIGTERM stop after the report in hand.",
+            + "file is invalid); SIGINT and SIGTERM stop after the report in hand.\n\n"
+            + "Settings: each line 'key = value' of $XDG_CONFIG_HOME/shotguard/agent.conf is one of these\n"
+            + "long options ('shield = true', 'dir = ~/Shots', 'notify = false'); options given here win\n"
+            + "(see shotguard-agent.conf(5)).",
         examples: ["shotguard watch --shield --exec 'notify-send \"$SHOTGUARD_IMAGE\"'"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("watch: takes no arguments") }
+        let settings = try AgentConfig.read(path: arguments.value("config"), spec: spec)
+        let options = try settings.convert(arguments, options(from:))
+        let agent: Agent
+        do throws(AgentError) {
+            agent = try Agent(options: options)
+        } catch {
+            throw error.isUsage ? .usage(error.message) : .failure(error.message)
+        }
+        let code = agent.run()
+        if code != 0 { throw .failure("the agent stopped with an error (see the log above)") }
+    }
+
+    /// The agent's options from the command line and the settings file together: every value
+    /// checked here, so a bad one in the file is named by its line.
+    static func options(from arguments: ParsedArguments) throws(CLIError) -> AgentOptions {
         var options = AgentOptions()
         options.regionsPath = arguments.value("regions")
         options.folders = arguments.all("dir")
@@ -59,6 +82,8 @@ enum WatchCommand: Subcommand {
         options.keepFor = try keepFor(arguments)
         options.keepUnredacted = arguments.has("keep-unredacted")
         options.notify = !arguments.has("no-notify")
+        options.tray = !arguments.has("no-tray")
+        options.indicator = !arguments.has("no-indicator")
         options.execCommand = arguments.value("exec")
         options.printJSON = arguments.has("json")
         options.once = arguments.has("once")
@@ -73,14 +98,7 @@ enum WatchCommand: Subcommand {
         options.shield = arguments.has("shield")
         options.shieldKeys = try shieldKeys(arguments, shielding: options.shield)
         options.version = Commands.version
-        let agent: Agent
-        do throws(AgentError) {
-            agent = try Agent(options: options)
-        } catch {
-            throw error.isUsage ? .usage(error.message) : .failure(error.message)
-        }
-        let code = agent.run()
-        if code != 0 { throw .failure("the agent stopped with an error (see the log above)") }
+        return options
     }
 
     /// `--shield-key KEYSYM`: X keysym names (as `xev` shows them), only with `--shield`.
