@@ -54,7 +54,7 @@ public final class Agent {
         outputs = try AgentOutputs(options: options, shield: inputs.desktop.shield, log: log)
         let rules = self.rules, outputs = self.outputs
         screen.adjust = { context in
-            let own = outputs.shield.coverIDs
+            let own = outputs.ownWindowIDs
             if !own.isEmpty { context.windows.removeAll { own.contains($0.id) } }
             rules.addFields(to: &context)
         }
@@ -116,7 +116,7 @@ public final class Agent {
         if let files = inputs.files {
             list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
-        if let bus = outputs.desktop.descriptor { list.append(bus) }
+        list += outputs.desktop.descriptors
         if let passes = handler.textPasses, handler.textPassesRunning {
             list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
         }

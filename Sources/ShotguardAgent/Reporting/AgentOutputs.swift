@@ -1,6 +1,7 @@
 // What the agent puts out: the shield's covers and the reports.
 import Glibc
 import ShotguardBase
+import ShotguardRegions
 import ShotguardX11
 
 /// The shield controller, the report sink and the desktop (session bus and notifications),
@@ -26,8 +27,16 @@ final class AgentOutputs {
         let host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         sink = ReportSink(spool: spool, reporters: reporters, keepUnredacted: options.keepUnredacted || options.execCommand != nil,
                           host: host, version: options.version, log: log)
-        desktop = DesktopIntegration(notify: options.notify, log: log)
-        let desktop = self.desktop
+        let folders = DesktopFolders(reports: spool.folder, regions: options.regionsPath ?? RegionsFile.defaultPath,
+                                     quarantine: QuarantineStore().folder)
+        desktop = DesktopIntegration(notify: options.notify, tray: options.tray, indicator: options.indicator, folders: folders,
+                                     log: log)
+        let desktop = self.desktop, shield = self.shield
+        desktop.isOwnWindow = { shield.coverIDs.contains($0) }
         sink.onReport = { desktop.reported($0) }
     }
+
+    /// Every window the agent shows (the shield's covers, the tray icon, its menu, the recording
+    /// mark): the one list the agent leaves out of what it sees on the screen.
+    var ownWindowIDs: Set<UInt> { shield.coverIDs.union(desktop.windowIDs) }
 }
