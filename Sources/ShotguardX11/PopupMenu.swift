@@ -59,17 +59,17 @@ final class PopupMenu {
     /// The windows of the menu, to leave out of what the agent sees.
     var windowIDs: Set<UInt> { window == 0 ? [] : Set([UInt(window)] + rows.map { UInt($0.window) }) }
 
-    /// Opens the menu with `items` near the root position `point` (below and right of it where
-    /// there is room), replacing an open one.
-    func open(_ items: [PresenceMenuItem], at point: (x: Int, y: Int)) {
+    /// Opens the menu with `items` beside `anchor` (the icon, on the root): below it where there
+    /// is room, else above, inside the screen; replaces an open one.
+    func open(_ items: [PresenceMenuItem], beside anchor: Rect) {
         close()
         guard !items.isEmpty, !display.isLost else { return }
         let handle = display.handle
         let width = items.map { PixelBuffer.textSize($0.label, scale: Self.scale).width }.max()! + 2 * Self.padding
         let height = items.map { $0.isSeparator ? Self.separatorHeight : Self.rowHeight }.reduce(0, +)
         let screen = display.size
-        let x = min(max(0, point.x), max(0, screen.width - width - 2))
-        let y = point.y + height + 2 <= screen.height ? point.y : max(0, point.y - height - 2)
+        let x = min(max(0, anchor.x), max(0, screen.width - width - 2))
+        let y = anchor.maxY + height + 2 <= screen.height ? anchor.maxY : max(0, anchor.y - height - 2)
         frame = Rect(x: x, y: y, width: width, height: height)
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1

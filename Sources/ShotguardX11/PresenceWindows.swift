@@ -76,7 +76,7 @@ public final class PresenceWindows {
             XNextEvent(display.handle, &event)
             if let tag = menu.handle(&event) { chosen.append(tag) }
             if let click = icon?.handle(&event) {
-                if menu.isOpen { menu.close() } else { menu.open(items, at: click) }
+                if menu.isOpen { menu.close() } else { menu.open(items, beside: click) }
             }
             indicator?.handle(&event, now: now)
         }

@@ -131,9 +131,9 @@ final class TrayIcon {
         return list.pointee.visual
     }
 
-    /// Handles an event of the icon, its tray or the root; returns the root position of a
-    /// click on the icon (first or third button), nil otherwise.
-    func handle(_ event: inout XEvent) -> (x: Int, y: Int)? {
+    /// Handles an event of the icon, its tray or the root; after a click on the icon (first or
+    /// third button), returns where the icon is on the root, for the menu to open beside it.
+    func handle(_ event: inout XEvent) -> Rect? {
         switch event.type {
         case ClientMessage where event.xclient.window == display.root && event.xclient.message_type == managerAtom:
             if Atom(event.xclient.data.l.1) == selection { dock() }
@@ -153,7 +153,8 @@ final class TrayIcon {
             draw()
         case ButtonRelease where event.xbutton.window == window:
             if event.xbutton.button == UInt32(Button1) || event.xbutton.button == UInt32(Button3) {
-                return (Int(event.xbutton.x_root), Int(event.xbutton.y_root))
+                let button = event.xbutton
+                return Rect(x: Int(button.x_root - button.x), y: Int(button.y_root - button.y), width: size.width, height: size.height)
             }
         default:
             break
