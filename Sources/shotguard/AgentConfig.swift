@@ -217,7 +217,7 @@ extension AgentConfig {
     }
 }
 
-extension String {
+extension StringProtocol {
     /// Without the spaces and tabs at either end.
     var trimmingBlanks: String {
         let characters = Array(self)

@@ -29,6 +29,7 @@ enum Commands {
         QuarantineRestoreCommand.self,
         QuarantinePurgeCommand.self,
         RedactCommand.self,
+        RegionsAddCommand.self,
         RegionsCheckCommand.self,
         RegionsShowCommand.self,
         ReportsListCommand.self,
@@ -45,7 +46,7 @@ enum Commands {
     /// What each group of commands is for, shown beside its name where the commands are listed
     /// (shell completion); a group missing here is shown by its commands' names.
     static let groupSummaries = [
-        "regions": "check or preview the regions file",
+        "regions": "add to, check or preview the regions file",
         "quarantine": "list, restore or purge the screenshots guard set aside",
         "reports": "list or purge the reports the agent kept",
     ]
