@@ -22,6 +22,7 @@ enum Commands {
         CaptureCommand.self,
         CompletionsCommand.self,
         DemoCommand.self,
+        DoctorCommand.self,
         MonitorsCommand.self,
         PauseCommand.self,
         ProtectCommand.self,
