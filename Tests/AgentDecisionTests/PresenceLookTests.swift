@@ -80,7 +80,7 @@ final class PresenceLookTests: XCTestCase {
         }
         let pixmap = TrayArt.pixmaps(.protecting, sizes: [22])[0]
         XCTAssertEqual(pixmap.argb.count, 22 * 22 * 4)
-        let middle = (11 * 22 + 4) * 4
+        let middle = (18 * 22 + 11) * 4
         XCTAssertEqual(Array(pixmap.argb[middle..<middle + 4]), [0xFF, 0x2E, 0x9E, 0x4F], "ARGB in network byte order")
     }
 }

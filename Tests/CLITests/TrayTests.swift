@@ -76,7 +76,7 @@ final class TrayTests: WatchDesktopTestCase {
         XCTAssertEqual(mark.x + mark.width / 2, 320, accuracy: 1, "and in the middle: \(mark)")
         let screen = try freshScreen(desk.name)
         XCTAssertGreaterThan(share(of: Self.red, in: screen, icon), 0.2, "the recording icon is red")
-        XCTAssertGreaterThan(share(of: 0xE02424, in: screen, mark), 0.02, "the mark shows its red dot")
+        XCTAssertGreaterThan(share(of: 0xE02424, in: screen, mark), 0.01, "the mark shows its red dot")
 
         XCTAssertEqual(ffmpeg.waitForExit(), 0)
         XCTAssertTrue(watch.waitForEvent("presence", count: idleBefore + 1, where: idle), String(watch.log.suffix(600)))
