@@ -87,10 +87,12 @@ INSTALL_PATHS = BINDIR="$(BINDIR)" MANDIR="$(MANDIR)" BASHCOMPDIR="$(BASHCOMPDIR
 	FISHCOMPDIR="$(FISHCOMPDIR)" SYSTEMDUSERDIR="$(SYSTEMDUSERDIR)" SHAREDIR="$(DATADIR)/shotguard" \
 	AUTOSTARTDIR="$(AUTOSTARTDIR)" AUTOSTART="$(AUTOSTART)" MANIFEST="$(MANIFEST)" DESTDIR="$(DESTDIR)"
 
-# Builds the release binary and installs that one, stripped: never whatever .build holds.
+# Builds the release binary and installs that one, stripped: never whatever .build holds. The
+# shotguard product alone: every target would include the tests' support library, which imports
+# XCTest, found in debug builds only.
 install:
 	@scripts/install-deps.sh --check build
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --product shotguard
 	$(INSTALL_PATHS) STRIP="$(STRIP)" packaging/install.sh install "$$($(SWIFT) build $(RELEASE) --show-bin-path)/shotguard"
 
 # Removes what install wrote, then the folders it made once they are empty.

@@ -90,7 +90,38 @@ $(missing_folders "$(dirname "$file")")"
     fi
 }
 
+# Links to the unit that enabling it made (`systemctl --user enable`: a user's configuration;
+# `systemctl --global enable`: /etc/systemd/user), removed before the unit goes, so that no
+# dangling link is left to it. Only on the real system (no DESTDIR), only links to the unit this
+# install wrote or links that already dangle, and only the invoking user's configuration (and
+# the one of the user who ran sudo): other users' home folders are theirs.
+remove_unit_links() {
+    [ -z "$DESTDIR" ] || return 0
+    unit="$SYSTEMDUSERDIR/shotguard.service"
+    folders="/etc/systemd/user"
+    [ -z "${HOME:-}" ] || folders="$folders
+${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
+    if [ -n "${SUDO_USER:-}" ]; then
+        sudo_home=$(getent passwd "$SUDO_USER" | cut -d: -f6)
+        [ -z "$sudo_home" ] || folders="$folders
+$sudo_home/.config/systemd/user"
+    fi
+    for folder in $folders; do
+        [ -d "$folder" ] || continue
+        set +f
+        for link in "$folder"/*.wants/shotguard.service "$folder"/*.requires/shotguard.service; do
+            [ -L "$link" ] || continue
+            if [ "$(readlink "$link")" = "$unit" ] || [ ! -e "$link" ]; then
+                rm -f "$link"
+                echo "removed $link (the unit was enabled)"
+            fi
+        done
+        set -f
+    done
+}
+
 uninstall_files() {
+    remove_unit_links
     if [ -n "$MANIFEST" ] && [ -f "$DESTDIR$MANIFEST" ]; then
         entries=$(cat "$DESTDIR$MANIFEST")
     else

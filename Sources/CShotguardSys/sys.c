@@ -25,6 +25,10 @@ int sg_rename_exchange(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
 }
 
+int sg_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
 const short sg_posix_spawn_setsid = POSIX_SPAWN_SETSID;
 
 int sg_pidfd_open(pid_t pid) {

@@ -81,7 +81,7 @@ extension Agent {
             case .shieldKey:
                 if let record = shieldKeyRaised(desktopSignal) { track(.shieldKey(record)) }
             case .windowsChanged:
-                refreshShield()
+                resolveThrottle.windowsChanged()
             }
         }
     }
@@ -167,7 +167,7 @@ extension Agent {
         }
         let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [self] in
             answerWaitingKeys()
-            return screen.take()
+            return snapshot()
         })
         for line in said {
             log.verbose(line)
@@ -183,7 +183,8 @@ extension Agent {
             event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
             reads: tracker.reads, sensing: inputs.sensing != nil, now: now,
             isOwn: { [tracker] key in tracker.recent.contains(key, as: .own, at: now.monotonic) },
-            hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [self] in answerWaitingKeys() })
+            hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [self] in answerWaitingKeys() },
+            protectedSince: { [protection] start in protection.hits(from: start, to: now.monotonic) })
         answerWaitingKeys()
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }

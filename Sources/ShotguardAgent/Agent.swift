@@ -31,6 +31,10 @@ public final class Agent {
     let rules: RulesInForce
     let screen: Snapshotter
     var tracker = CaptureTracker()
+    /// What the rules protected on screen, and when.
+    var protection = ProtectionTimeline()
+    /// When the rules are resolved again after windows changed.
+    var resolveThrottle = ResolveThrottle()
     let handler: CandidateHandler
     let outputs: AgentOutputs
 
@@ -52,12 +56,10 @@ public final class Agent {
         handler = CandidateHandler(fileGuard: options.guarding ? DiskFileGuard(quarantine: quarantine, agentStart: clock.now().wall) : nil,
                                    clipboardGuard: clipboardGuard)
         outputs = try AgentOutputs(options: options, shield: inputs.desktop.shield, log: log)
-        let rules = self.rules, outputs = self.outputs
-        screen.adjust = { context in
-            let own = outputs.ownWindowIDs
-            if !own.isEmpty { context.windows.removeAll { own.contains($0.id) } }
-            rules.addFields(to: &context)
-        }
+        // shotguard's own windows (the shield's covers, the tray's menu, the recording mark) are
+        // left out of every window list by the X layer; the fields of `field` rules are put in.
+        let rules = self.rules
+        screen.adjust = { context in rules.addFields(to: &context) }
         if options.guarding, let files = inputs.files { removeLeftoverRewrites(in: files.targets) }
         if let point = RewriteCrashPoint.configured {
             log.warning("SHOTGUARD_CRASH_AT=\(point.rawValue): this agent kills itself during its first rewrite (a test of guard's crash safety)")
@@ -140,7 +142,7 @@ public final class Agent {
     private func nextDeadline() -> Double? {
         let now = inputs.clock.now()
         if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents || outputs.shield.hasUntracked { return now.monotonic }
-        return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline,
+        return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline, resolveThrottle.deadline,
                 inputs.sensing?.deadline, inputs.writers.deadline,
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
     }
@@ -152,7 +154,9 @@ public final class Agent {
         handleDesktop(inputs.desktop.expire(now: now.monotonic))
         trackAnsweredKeys()
         outputs.shield.lowerIfDue(at: now.monotonic)
-        if outputs.shield.fieldsChanged(rules.fieldWatcher?.status.fields, at: now.monotonic) { refreshShield() }
+        if resolveThrottle.isDue(at: now.monotonic) || outputs.shield.fieldsChanged(rules.fieldWatcher?.status.fields, at: now.monotonic) {
+            refreshShield()
+        }
         (handler.clipboardGuard as? ClipboardGuard)?.logEvents()
         outputs.desktop.process()
         if let sensing = inputs.sensing { handleSensed(sensing.expire()) }
@@ -199,12 +203,26 @@ public final class Agent {
         }
     }
 
-    /// Resolves the rules against the windows now and moves the shield's covers to match.
+    /// Resolves the rules against the windows now: what they protect is noted (a capture is held
+    /// to every rectangle protected while it was made), and the shield's covers move to match.
     func refreshShield() {
-        guard outputs.shield.isOn, !inputs.display.isLost else { return }
+        guard !inputs.display.isLost else { return }
+        let started = inputs.clock.now().monotonic
+        defer { resolveThrottle.resolved(from: started, to: inputs.clock.now().monotonic) }
         let context = screen.context()
-        let covers = (rules.inForce?.hits(against: context) ?? []).map { ShieldCover(rect: $0.rect, fill: $0.fill) }
-        outputs.shield.update(covers, fields: context.fields)
+        let hits = rules.inForce?.hits(against: context) ?? []
+        if protection.update(hits, at: inputs.clock.now().monotonic) {
+            log.events.say("protection", [("rectangles", .number(hits.count))])
+        }
+        guard outputs.shield.isOn else { return }
+        outputs.shield.update(hits.map { ShieldCover(rect: $0.rect, fill: $0.fill) }, fields: context.fields)
+    }
+
+    /// The screen and its windows now, for the tracker; what the rules protect on it is noted.
+    func snapshot() -> Snapshot? {
+        guard let taken = screen.take() else { return nil }
+        protection.update(rules.inForce?.hits(against: taken.context) ?? [], at: taken.time.monotonic)
+        return taken
     }
 
     private func sayWhatIsWatched() {

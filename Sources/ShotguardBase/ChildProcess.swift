@@ -71,11 +71,21 @@ public final class ChildProcess {
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard status == 0 else {
-            throw SystemError(call: "cannot start \(program)", code: status)
+            throw SystemError(call: "cannot start \(program)\(Self.failedPath(program, output: output, inheritInput: inheritInput))",
+                              code: status)
         }
         self.pid = pid
         self.program = program
         ownsSession = newSession
+    }
+
+    /// Which path a failed spawn could not use, as `: PATH` for the error: posix_spawn gives one
+    /// errno for the program and for each file it opens for the child (an ENOENT may be
+    /// /dev/null's). Empty when none can be named.
+    private static func failedPath(_ program: String, output: Output, inheritInput: Bool) -> String {
+        if output == .discard || !inheritInput, access("/dev/null", R_OK | W_OK) != 0 { return ": /dev/null" }
+        if program.contains("/") { return access(program, X_OK) != 0 ? ": \(program)" : "" }
+        return programExists(program) ? "" : " (not found in PATH)"
     }
 
     /// Whether the child has exited (reaps it if so).

@@ -2,9 +2,11 @@
 
 public enum DurationText {
     /// Seconds for `text`: whole numbers each followed by one of `units` (`d`, `h`, `m`, `s`),
-    /// added up, each unit at most once, up to `limit` seconds. Nil for anything else (a bare
-    /// number is refused: which unit it means would be a guess).
-    public static func seconds(_ text: String, limit: Double = 366 * 86_400, units: Set<Character> = ["d", "h", "m", "s"]) -> Double? {
+    /// added up, each unit at most once, up to `limit` seconds; a zero total only when
+    /// `allowsZero`. Nil for anything else (a bare number is refused: which unit it means would
+    /// be a guess).
+    public static func seconds(_ text: String, limit: Double = 366 * 86_400, units: Set<Character> = ["d", "h", "m", "s"],
+                               allowsZero: Bool = false) -> Double? {
         guard !text.isEmpty, text.utf8.count <= 32 else { return nil }
         var total = 0
         var number: Int?
@@ -26,7 +28,7 @@ public enum DurationText {
             total += added
             number = nil
         }
-        guard number == nil, total > 0, Double(total) <= limit else { return nil }
+        guard number == nil, total > 0 || allowsZero, Double(total) <= limit else { return nil }
         return Double(total)
     }
 }

@@ -6,11 +6,11 @@ public enum PauseDuration {
     public static let defaultSeconds = 600.0
 
     /// Seconds for `text`: numbers each followed by `h`, `m` or `s`, added up (`1h30m`), at most
-    /// a day; `0` alone is 0, which means until resumed. Nil for anything else (a bare number
-    /// other than 0 is refused: seconds or minutes would be a guess).
+    /// a day; `0`, `0s`, `0m`… are 0, which means until resumed. Nil for anything else (a bare
+    /// number other than 0 is refused: seconds or minutes would be a guess).
     public static func seconds(_ text: String) -> Double? {
         if text == "0" { return 0 }
-        return DurationText.seconds(text, limit: AgentInterface.longestPause, units: ["h", "m", "s"])
+        return DurationText.seconds(text, limit: AgentInterface.longestPause, units: ["h", "m", "s"], allowsZero: true)
     }
 
     /// `seconds` in words: "90 seconds", "10 minutes", "1 hour 30 minutes".

@@ -7,7 +7,7 @@ import ShotguardScreen
 let expectedWords = "class=, instance=, title=, title~, type=, a geometry WxH+X+Y or fill="
 
 /// The targets, for "expected" messages.
-let expectedTargets = "'window', 'screen', 'monitor' or 'field', optionally after 'allow'"
+let expectedTargets = "'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow'"
 
 /// Parses one non-blank line. `line` is the 1-based line number stored in the rule.
 func parseRule(_ tokenized: TokenizedLine, line: Int, origin: RuleOrigin = .user) throws(LineError) -> Rule {

@@ -87,7 +87,8 @@ extension Display {
 
 /// Four thin windows around the rectangle being dragged: drawn by the server (their background),
 /// so they show under a compositor too, where drawing on the root would not.
-private final class DragOutline {
+final class DragOutline {
+    static let title = "shotguard picker"
     private let display: Display
     private var windows: [Window] = []
 
@@ -104,7 +105,7 @@ private final class DragOutline {
             for _ in 0..<4 {
                 let window = XCreateWindow(handle, display.root, 0, 0, 1, 1, 0, 0, UInt32(InputOutput), nil,
                                            UInt(CWOverrideRedirect | CWBackPixel), &attributes)
-                XStoreName(handle, window, "shotguard picker")
+                XStoreName(handle, window, Self.title)
                 windows.append(window)
             }
         }

@@ -56,6 +56,7 @@ extension ClipboardServer {
     func propertyChanged(_ event: XPropertyEvent, now: Double) {
         let key = IncrementalTransfer.Key(requestor: event.window, property: event.atom)
         guard let transfer = transfers[key], event.state == PropertyDelete else { return }
+        handOffProgressed(now: now)
         let end = min(transfer.bytes.count, transfer.sent + chunkSize)
         let (_, error) = display.trap {
             transfer.bytes[transfer.sent..<end].withUnsafeBufferPointer { chunk in

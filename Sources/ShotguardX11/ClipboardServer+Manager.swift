@@ -13,11 +13,11 @@ extension ClipboardServer {
     /// Asks the clipboard manager to keep the image this server serves, so that it outlives
     /// the agent: ConvertSelection of CLIPBOARD_MANAGER to SAVE_TARGETS. The manager then
     /// requests the targets like any client; its answer comes as `.handedOff`, or a refusal
-    /// after `handOffTimeout`. False when there is no manager or nothing is being served.
+    /// after `handOffTimeout` without progress. False when there is no manager or nothing is being served.
     @discardableResult
     public func beginHandOff(now: Double) -> Bool {
         guard state == .serving, let owner = clipboardManager else { return false }
-        handOff = (Window(owner), now + Self.handOffTimeout)
+        handOff = (Window(owner), now, now + Self.handOffTimeout)
         XConvertSelection(display.handle, manager, saveTargets, saveProperty, window, ownedSince)
         display.flush()
         return true
@@ -63,6 +63,12 @@ extension ClipboardServer {
             _ = handle(&event, now: monotonicNow())
         }
         display.flush()
+    }
+
+    /// The hand-off makes progress (a request, an INCR chunk taken): its wait is extended.
+    func handOffProgressed(now: Double) {
+        guard let current = handOff else { return }
+        handOff?.deadline = max(current.deadline, min(current.started + Self.handOffLimit, now + Self.handOffTimeout))
     }
 
     /// The manager's SelectionNotify: a property (then deleted) means saved, None refused.

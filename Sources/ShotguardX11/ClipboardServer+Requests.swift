@@ -4,6 +4,7 @@ import CX11
 extension ClipboardServer {
     /// A request from another client: queued while the image is pending, answered otherwise.
     func request(_ event: XSelectionRequestEvent, now: Double) {
+        handOffProgressed(now: now)
         var request = event
         // Obsolete clients (ICCCM 2.2) name no property: the answer goes in one named after the target.
         if request.property == 0 { request.property = request.target }

@@ -63,7 +63,8 @@ public final class ClipboardServer {
     var transfers: [IncrementalTransfer.Key: IncrementalTransfer] = [:]
     /// The event mask this connection had on each requestor with INCR transfers under way.
     var requestorMasks: [Window: Int] = [:]
-    var handOff: (manager: Window, deadline: Double)?
+    /// The hand-off to the clipboard manager under way: when it began, and when it is given up.
+    var handOff: (manager: Window, started: Double, deadline: Double)?
     var events: [ClipboardServerEvent] = []
     /// Data above this size goes by INCR; each INCR chunk is this size.
     let chunkSize: Int
@@ -72,8 +73,12 @@ public final class ClipboardServer {
     public static let pendingTimeout = 3.0
     /// How long an INCR transfer may make no progress before it is abandoned.
     public static let transferTimeout = 10.0
-    /// How long the clipboard manager has to answer a hand-off.
-    public static let handOffTimeout = 2.0
+    /// How long the clipboard manager may go without a request during a hand-off: each of its
+    /// requests (and each INCR chunk it takes) extends the wait, so a manager slowed by a loaded
+    /// machine is waited for while it works, and one that does nothing is not...
+    public static let handOffTimeout = 3.0
+    /// ...up to this long in all.
+    public static let handOffLimit = 15.0
     /// The most INCR transfers under way at once (each holds only a reference to served bytes).
     static let maximumTransfers = 64
 

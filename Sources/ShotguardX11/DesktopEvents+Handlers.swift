@@ -190,8 +190,8 @@ extension DesktopEvents {
             let names = [fact.instance.lowercased(), fact.className.lowercased()]
             guard watchesTools, let tool = names.first(where: { isTool($0) }) else {
                 // Named and not a tool: stop hearing about this window's property changes (unless
-                // the shield follows its title and class).
-                if shield == nil, !fact.className.isEmpty || !fact.instance.isEmpty { quiet.append(fact.window) }
+                // the windows are followed: the rules follow its title and class).
+                if !followsWindows, !fact.className.isEmpty || !fact.instance.isEmpty { quiet.append(fact.window) }
                 continue
             }
             toolWindows[fact.window] = tool

@@ -4,44 +4,53 @@ import ShotguardBase
 
 /// What the shield listens with and covers with, on the agent's one X connection.
 public final class Shield {
-    public let keys: RawKeys
+    /// The keys that raise the covers (`--shield`); nil when only recordings do.
+    public let keys: RawKeys?
     public let overlays: ShieldOverlays
-    /// Properties whose change may change what rules hit: titles, classes, frames, stacking.
-    let watchedProperties: Set<Atom>
     /// Raises in answer to windows mapped or restacked above the covers, since the last key:
     /// bounded, so a window that keeps raising itself cannot make the two loop forever.
     var raises = 0
     static let maximumRaises = 64
 
     init(display: Display, keys: [String]) throws(X11Error) {
-        self.keys = try RawKeys(display: display, keys: keys)
+        self.keys = keys.isEmpty ? nil : try RawKeys(display: display, keys: keys)
         overlays = try ShieldOverlays(display: display)
-        watchedProperties = Set(["WM_NAME", "_NET_WM_NAME", "WM_CLASS", "_NET_FRAME_EXTENTS", "_NET_CLIENT_LIST_STACKING",
-                                 "_NET_CLIENT_LIST", "WM_STATE", "_SHOTGUARD_PROTECT", "_NET_WM_WINDOW_TYPE",
-                                 "_NET_WM_WINDOW_OPACITY"].map(display.atom))
     }
 }
 
 extension DesktopEvents {
-    /// Starts hearing `keys` (keysym names) and following the windows, so that `shield.overlays`
-    /// can be kept over the rules' rectangles. Throws when the server lacks XInput 2.2 or
-    /// XFixes 2.0, or a name is no keysym.
+    /// Makes the covers, hears `keys` (keysym names; none: the covers go up for recordings
+    /// only) and follows the windows, so that `shield.overlays` can be kept over the rules'
+    /// rectangles. Throws when the server lacks XInput 2.2 (with keys) or XFixes 2.0, or a name
+    /// is no keysym.
     public func enableShield(keys: [String]) throws(X11Error) -> Shield {
         let shield = try Shield(display: display, keys: keys)
         self.shield = shield
+        followWindows()
+        return shield
+    }
+
+    /// Starts following the top-level windows: a window mapped, moved, restacked, renamed or
+    /// asking for protection says `.windowsChanged`, so that what the rules protect is known at
+    /// every moment (the shield's covers follow it, and a capture is held to it).
+    public func followWindows() {
+        guard !followsWindows else { return }
+        followsWindows = true
+        watchedProperties = Set(["WM_NAME", "_NET_WM_NAME", "WM_CLASS", "_NET_FRAME_EXTENTS", "_NET_CLIENT_LIST_STACKING",
+                                 "_NET_CLIENT_LIST", "WM_STATE", "_SHOTGUARD_PROTECT", "_NET_WM_WINDOW_TYPE",
+                                 "_NET_WM_WINDOW_OPACITY"].map(display.atom))
         XSelectInput(display.handle, display.root, rootEventMask)
         // Windows that exist already: their titles and classes may change later.
         for window in display.topLevelWindows() {
             _ = display.trap { XSelectInput(display.handle, window, PropertyChangeMask | StructureNotifyMask) }
         }
         display.sync()
-        return shield
     }
 
     /// A generic event: a press of a shield key maps the covers at once, before anything else.
     func shieldKey(_ event: inout XEvent, _ shield: Shield) -> [DesktopSignal] {
         let readAt = monotonicNow()
-        guard let serverTime = shield.keys.triggerPressTime(&event) else { return [] }
+        guard let serverTime = shield.keys?.triggerPressTime(&event) else { return [] }
         shield.overlays.raise(stamped: true)
         let mappedAt = monotonicNow()
         // After the flush: a read stamped before this time may have been made without them.
@@ -56,8 +65,8 @@ extension DesktopEvents {
     /// off the connection, leaving every other event in its order, and returns the keys'
     /// signals. Called before each such step.
     public func answerWaitingKeys() -> [DesktopSignal] {
-        guard let shield else { return [] }
-        var opcode = shield.keys.opcode
+        guard let shield, let keys = shield.keys else { return [] }
+        var opcode = keys.opcode
         var event = XEvent()
         var signals: [DesktopSignal] = []
         while withUnsafeMutablePointer(to: &opcode, { pointer in
@@ -68,33 +77,33 @@ extension DesktopEvents {
         return signals
     }
 
-    /// Notes window changes (the covers follow them) and keeps raised covers above a window
-    /// mapped or restacked while they are up (a tool's own full-screen overlay included).
-    func observeForShield(_ event: XEvent, _ shield: Shield) {
-        let overlays = shield.overlays
+    /// Notes window changes (what the rules protect follows them) and keeps raised covers above
+    /// a window mapped or restacked while they are up (a tool's own full-screen overlay included).
+    func observeWindows(_ event: XEvent) {
+        let overlays = shield?.overlays
         switch event.type {
         case MappingNotify:
             var mapping = event.xmapping
             XRefreshKeyboardMapping(&mapping)
-            shield.keys.refreshKeycodes()
+            shield?.keys?.refreshKeycodes()
         case MapNotify, ConfigureNotify:
             let subject = event.type == MapNotify ? event.xmap.window : event.xconfigure.window
-            guard !overlays.contains(subject) else { return }
+            guard overlays?.contains(subject) != true else { return }
             windowsChanged = true
-            if overlays.isUp, shield.raises < Shield.maximumRaises {
+            if let shield, let overlays, overlays.isUp, shield.raises < Shield.maximumRaises {
                 shield.raises += 1
                 overlays.keepOnTop()
             }
         case UnmapNotify:
-            if !overlays.contains(event.xunmap.window) { windowsChanged = true }
+            if overlays?.contains(event.xunmap.window) != true { windowsChanged = true }
         case DestroyNotify:
-            if !overlays.contains(event.xdestroywindow.window) { windowsChanged = true }
+            if overlays?.contains(event.xdestroywindow.window) != true { windowsChanged = true }
         case CreateNotify:
-            if !overlays.contains(event.xcreatewindow.window) { windowsChanged = true }
+            if overlays?.contains(event.xcreatewindow.window) != true { windowsChanged = true }
         case ReparentNotify, GravityNotify, CirculateNotify:
             windowsChanged = true
         case PropertyNotify:
-            if shield.watchedProperties.contains(event.xproperty.atom) { windowsChanged = true }
+            if watchedProperties.contains(event.xproperty.atom) { windowsChanged = true }
         default:
             break
         }

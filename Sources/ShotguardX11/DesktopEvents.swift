@@ -60,7 +60,11 @@ public final class DesktopEvents {
     public var watchesTools: Bool
     /// The shield's key listener and overlays, once `enableShield` ran.
     public internal(set) var shield: Shield?
-    /// Whether a window change was seen in this `process` call (the shield resolves again).
+    /// Whether top-level windows are followed: their changes say `.windowsChanged`.
+    public internal(set) var followsWindows = false
+    /// Properties whose change may change what rules hit: titles, classes, frames, stacking.
+    var watchedProperties: Set<Atom> = []
+    /// Whether a window change was seen in this `process` call (the rules resolve again).
     var windowsChanged = false
     /// New windows (or ones whose class changed) waiting for their batched check.
     var newWindows: Set<Window> = []
@@ -112,7 +116,7 @@ public final class DesktopEvents {
 
     /// The root's event mask: one mask per client and window, so every source shares it.
     var rootEventMask: Int {
-        (watchesTools || shield != nil ? SubstructureNotifyMask : 0) | (shield != nil ? PropertyChangeMask : 0)
+        (watchesTools || followsWindows ? SubstructureNotifyMask : 0) | (followsWindows ? PropertyChangeMask : 0)
     }
 
     /// The next time `expire` has work (a clipboard transfer must progress, a held failure is
@@ -151,11 +155,9 @@ public final class DesktopEvents {
     }
 
     private func handle(_ event: inout XEvent, now: Double) -> [DesktopSignal] {
-        if let shield {
-            // The shield's key first: the covers go up before anything else is done.
-            if event.type == GenericEvent { return shieldKey(&event, shield) }
-            observeForShield(event, shield)
-        }
+        // The shield's key first: the covers go up before anything else is done.
+        if let shield, event.type == GenericEvent { return shieldKey(&event, shield) }
+        if followsWindows { observeWindows(event) }
         if clipboardServer.handle(&event, now: now) { return [] }
         switch event.type {
         case fixesEventBase + XFixesSelectionNotify:
@@ -169,7 +171,7 @@ public final class DesktopEvents {
             return selectionArrived(event.xselection, now: now)
         case PropertyNotify where event.xproperty.window == window:
             return chunkArrived(event.xproperty, now: now)
-        case CreateNotify where watchesTools || shield != nil:
+        case CreateNotify where watchesTools || followsWindows:
             noteNewWindow(event.xcreatewindow.window)
             return []
         case PropertyNotify where watchesTools && event.xproperty.atom == XA_WM_CLASS:

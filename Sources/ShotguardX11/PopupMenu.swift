@@ -56,9 +56,6 @@ final class PopupMenu {
 
     var isOpen: Bool { window != 0 }
 
-    /// The windows of the menu, to leave out of what the agent sees.
-    var windowIDs: Set<UInt> { window == 0 ? [] : Set([UInt(window)] + rows.map { UInt($0.window) }) }
-
     /// Opens the menu with `items` beside `anchor` (the icon, on the root): below it where there
     /// is room, else above, inside the screen; replaces an open one.
     func open(_ items: [PresenceMenuItem], beside anchor: Rect) {

@@ -31,14 +31,6 @@ public final class PresenceWindows {
     public var fileDescriptor: Int32 { display.isLost ? -1 : display.fileDescriptor }
     public var isLost: Bool { display.isLost }
 
-    /// Every window of these, to leave out of what the agent sees on the screen.
-    public var windowIDs: Set<UInt> {
-        var ids = menu.windowIDs
-        if let window = icon?.window, window != 0 { ids.insert(UInt(window)) }
-        if let window = indicator?.window, window != 0 { ids.insert(UInt(window)) }
-        return ids
-    }
-
     /// Whether the icon is docked in a tray now.
     public var isDocked: Bool { icon?.isDocked ?? false }
 

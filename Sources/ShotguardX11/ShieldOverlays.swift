@@ -1,6 +1,7 @@
 // The shield's windows: prepared, unmapped covers in a fill colour, mapped in one flush on a key.
 import CX11
 import ShotguardImaging
+import ShotguardScreen
 
 /// One override-redirect window per rectangle to cover, created in advance and kept unmapped
 /// until `raise`. Their background pixel is the fill colour, so the server paints them itself
@@ -44,6 +45,10 @@ public final class ShieldOverlays {
     public private(set) var ids: Set<UInt> = []
 
     public func contains(_ window: Window) -> Bool { ids.contains(UInt(window)) }
+
+    /// Whether `window` is a shield's cover, this process's or another shotguard's: an
+    /// override-redirect window with the covers' title.
+    public static func isCover(_ window: WindowInfo) -> Bool { window.isOverrideRedirect && window.title == title }
 
     public var count: Int { windows.count }
 

@@ -1,6 +1,7 @@
 // `shotguard autostart`: what the XDG autostart entry runs. The systemd user unit when a user
 // manager has it (after giving it the session's DISPLAY), else the agent itself.
 @preconcurrency import Glibc
+import ShotguardAgent
 import ShotguardBus
 
 enum AutostartCommand: Subcommand {
@@ -12,13 +13,18 @@ enum AutostartCommand: Subcommand {
             + "it (as 'systemctl --user import-environment DISPLAY XAUTHORITY' does) and starts the unit, so\n"
             + "that sessions that never reach graphical-session.target (openbox, i3 from xinit) get the same\n"
             + "agent; otherwise runs 'shotguard watch' in its place. Never two agents: the unit already\n"
-            + "running is left as it is, and a second agent on a display refuses to start.",
+            + "running is left as it is (exit 0, saying so), and a second agent on a display refuses to start.",
         examples: ["shotguard autostart"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("autostart: takes no arguments") }
         guard let display = variable("DISPLAY") else {
             throw .failure("autostart: DISPLAY is not set (run it from the X session, as its autostart entry does)")
+        }
+        // An agent already runs for this display (the unit, or one started by hand): left as it is.
+        if InstanceLock.isHeld(display: display) {
+            Console.error("shotguard: an agent already runs for display \(CLI.printable(display)); it is left as it is\n")
+            return
         }
         var environment = ["DISPLAY=\(display)"]
         if let authority = variable("XAUTHORITY") { environment.append("XAUTHORITY=\(authority)") }

@@ -188,4 +188,27 @@ final class CaptureTrackerTests: XCTestCase {
         XCTAssertFalse(other.event?.hasCountedSignal ?? true)
         XCTAssertEqual(other.settle(at: Fixture.at(1)) { _ in nil }?.hasCountedSignal, false, "settles without a look")
     }
+
+    /// Regression: a photo copied into a Screenshots folder counted the event by its place, was
+    /// examined and left, and the event still settled into a report of the agent's fallback grab.
+    /// Once examined as no screenshot, it counts no more; a real screenshot's signal still does.
+    func testAnImageLeftAfterExaminationNoLongerCountsTheEvent() {
+        var tracker = CaptureTracker()
+        let photo = Fixture.file("holiday.png")
+        _ = tracker.receive(.image(photo), at: Fixture.at(0), snapshot: take(at: 0))
+        XCTAssertTrue(tracker.event?.hasCountedSignal ?? false, "counted by its place before it is examined")
+        let candidate = tracker.next(at: Fixture.at(0))
+        XCTAssertEqual(candidate?.key, photo.key)
+        _ = tracker.examined(photo, .left(reason: "not found on the screen, and no program read the screen for it"), at: Fixture.at(0.01))
+        let settled = tracker.settle(at: Fixture.at(2)) { _ in nil }
+        XCTAssertEqual(settled?.hasCountedSignal, false)
+        XCTAssertNil(ReportBuilder.build(settled!, rules: nil).report, "no report for a photo")
+
+        var other = CaptureTracker()
+        _ = other.receive(.screenRead(Fixture.read(by: "scrot", area: Rect(x: 0, y: 0, width: 64, height: 48), at: 0)),
+                          at: Fixture.at(0), snapshot: take(at: 0))
+        _ = other.receive(.image(photo), at: Fixture.at(0.1), snapshot: take(at: 0.1))
+        _ = other.examined(photo, .left(reason: "not found on the screen"), at: Fixture.at(0.2))
+        XCTAssertTrue(other.event?.hasCountedSignal ?? false, "scrot's read still counts")
+    }
 }

@@ -13,13 +13,33 @@ import ShotguardScreen
     static let context = ScreenContext(width: 1280, height: 800, windows: [vault])
     var rules: RegionsFile { try! RegionsFile.parse("window class=Vault\n", path: "regions") }
 
-    private func examine(_ image: PixelBuffer, naming: Naming = .strong, evidence: Evidence = .none, sensing: Bool = true) -> Examination {
+    private func examine(_ image: PixelBuffer, naming: Naming = .strong, evidence: Evidence = .none, sensing: Bool = true,
+                         protectedMeanwhile: [RegionHit] = []) -> Examination {
         let now = Moment(monotonic: 10, wall: 1_800_000_000)
         let candidate = Candidate.file(BytePath("/shots/s.png"), naming: naming, key: "k", evidence: evidence, at: now)
         return Examiner.examine(ExaminationInput(
             image: image, tolerance: .exact, candidate: candidate, evidence: evidence, sensing: sensing,
             screens: [Snapshot(root: Self.screen, context: Self.context, time: now)], contextNow: Self.context, rules: rules,
-            reads: ReadHistory(), now: now))
+            protectedMeanwhile: protectedMeanwhile, reads: ReadHistory(), now: now))
+    }
+
+    /// Regression: a protected pop-up (a code in a notification) on screen when the screenshot
+    /// was taken, gone when the agent grabbed the screen, passed as "something moving" far from
+    /// every rule, and its pixels stayed in the file. A rectangle protected at any time since
+    /// the capture began is covered where it was, and the tolerance never applies there.
+    @Test func aProtectedPopUpGoneBeforeTheGrabIsCoveredWhereItWas() throws {
+        var image = Self.screen
+        let popup = Rect(x: 60, y: 520, width: 100, height: 80)
+        SyntheticScreen.drawPopup(&image, at: popup, text: "CODE 1234")
+        let hit = RegionHit(line: 2, fill: .black, rect: popup, windowID: 77)
+        let examination = examine(image, protectedMeanwhile: [hit])
+        #expect(examination.facts.placement == .differsUnderRules)
+        #expect(examination.action == .redact)
+        #expect(Set(examination.hits.map(\.rect)) == [Self.vault.frame, popup])
+        let redacted = try #require(examination.redacted)
+        for y in popup.y..<popup.maxY { for x in popup.x..<popup.maxX { #expect(redacted[x, y] & 0xFF_FFFF == 0) } }
+        // A rectangle protected meanwhile where the image is the screen adds nothing.
+        #expect(examine(Self.screen, protectedMeanwhile: [hit]).hits.map(\.rect) == [Self.vault.frame])
     }
 
     @Test func theScreenItselfIsRedacted() throws {

@@ -124,11 +124,11 @@ final class QuarantineRestoreTests: XCTestCase {
         let entry = try store.store([1, 2, 3], id: "e5", originalPath: path.bytes, pathExtension: "png", reason: "r", time: now())
         _ = try store.restore(entry)
         let stamp = try XCTUnwrap(FileStamp.of(path: path))
-        XCTAssertTrue(store.isRestored(stamp))
+        XCTAssertTrue(try store.isRestored(stamp))
         let watch = RestoredFilesWatch(store: store)
         XCTAssertTrue(watch.contains(stamp))
         try write([1, 2, 3, 4], to: path)
-        XCTAssertFalse(store.isRestored(try XCTUnwrap(FileStamp.of(path: path))), "written since: guarded as any file")
+        XCTAssertFalse(try store.isRestored(try XCTUnwrap(FileStamp.of(path: path))), "written since: guarded as any file")
         XCTAssertFalse(watch.contains(try XCTUnwrap(FileStamp.of(path: path))))
     }
 
@@ -142,11 +142,40 @@ final class QuarantineRestoreTests: XCTestCase {
         try list.add(stamps[0], now: start - RestoredFiles.maximumAge - 1)
         try list.add(stamps[1], now: start - 10)
         try list.add(Array(stamps.dropFirst(2)), now: start)
-        let kept = list.load()
+        let kept = try list.load()
         XCTAssertEqual(kept.count, RestoredFiles.limit)
         XCTAssertFalse(kept.contains(stamps[0]), "too old")
         XCTAssertFalse(kept.contains(stamps[1]), "the oldest of the rest went past the limit")
         XCTAssertTrue(kept.contains(stamps.last!))
+    }
+
+    /// Regression: an unreadable list of restored files was read as an empty one, and the next
+    /// restore rewrote it, forgetting every earlier restore (those files were guarded again).
+    func testAnUnreadableRestoredListIsNeverRewrittenAsEmpty() throws {
+        let first = BytePath(temporary.at("first.png"))
+        let entry = try store.store([1, 2, 3], id: "e6", originalPath: first.bytes, pathExtension: "png", reason: "r", time: now())
+        _ = try store.restore(entry)
+        let firstStamp = try XCTUnwrap(FileStamp.of(path: first))
+        let list = RestoredFiles(store: store)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: list.path))
+        // Unreadable: a folder where the list should be a file (root reads any file, so no chmod).
+        try FileManager.default.moveItem(atPath: list.path, toPath: list.path + ".saved")
+        try FileManager.default.createDirectory(atPath: list.path, withIntermediateDirectories: false)
+
+        XCTAssertThrowsError(try list.load(), "an unreadable list is an error, not an empty list")
+        let second = BytePath(temporary.at("second.png"))
+        let other = try store.store([4, 5], id: "e7", originalPath: second.bytes, pathExtension: "png", reason: "r", time: now())
+        XCTAssertThrowsError(try store.restore(other), "a restore that cannot record itself is refused")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temporary.at("second.png")), "and writes nothing")
+
+        let watch = RestoredFilesWatch(store: store)
+        XCTAssertFalse(watch.contains(firstStamp))
+        XCTAssertNotNil(watch.takeProblem(), "the agent is told the list cannot be read")
+        XCTAssertNil(watch.takeProblem(), "once")
+
+        try FileManager.default.removeItem(atPath: list.path)
+        try saved.write(to: URL(fileURLWithPath: list.path))
+        XCTAssertTrue(try store.isRestored(firstStamp), "the earlier restore is still known once the list reads again")
     }
 
     /// Regression: an entry whose entry.json cannot be read was skipped by `try?`, hiding its original.

@@ -73,4 +73,16 @@ final class BadInputTests: XCTestCase {
         assertFailure(result, status: 2, prefix: "shotguard: redact -o 'taken' is a folder")
         assertOnlyFiles(["in.png", "taken", "taken/keep"], in: sandbox)
     }
+
+    /// Regression: with /dev/null missing, starting Xvfb failed with "cannot start Xvfb: No such
+    /// file or directory", as if Xvfb were. The error names the path that failed. The demo runs
+    /// in a mount namespace of its own whose /dev is an empty tmpfs.
+    func testAMissingDevNullIsNamedWhenXvfbCannotStart() throws {
+        let unshare = try requireTool("unshare", package: "util-linux")
+        let demo = "mount -t tmpfs tmpfs /dev && exec '\(try shotguardBinary().path)' demo --dir '\(sandbox.path("demo"))'"
+        let result = try runProgram(unshare, (getuid() == 0 ? ["-m"] : ["-rm"]) + ["sh", "-c", demo],
+                                    environment: testEnvironment(home: sandbox.home))
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stderr, "shotguard: cannot start Xvfb: /dev/null: No such file or directory\n")
+    }
 }

@@ -21,4 +21,17 @@ final class SecondAgentTests: WatchDesktopTestCase {
         }
         XCTAssertTrue(watch.process.isRunning, "the first agent keeps running")
     }
+
+    /// Regression: `shotguard autostart` beside a running agent exited 2 ("another shotguard
+    /// watch is already running"); the running agent is left alone, and autostart succeeds.
+    func testAutostartBesideARunningAgentLeavesItAndSucceeds() throws {
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard"], sandbox: sandbox, display: desk.name)
+        var environment = testEnvironment(home: sandbox.home)
+        environment["DISPLAY"] = desk.name
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        let autostart = try runProgram(try shotguardBinary(), ["autostart"], environment: environment, in: sandbox.home, timeout: 15)
+        XCTAssertEqual(autostart.status, 0, autostart.stderr)
+        XCTAssertEqual(autostart.stderr, "shotguard: an agent already runs for display \(desk.name); it is left as it is\n")
+        XCTAssertTrue(watch.process.isRunning, "the running agent keeps running")
+    }
 }

@@ -134,7 +134,7 @@ final class PackagingTests: XCTestCase {
                          "BINARY=/nonexistent/old/shotguard"] + (autostart ? ["AUTOSTART=1"] : [])
         let install = try runProgram(make, ["install"] + arguments, environment: swift.environment(home: destination))
         XCTAssertEqual(install.status, 0, "make install: \(install.stdoutText)\(install.stderr)")
-        XCTAssertEqual(try swift.builds(), ["build -c release --static-swift-stdlib"],
+        XCTAssertEqual(try swift.builds(), ["build -c release --static-swift-stdlib --product shotguard"],
                        "make install builds the release, warnings not as errors")
 
         var expected = Self.installedFiles(prefix: prefix, autostart: autostart)
@@ -258,10 +258,22 @@ final class PackagingTests: XCTestCase {
         let bin = home.resolvingSymlinksInPath().appendingPathComponent(".local/bin").path
         XCTAssertTrue(unit.split(separator: "\n").contains("ExecStart=\(bin)/shotguard watch"), unit)
 
+        // What `systemctl --user enable shotguard.service` makes: a link in the user's configuration.
+        let wants = home.appendingPathComponent(".config/systemd/user/graphical-session.target.wants")
+        try FileManager.default.createDirectory(at: wants, withIntermediateDirectories: true)
+        let link = wants.appendingPathComponent("shotguard.service")
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: home.appendingPathComponent(".local/share/systemd/user/shotguard.service").path)
+        if getuid() == 0 { try chown(home, to: 65534) }
+
         let uninstall = try runProgram(URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + ["uninstall"],
                                        environment: environment)
         XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdoutText)\(uninstall.stderr)")
-        XCTAssertEqual(try folders(under: home), [], "the home folder is as it was: empty")
+        XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: link.path),
+                     "make uninstall removes the link enabling the unit made, not to leave it dangling")
+        XCTAssertEqual(try folders(under: home),
+                       ["/.config", "/.config/systemd", "/.config/systemd/user", "/.config/systemd/user/graphical-session.target.wants"],
+                       "the home folder is as it was: the enabled unit's folders, nothing of shotguard's")
     }
 
     // MARK: helpers

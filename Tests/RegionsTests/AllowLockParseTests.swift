@@ -24,7 +24,7 @@ final class AllowLockParseTests: XCTestCase {
     }
 
     func testAllowErrors() {
-        let targets = "'window', 'screen', 'monitor' or 'field', optionally after 'allow'"
+        let targets = "'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow'"
         XCTAssertEqual(parseError("allow"),
                        "regions:1:6: 'allow' needs a target (expected 'allow window class=NAME', 'allow screen WxH+X+Y', "
                            + "'allow monitor NAME' or 'allow field role=ROLE')")

@@ -15,15 +15,15 @@ final class ParseErrorTests: XCTestCase {
 
     func testUnknownTarget() {
         XCTAssertEqual(parseError("windw class=a"),
-                       "regions:1:1: unknown target 'windw' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
+                       "regions:1:1: unknown target 'windw' (expected 'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow')")
         XCTAssertEqual(parseError("   Screen"),
-                       "regions:1:4: unknown target 'Screen' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
+                       "regions:1:4: unknown target 'Screen' (expected 'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow')")
         XCTAssertEqual(parseError("screen#x"),
-                       "regions:1:1: unknown target 'screen#x' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
+                       "regions:1:1: unknown target 'screen#x' (expected 'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow')")
         XCTAssertEqual(parseError(#""window" class=a"#),
-                       #"regions:1:1: unknown target '"window"' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')"#)
+                       #"regions:1:1: unknown target '"window"' (expected 'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow')"#)
         XCTAssertEqual(parseError("class=a"),
-                       "regions:1:1: unknown target 'class=a' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
+                       "regions:1:1: unknown target 'class=a' (expected 'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow')")
     }
 
     /// A 200,000-character word is quoted cut to 80 characters, not printed whole.
@@ -31,7 +31,7 @@ final class ParseErrorTests: XCTestCase {
         let word = String(repeating: "w", count: 200_000)
         let cut = String(repeating: "w", count: 80) + "…"
         XCTAssertEqual(parseError("screen \(word)"), "regions:1:8: unknown word '\(cut)' (\(words))")
-        XCTAssertEqual(parseError(word), "regions:1:1: unknown target '\(cut)' (expected 'window', 'screen', 'monitor' or 'field', optionally after 'allow')")
+        XCTAssertEqual(parseError(word), "regions:1:1: unknown target '\(cut)' (expected 'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow')")
         XCTAssertEqual(parseError("screen fill=\(word)"),
                        "regions:1:13: unknown fill '\(cut)' (expected black, #rrggbb or pixelate[:N])")
     }

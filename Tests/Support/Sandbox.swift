@@ -31,6 +31,9 @@ public struct Sandbox {
 
     public func bytes(_ name: String) throws -> [UInt8] { try folder.bytes(name) }
 
+    /// The bytes of the file at the absolute `path`.
+    public func bytes(at path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+
     /// Decodes the PNG at `name`.
     public func image(_ name: String) throws -> PixelBuffer { try PNGDecoder.decode(try bytes(name), source: name) }
 

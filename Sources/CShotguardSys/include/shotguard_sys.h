@@ -24,6 +24,10 @@ void *sg_memmem(const void *haystack, size_t haystack_length, const void *needle
  * step, then checks that what it swapped out is the file it read (and swaps back if not). */
 int sg_rename_exchange(const char *from, const char *to);
 
+/* renameat2(2) with RENAME_NOREPLACE: the quarantine completes an entry, or puts a file back
+ * where it was, without ever replacing what is at the destination (EEXIST instead). */
+int sg_rename_noreplace(const char *from, const char *to);
+
 /* munmap(2) on a detached thread of its own (at once, on this thread, when none can be made):
  * freeing a frame's pages takes most of a millisecond, which a capture spends waiting for
  * fsync instead. */

@@ -84,9 +84,6 @@ final class DesktopPresence {
         return LoopDescriptor(fd: windows.fileDescriptor, events: Int16(POLLIN)) { _ in }
     }
 
-    /// The windows of the icon, its menu and the mark: the agent leaves them out of the screen.
-    var windowIDs: Set<UInt> { windows?.windowIDs ?? [] }
-
     /// The agent's other windows (the shield's covers), which the mark never rises over.
     var isOwn: (UInt) -> Bool = { _ in false } {
         didSet { windows?.isOwn = isOwn }

@@ -49,14 +49,16 @@ extension CandidateHandler {
             switch candidate.source {
             case .file:
                 guard let path = candidate.path, let fileGuard else { break }
-                guard let current = readCurrent(path, pending, isOwn: isOwn) else {
+                let current = readCurrent(path, pending, isOwn: isOwn)
+                if case .replaced = current {
                     outcome.warnings.append("guard: \(candidate.name): \(why), but it was replaced since: left as it is now")
                     break
                 }
-                let aside = fileGuard.setAside(path, read: current, size: (pending.image.width, pending.image.height), reason: why,
-                                               id: eventID + "-text")
+                let aside = fileGuard.setAside(path, read: current.read, size: (pending.image.width, pending.image.height), reason: why,
+                                               id: eventID)
                 switch aside {
-                case .setAside(let entry, _, let keys, _):
+                case .setAside(let entry, _, let keys, _, let warning):
+                    if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
                     outcome.ownKeys = keys
                     outcome.file = "quarantined"
                     outcome.quarantine = entry
@@ -88,13 +90,26 @@ extension CandidateHandler {
         let kinds = result.hits.map { "\($0.kind.rawValue) at \($0.rect)" }.joined(separator: ", ")
         switch candidate.source {
         case .file:
-            guard !result.hits.isEmpty, let path = candidate.path, let fileGuard, let current = readCurrent(path, pending, isOwn: isOwn) else { break }
-            switch fileGuard.redact(path, read: current, with: image, id: eventID) {
-            case .rewritten(let keys, let milliseconds, _):
+            guard !result.hits.isEmpty, let path = candidate.path, let fileGuard else { break }
+            let guarded: FileGuardResult
+            switch readCurrent(path, pending, isOwn: isOwn) {
+            case .replaced:
+                guarded = .changed
+            case .unreadable(let reason):
+                // Its text is still in it: set aside as it is, unread.
+                guarded = fileGuard.setAside(path, read: nil, size: (image.width, image.height),
+                                             reason: "its text rules' covers could not be written (\(reason))", id: eventID)
+            case .same(let current):
+                guarded = fileGuard.redact(path, read: current, with: image, id: eventID)
+            }
+            switch guarded {
+            case .rewritten(let keys, let milliseconds, _, _, let warning):
+                if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
                 outcome.ownKeys = keys
                 outcome.file = "rewritten"
                 outcome.said.append("guard: rewrote \(candidate.name) again with the text rules' covers (\(kinds)) in \(milliseconds) ms")
-            case .setAside(let entry, _, let keys, let reason):
+            case .setAside(let entry, _, let keys, let reason, let warning):
+                if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
                 outcome.ownKeys = keys
                 outcome.file = "quarantined"
                 outcome.quarantine = entry
@@ -129,16 +144,33 @@ extension CandidateHandler {
         return outcome
     }
 
-    /// The file at `path` now when it is still the one read or guard's own first rewrite of it:
-    /// its bytes and identity; nil for anything written there since (never touched).
-    private func readCurrent(_ path: BytePath, _ pending: PendingTextPass, isOwn: (String) -> Bool) -> FileRead? {
+    /// The file at `path` now, when it is still the one read or guard's own first rewrite of it.
+    enum CurrentFile {
+        case same(FileRead)
+        /// Gone, or written there since by someone else: never touched.
+        case replaced
+        /// Still the screenshot, but its bytes cannot be read: it is set aside as it is.
+        case unreadable(reason: String)
+
+        var read: FileRead? {
+            guard case .same(let read) = self else { return nil }
+            return read
+        }
+    }
+
+    /// The file at `path` now (see `CurrentFile`).
+    func readCurrent(_ path: BytePath, _ pending: PendingTextPass, isOwn: (String) -> Bool) -> CurrentFile {
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .replaced }
         defer { close(fd) }
         guard let identity = FileIdentity.of(fd: fd), identity.mode & S_IFMT == S_IFREG,
-              FileKeys.key(identity) == pending.fileKey || isOwn(FileKeys.key(identity)),
-              let bytes = try? FileIO.read(fd: fd, name: path.description, limit: Self.maximumFileSize) else { return nil }
-        return FileRead(bytes: bytes, identity: identity)
+              FileKeys.key(identity) == pending.fileKey || isOwn(FileKeys.key(identity)) else { return .replaced }
+        do throws(FileError) {
+            let bytes = try FileIO.read(fd: fd, name: path.description, limit: Self.maximumFileSize)
+            return .same(FileRead(bytes: bytes, identity: identity))
+        } catch {
+            return .unreadable(reason: error.description)
+        }
     }
 
     /// Whether text passes are running (the event waits for them).

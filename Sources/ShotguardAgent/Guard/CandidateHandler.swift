@@ -73,7 +73,13 @@ final class CandidateHandler {
         /// Called between the long steps (decoding, placing, rewriting): the shield's key must
         /// not wait behind them.
         var betweenSteps: () -> Void = {}
+        /// What the rules protected on screen from the given moment (monotonic) until now.
+        var protectedSince: (Double) -> [RegionHit] = { _ in [] }
     }
+
+    /// A window protected this long before a capture's read or first signal still counts: the
+    /// agent hears of a window change a moment after it happens.
+    static let protectionMargin = 0.5
 
     /// A screenshot program's read this soon before a file named as a screenshot ties it to a capture.
     static let recentReadWindow = 10.0
@@ -116,8 +122,10 @@ final class CandidateHandler {
         let examineStart = monotonicNow()
         let examination = Examiner.examine(ExaminationInput(
             image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
-            screens: context.event.snapshots, contextNow: context.contextNow(), rules: context.rules, reads: context.reads,
-            now: context.now))
+            screens: context.event.snapshots, contextNow: context.contextNow(), rules: context.rules,
+            protectedMeanwhile: context.protectedSince(min(context.event.start.monotonic, evidence.screenRead?.read.time.monotonic
+                ?? .infinity) - Self.protectionMargin),
+            reads: context.reads, now: context.now))
         // The costs of a placement, for the log (and the guard bench that reads it).
         let timing = "decoded in \(milliseconds(examineStart - decodeStart)), placed in \(milliseconds(monotonicNow() - examineStart))"
         context.betweenSteps()
@@ -212,13 +220,18 @@ final class CandidateHandler {
 
     private func apply(_ guarded: FileGuardResult, to result: inout HandlingResult, candidate: Candidate) {
         let path = candidate.name
+        result.errors += (fileGuard?.takeProblems() ?? []).map { "guard: \($0)" }
         switch guarded {
-        case .rewritten(let keys, let milliseconds, let thumbnails):
+        case .rewritten(let keys, let milliseconds, let thumbnails, let entry, let warning):
             result.ownKeys += keys
             result.file = "rewritten"
+            if let entry { result.quarantine = entry }
             result.said.append("guard: rewrote \(path) redacted in \(milliseconds) ms"
-                + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : ""))
-        case .setAside(let entry, let placeholder, let keys, let reason):
+                + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : "")
+                + (entry.map { "; its other names share the redacted file, and its original is in quarantine as \($0)" } ?? ""))
+            if let warning { result.warnings.append("guard: \(path): \(warning)") }
+        case .setAside(let entry, let placeholder, let keys, let reason, let warning):
+            if let warning { result.warnings.append("guard: \(path): \(warning)") }
             result.ownKeys += keys
             result.file = "quarantined"
             result.quarantine = entry

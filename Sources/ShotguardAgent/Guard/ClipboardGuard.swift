@@ -149,7 +149,9 @@ final class ClipboardGuard: ClipboardGuarding {
                 + "(a clipboard history may put back what it kept before)")
             return
         }
-        if server.handOffAndWait() {
+        let saved = server.handOffAndWait()
+        log.events.say("clipboard-handoff", [("manager", .string(hexID(manager))), ("saved", .bool(saved))])
+        if saved {
             log.info("guard: handed the redacted clipboard image to the clipboard manager (\(hexID(manager)))")
         } else {
             log.warning("guard: the clipboard manager (\(hexID(manager))) did not take the redacted image; "

@@ -12,11 +12,13 @@ struct FileRead: Sendable {
 
 /// What file guard did, and the keys of what it wrote (its own output is never a new screenshot).
 enum FileGuardResult: Sendable, Equatable {
-    /// Rewritten redacted: its own bytes and file, to be ignored when they come back.
-    case rewritten(ownKeys: [String], milliseconds: Int, thumbnails: Int)
+    /// Rewritten redacted: its own bytes and file, to be ignored when they come back; the
+    /// quarantine entry that keeps the original of a file rewritten in its own inode; what went
+    /// wrong on the side (the redacted file is in place either way).
+    case rewritten(ownKeys: [String], milliseconds: Int, thumbnails: Int, entry: String? = nil, warning: String? = nil)
     /// Set aside into quarantine (`entry`), behind a placeholder at its path (or none, when
-    /// even that could not be written).
-    case setAside(entry: String, placeholder: Bool, ownKeys: [String], reason: String)
+    /// even that could not be written: `warning` says why).
+    case setAside(entry: String, placeholder: Bool, ownKeys: [String], reason: String, warning: String? = nil)
     /// The file changed since it was read: it must be read again.
     case changed
     /// Nothing could be written, and the file could not be moved aside either: its mode was
@@ -39,6 +41,8 @@ protocol FileGuarding: AnyObject {
     /// Whether guard may touch a file at all (this user's, written since the agent started,
     /// not restored from quarantine).
     func mayTouch(_ identity: FileIdentity) -> Bool
+    /// What went wrong beside an action since last asked (the restored list unreadable), once.
+    func takeProblems() -> [String]
 }
 
 /// File guard on the real file system.
@@ -59,6 +63,8 @@ final class DiskFileGuard: FileGuarding {
                                isRestored: restored.contains(identity.stamp))
     }
 
+    func takeProblems() -> [String] { restored.takeProblem().map { [$0] } ?? [] }
+
     func redact(_ path: BytePath, read: FileRead, with image: PixelBuffer, id: String) -> FileGuardResult {
         guard mayTouch(read.identity) else {
             return .untouched(reason: "written before the agent started, restored from quarantine, or not this user's")
@@ -72,20 +78,35 @@ final class DiskFileGuard: FileGuarding {
         }
         do throws(RewriteError) {
             var rewrite = FileRewrite(path: path, original: read.identity)
+            var kept: QuarantineEntry?
+            var warning: String?
             if read.identity.links > 1 {
                 // Other names of this file (a hard link elsewhere) would keep the original after
-                // a rename: the original goes to quarantine, the inode itself is overwritten.
-                _ = try? quarantine.store(read.bytes, id: id + "-linked", originalPath: path.bytes,
-                                          pathExtension: path.pathExtension, reason: "hard-linked file rewritten in place",
-                                          time: now(), mode: read.identity.mode)
+                // a rename: the inode itself is overwritten, and only once its original is safe
+                // in quarantine, since the inode is its only copy.
+                do throws(QuarantineError) {
+                    kept = try quarantine.store(read.bytes, id: id, originalPath: path.bytes, pathExtension: path.pathExtension,
+                                                reason: "a file with \(read.identity.links) names, rewritten in its own inode",
+                                                time: now(), mode: read.identity.mode)
+                } catch {
+                    return makeUnreadable(path, reason: "it has \(read.identity.links) names, so it is rewritten in its own inode, "
+                        + "and its original could not be kept first: \(error.description)")
+                }
                 try rewrite.overwriteInPlace(bytes)
+                if let kept, let stamp = FileStamp.of(path: path) {
+                    do throws(QuarantineError) {
+                        try quarantine.recordReplacement(of: kept, by: stamp)
+                    } catch {
+                        warning = "\(error.description); restoring \(kept.id) will need --force"
+                    }
+                }
             } else {
                 try rewrite.prepare(bytes)
                 try rewrite.commit()
             }
             let removed = thumbnails.remove(forPath: path.bytes)
             return .rewritten(ownKeys: ownKeys(path, bytes: bytes), milliseconds: Int((monotonicNow() - started) * 1000),
-                              thumbnails: removed)
+                              thumbnails: removed, entry: kept?.id, warning: warning)
         } catch {
             switch error.kind {
             case .changed: return .changed
@@ -112,13 +133,12 @@ final class DiskFileGuard: FileGuarding {
             entry = try quarantine.move(path, expected: current, id: id, reason: reason, time: now())
         } catch {
             // Neither copied nor moved: make it unreadable rather than leave it to be opened or synced.
-            let made = path.withCString { chmod($0, 0) } == 0
-            return made ? .madeUnreadable(reason: error.description)
-                : .failed(reason: "\(error.description); and its mode could not be changed (\(errnoText()))")
+            return makeUnreadable(path, reason: error.description)
         }
         let placeholder = Placeholder.image(width: size?.width, height: size?.height, quarantineID: entry.id)
         var keys: [String] = []
         var written = false
+        var warning: String?
         // The placeholder is written by the path's exact text: a name that is not UTF-8 has none
         // (its shown form escapes bytes, and would name another file), so its path stays empty.
         if let exact = path.exactText {
@@ -129,14 +149,30 @@ final class DiskFileGuard: FileGuarding {
                 }
                 keys = ownKeys(path, bytes: bytes)
                 written = true
-                // A restore replaces what guard left here without --force, but not a file written since.
-                if let stamp = FileStamp.of(path: path) { try? quarantine.recordReplacement(of: entry, by: stamp) }
             } catch {
                 // The original is safe in quarantine; the path stays empty.
+                warning = "no placeholder could be written at \(path): \(error.description)"
+            }
+            // A restore replaces what guard left here without --force, but not a file written since.
+            if written, let stamp = FileStamp.of(path: path) {
+                do throws(QuarantineError) {
+                    try quarantine.recordReplacement(of: entry, by: stamp)
+                } catch {
+                    warning = "\(error.description); restoring \(entry.id) will need --force"
+                }
             }
         }
         thumbnails.remove(forPath: path.bytes)
-        return .setAside(entry: entry.id, placeholder: written, ownKeys: keys, reason: reason)
+        return .setAside(entry: entry.id, placeholder: written, ownKeys: keys, reason: reason, warning: warning)
+    }
+
+    /// The last resort: the file's mode set to 0, so that nothing reads it (every name of it)
+    /// until the user decides.
+    private func makeUnreadable(_ path: BytePath, reason: String) -> FileGuardResult {
+        guard path.withCString({ chmod($0, 0) }) == 0 else {
+            return .failed(reason: "\(reason); and its mode could not be changed (\(errnoText()))")
+        }
+        return .madeUnreadable(reason: reason)
     }
 
     /// The image encoded in the format of the original (its bytes, else its name); PNG where

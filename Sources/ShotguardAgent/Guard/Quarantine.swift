@@ -1,4 +1,5 @@
 // Where guard keeps the originals of screenshots it could not place: private, listable, restorable.
+import CShotguardSys
 import Glibc
 import ShotguardBase
 import ShotguardImaging
@@ -61,40 +62,76 @@ public struct QuarantineStore: Sendable {
         self.folder = folder ?? UserFolders.stateFolder() + "/quarantine"
     }
 
-    /// The private quarantine folder prepared and an entry's folder made in it under a
-    /// partial name: renamed to `final` once the entry is complete, so a crash leaves no
-    /// half entry that `list` would show.
-    func newEntryFolder(id: String) throws(QuarantineError) -> (partial: String, final: String) {
+    /// An entry's ID, unique in the folder, reserved by its partial folder: the entry is made
+    /// there and appears under its ID, complete, in one rename.
+    struct Reservation {
+        let id: String
+        let partial: String
+        let final: String
+    }
+
+    /// How many entries one ID may have (`ID`, `ID-2`, … `ID-999`): the files set aside in one
+    /// event share the event's ID.
+    static let entriesPerID = 999
+
+    /// The private quarantine folder prepared and a unique ID reserved in it from `base`: the
+    /// first of `base`, `base-2`, `base-3`… that neither names an entry nor is reserved by
+    /// another (an agent of another display shares the folder). The partial folder is made
+    /// with mkdir, which only one can win; the entry's name is checked again once it is won,
+    /// since an entry may have completed under that ID in between.
+    func reserve(_ base: String) throws(QuarantineError) -> Reservation {
         do throws(PrivateFolderError) {
             _ = try UserFolders.preparePrivateFolder(folder)
         } catch {
             throw QuarantineError("cannot prepare the quarantine folder: \(error)")
         }
-        let partial = folder + "/." + id + ".partial"
-        guard mkdir(partial, 0o700) == 0 else { throw QuarantineError("cannot create \(partial): \(errnoText())") }
-        return (partial, folder + "/" + id)
+        for number in 1...Self.entriesPerID {
+            let id = number == 1 ? base : "\(base)-\(number)"
+            let reservation = Reservation(id: id, partial: folder + "/." + id + ".partial", final: folder + "/" + id)
+            if exists(reservation.final) { continue }
+            guard mkdir(reservation.partial, 0o700) == 0 else {
+                if errno == EEXIST { continue }
+                throw QuarantineError("cannot create \(reservation.partial): \(errnoText())")
+            }
+            if exists(reservation.final) {
+                rmdir(reservation.partial)
+                continue
+            }
+            return reservation
+        }
+        throw QuarantineError("cannot set aside another file under \(base) in \(folder): "
+            + "\(Self.entriesPerID) entries have that ID already")
     }
 
-    /// Stores `bytes` (the original as read) under `id`, durably, before its path is touched.
-    /// `mode` is the original's mode, which a restore gives back.
+    /// Makes the reserved entry appear, complete, under its ID; never over an entry there.
+    func complete(_ reservation: Reservation) throws(QuarantineError) {
+        guard sg_rename_noreplace(reservation.partial, reservation.final) == 0 else {
+            throw QuarantineError("cannot complete the entry \(reservation.final): \(errnoText())")
+        }
+    }
+
+    /// Stores `bytes` (the original as read) under a unique ID made from `id`, durably, before
+    /// its path is touched. `mode` is the original's mode, which a restore gives back.
     func store(_ bytes: [UInt8], id: String, originalPath: [UInt8], pathExtension: String, reason: String,
                time: Double, mode: UInt32? = nil) throws(QuarantineError) -> QuarantineEntry {
-        let (partial, final) = try newEntryFolder(id: id)
+        let reservation = try reserve(id)
         let fileName = "original." + (pathExtension.isEmpty ? "bin" : pathExtension)
-        let entry = QuarantineEntry(id: id, time: time, originalPath: BytePath(bytes: originalPath).description,
-                                    originalPathBytes: originalPath, reason: reason, size: bytes.count, folder: final,
-                                    file: final + "/" + fileName, mode: mode.map { $0 & 0o7777 }, leftBehind: nil)
+        let entry = QuarantineEntry(id: reservation.id, time: time, originalPath: BytePath(bytes: originalPath).description,
+                                    originalPathBytes: originalPath, reason: reason, size: bytes.count, folder: reservation.final,
+                                    file: reservation.final + "/" + fileName, mode: mode.map { $0 & 0o7777 }, leftBehind: nil)
         do throws(FileError) {
-            try FileIO.writeAtomically(bytes, to: partial + "/" + fileName, mode: 0o600)
-            try FileIO.writeAtomically(Array((Self.json(entry).text + "\n").utf8), to: partial + "/entry.json", mode: 0o600)
+            try FileIO.writeAtomically(bytes, to: reservation.partial + "/" + fileName, mode: 0o600)
+            try FileIO.writeAtomically(Array((Self.json(entry).text + "\n").utf8), to: reservation.partial + "/entry.json", mode: 0o600)
         } catch {
-            removeFolder(partial)
+            removeFolder(reservation.partial)
             throw QuarantineError("cannot write the quarantined original: \(error.description)")
         }
-        guard rename(partial, final) == 0 else {
-            let reason = errnoText()
-            removeFolder(partial)
-            throw QuarantineError("cannot move \(partial) into place: \(reason)")
+        do throws(QuarantineError) {
+            try complete(reservation)
+        } catch {
+            // A copy: the original is still at its path, untouched.
+            removeFolder(reservation.partial)
+            throw error
         }
         return entry
     }
@@ -124,7 +161,16 @@ public struct QuarantineStore: Sendable {
         var unreadable: [UnreadableEntry] = []
         while let item = readdir(directory) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix("."), isFolder(folder + "/" + name) else { continue }
+            guard isFolder(folder + "/" + name), name != ".", name != ".." else { continue }
+            if name.hasPrefix(".") {
+                // An entry never completed (a crash while it was made) that holds an original:
+                // shown, never hidden.
+                if name.hasSuffix(".partial"), let original = originalFile(in: folder + "/" + name) {
+                    unreadable.append(UnreadableEntry(id: name, folder: folder + "/" + name,
+                                                      reason: "an entry that was never completed; its original is \(original)"))
+                }
+                continue
+            }
             switch load(id: name) {
             case .success(let entry): entries.append(entry)
             case .failure(let error): unreadable.append(UnreadableEntry(id: name, folder: folder + "/" + name, reason: error.description))
@@ -165,6 +211,22 @@ public struct QuarantineStore: Sendable {
         removeFolder(entry.folder)
     }
 
+    /// The path of the `original.*` file in `folder`, if there is one.
+    private func originalFile(in folder: String) -> String? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        while let item = readdir(directory) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("original.") { return folder + "/" + name }
+        }
+        return nil
+    }
+
+    func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
     private func isFolder(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
@@ -188,6 +250,9 @@ public struct QuarantineStore: Sendable {
         guard let time = fields["time"]?.number ?? fields["time"]?.string.flatMap(Self.seconds(iso8601:)),
               let size = fields["size"]?.number, size >= 0, size < 1e18 else {
             return .failure(QuarantineError("its entry.json has no valid time or size"))
+        }
+        guard exists(entryFolder + "/" + file) else {
+            return .failure(QuarantineError("its original \(entryFolder)/\(file) is missing"))
         }
         let pathBytes = fields["pathHex"]?.string.flatMap(bytesFromHex) ?? Array((fields["path"]?.string ?? "").utf8)
         let mode = fields["mode"]?.string.flatMap { UInt32($0, radix: 8) }.map { $0 & 0o7777 }
@@ -234,7 +299,7 @@ public struct QuarantineStore: Sendable {
         return Double(timegm(&fields)) + second
     }
 
-    private func removeFolder(_ path: String) {
+    func removeFolder(_ path: String) {
         if let directory = opendir(path) {
             while let item = readdir(directory) {
                 let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

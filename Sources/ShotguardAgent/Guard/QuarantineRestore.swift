@@ -32,12 +32,18 @@ extension QuarantineStore {
             // The name moves, the inode, size and mtime stay: the list names the file renamed into place.
             guard let stamp = FileStamp.of(fd: fd) else { throw QuarantineError("cannot stat the restored file: \(errnoText())") }
             try RestoredFiles(store: self).add(stamp, now: now)
-            try? file.close()
+            do throws(FileError) {
+                try file.close()
+            } catch {
+                throw QuarantineError("cannot write \(path): \(error.message)")
+            }
             guard temporary.withCString({ from in path.withCString { rename(from, $0) } }) == 0 else {
                 throw QuarantineError("cannot put the original in place at \(path): \(errnoText())")
             }
         } catch {
-            try? file.close()  // already closed after a failed rename: EBADF, ignored
+            // The descriptor may be closed already (then EBADF); the original is still in its
+            // entry whatever happened, and the temporary file goes.
+            try? file.close()
             temporary.withCString { _ = unlink($0) }
             throw error
         }

@@ -14,19 +14,21 @@ public struct RestoredFiles: Sendable {
 
     public init(store: QuarantineStore) { path = store.folder + "/.restored" }
 
-    /// The files in the list (an unreadable or missing list is an empty one).
-    public func load() -> Set<FileStamp> { Set(lines().map(\.stamp)) }
+    /// The files in the list: none when there is no list yet. A list that exists but cannot be
+    /// read is an error, never an empty list: read as empty, the next restore would rewrite it
+    /// and forget every earlier one (and the agent would guard those files again).
+    public func load() throws(QuarantineError) -> Set<FileStamp> { Set(try lines().map(\.stamp)) }
 
     /// Whether `stamp` is a file a restore wrote and nobody changed since.
-    public func contains(_ stamp: FileStamp) -> Bool { load().contains(stamp) }
+    public func contains(_ stamp: FileStamp) throws(QuarantineError) -> Bool { try load().contains(stamp) }
 
     /// Adds `stamp`, dropping lines older than `maximumAge` and all but the newest `limit`.
     func add(_ stamp: FileStamp, now: Double) throws(QuarantineError) { try add([stamp], now: now) }
 
-    /// Adds `stamps` in order, as one write.
+    /// Adds `stamps` in order, as one write; refused when the list there cannot be read.
     func add(_ stamps: [FileStamp], now: Double) throws(QuarantineError) {
         let added = Set(stamps)
-        var kept = lines().filter { now - $0.restoredAt < Self.maximumAge && !added.contains($0.stamp) }
+        var kept = try lines().filter { now - $0.restoredAt < Self.maximumAge && !added.contains($0.stamp) }
         kept += stamps.map { ($0, now) }
         let text = kept.suffix(Self.limit).map { line in
             let modified = "\(line.stamp.modifiedSeconds).\(String(line.stamp.modifiedNanoseconds).leftPadded(to: 9))"
@@ -39,8 +41,15 @@ public struct RestoredFiles: Sendable {
         }
     }
 
-    private func lines() -> [(stamp: FileStamp, restoredAt: Double)] {
-        guard let bytes = try? FileIO.read(path, limit: 1 << 20) else { return [] }  // none yet: nothing restored
+    private func lines() throws(QuarantineError) -> [(stamp: FileStamp, restoredAt: Double)] {
+        var status = stat()
+        if lstat(path, &status) != 0, errno == ENOENT { return [] }  // none yet: nothing restored
+        let bytes: [UInt8]
+        do throws(FileError) {
+            bytes = try FileIO.read(path, limit: 1 << 20)
+        } catch {
+            throw QuarantineError("cannot read the list of restored files \(error.description)")
+        }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             guard fields.count == 5, let device = UInt64(fields[0]), let inode = UInt64(fields[1]), let size = Int64(fields[2]),
@@ -52,11 +61,13 @@ public struct RestoredFiles: Sendable {
 }
 
 /// The restored list as the agent checks it for every candidate file: read again only when
-/// the list file itself changed (one `lstat` a check otherwise).
+/// the list file itself changed (one `lstat` a check otherwise). A list that cannot be read
+/// keeps the files read last, and the failure is told once (`takeProblem`).
 public final class RestoredFilesWatch {
     private let list: RestoredFiles
     private var seen: FileStamp?
     private var files: Set<FileStamp> = []
+    private var problem: String?
 
     public init(store: QuarantineStore = QuarantineStore()) { list = RestoredFiles(store: store) }
 
@@ -65,14 +76,24 @@ public final class RestoredFilesWatch {
         let now = FileStamp.of(path: BytePath(list.path))
         if now != seen {
             seen = now
-            files = now == nil ? [] : list.load()
+            do throws(QuarantineError) {
+                files = now == nil ? [] : try list.load()
+            } catch {
+                problem = "\(error.description); the files restored before stay left alone"
+            }
         }
         return files.contains(stamp)
+    }
+
+    /// Why the list could not be read, once.
+    public func takeProblem() -> String? {
+        defer { problem = nil }
+        return problem
     }
 }
 
 extension QuarantineStore {
     /// Whether `stamp` is a file `quarantine restore` wrote and nobody changed since: the agent
     /// must not guard it again. Reads the list; `RestoredFilesWatch` keeps it between checks.
-    public func isRestored(_ stamp: FileStamp) -> Bool { RestoredFiles(store: self).contains(stamp) }
+    public func isRestored(_ stamp: FileStamp) throws(QuarantineError) -> Bool { try RestoredFiles(store: self).contains(stamp) }
 }

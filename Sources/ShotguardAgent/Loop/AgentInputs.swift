@@ -29,6 +29,8 @@ final class AgentInputs {
             desktop = try DesktopEvents(display: display, clipboard: options.watchClipboard, tools: options.watchTools,
                                         extraToolClasses: options.toolClasses)
             if options.shield { _ = try desktop.enableShield(keys: ["Print"] + options.shieldKeys) }
+            // What the rules protect is followed at every moment, shield or not.
+            desktop.followWindows()
         } catch {
             throw AgentError(message: error.message, isUsage: false)
         }

@@ -17,6 +17,10 @@ struct ExaminationInput {
     /// display is gone.
     var contextNow: ScreenContext?
     var rules: RegionsFile?
+    /// Every rectangle the rules protected on screen from the capture's read (or its event's
+    /// first signal) until now (`ProtectionTimeline`): a window gone before any snapshot was
+    /// taken is still held to where it was.
+    var protectedMeanwhile: [RegionHit] = []
     var reads: ReadHistory
     var now: Moment
 }
@@ -73,12 +77,19 @@ enum Examiner {
             facts.placement = .matched
         } else {
             let zones = protectedZones(input.rules, contexts: input.screens.map(\.context) + [input.contextNow].compactMap { $0 })
+                + input.protectedMeanwhile.map(\.zone)
             if isTolerable(alignment, zones: zones) {
                 facts.placement = .matched
                 notes.append("\(alignment.differingAreas.count) small areas differ from the screen, far from every rule "
                     + "(something moving); placed")
             } else {
                 if let rules = input.rules, let now = input.contextNow { hits += rules.hits(against: now) }
+                // Where the image differs over a rectangle protected meanwhile (a pop-up that
+                // closed before the screen was grabbed), it is covered where it was.
+                let differing = alignment.differingAreas.isEmpty ? [alignment.difference].compactMap { $0 } : alignment.differingAreas
+                hits += input.protectedMeanwhile.filter { meanwhile in
+                    !hits.contains(meanwhile) && differing.contains { !$0.intersection(meanwhile.zone).isEmpty }
+                }
                 guard alignment.differenceIsCovered(by: hits.map(\.rect)) else {
                     return unplaced("differs from the screen at \(isoTime(input.screens[0].time.wall)) where no rule covers it")
                 }

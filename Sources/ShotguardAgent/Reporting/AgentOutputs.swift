@@ -31,12 +31,9 @@ final class AgentOutputs {
                                      quarantine: QuarantineStore().folder)
         desktop = DesktopIntegration(notify: options.notify, tray: options.tray, indicator: options.indicator, folders: folders,
                                      log: log)
-        let desktop = self.desktop, shield = self.shield
-        desktop.isOwnWindow = { shield.coverIDs.contains($0) }
+        let desktop = self.desktop
+        // The recording mark never rises over the shield's covers.
+        desktop.isOwnWindow = { [weak shield] id in shield?.overlays.ids.contains(id) ?? false }
         sink.onReport = { desktop.reported($0) }
     }
-
-    /// Every window the agent shows (the shield's covers, the tray icon, its menu, the recording
-    /// mark): the one list the agent leaves out of what it sees on the screen.
-    var ownWindowIDs: Set<UInt> { shield.coverIDs.union(desktop.windowIDs) }
 }

@@ -66,9 +66,6 @@ final class DesktopIntegration {
         return list
     }
 
-    /// The presence's windows (tray icon, menu, recording mark): never a window of the user's.
-    var windowIDs: Set<UInt> { presence.windowIDs }
-
     /// The agent's other windows (the shield's covers), which the recording mark never rises over.
     var isOwnWindow: (UInt) -> Bool {
         get { presence.isOwn }
@@ -124,13 +121,12 @@ final class DesktopIntegration {
 
     /// A screenshot was reported: a signal always, a notification when guard did something.
     func reported(_ report: Report) {
-        let outcome = report.guardOutcome.summary.isEmpty ? "reported" : report.guardOutcome.summary
+        let outcome = report.guardOutcome.summary
         service?.screenshotReported(id: report.id, outcome: outcome)
         if let entry = report.guardOutcome.quarantine, let path = report.original {
             service?.fileQuarantined(id: entry, path: path)
         }
         guard let notifier else { return }
-        let areas = report.redactions.count
         let place = report.original.map { ($0.split(separator: "/").last.map(String.init) ?? $0) } ?? "the clipboard image"
         switch (report.guardOutcome.file, report.guardOutcome.clipboard) {
         case ("quarantined", _):
@@ -142,10 +138,20 @@ final class DesktopIntegration {
         case (_, "withheld"):
             notifier.notify(summary: "Clipboard screenshot withheld", body: "It could not be redacted: pasting gives a placeholder")
         case ("rewritten", _), (_, "replaced"):
-            notifier.notify(summary: "Screenshot redacted", body: "\(areas) area\(areas == 1 ? "" : "s") covered in \(place)")
+            notifier.notify(summary: "Screenshot redacted", body: Self.redactedBody(report, place: place))
         default:
             break
         }
+    }
+
+    /// `3 areas covered in shot.png (1 card among them)`: every area covered, the rules'
+    /// rectangles and what the text rules found.
+    static func redactedBody(_ report: Report, place: String) -> String {
+        let areas = report.redactions.count + report.textCovers.count
+        let found = Dictionary(grouping: report.textCovers, by: \.kind).sorted { $0.key < $1.key }
+            .map { kind, covers in "\(covers.count) \(kind)\(covers.count == 1 ? "" : "s")" }
+        let text = found.isEmpty ? "" : " (" + found.joined(separator: ", ") + " among them)"
+        return "\(areas) area\(areas == 1 ? "" : "s") covered in \(place)\(text)"
     }
 
     /// A recording of the screen started or stopped.

@@ -91,8 +91,10 @@ final class ReportSink {
 }
 
 extension GuardOutcome {
-    /// `file rewritten, clipboard replaced` — for the status and notifications.
+    /// `file rewritten, clipboard replaced` — for the status and notifications; `reported` when
+    /// guard touched neither (an image no rule hit, the agent's own capture, `--no-guard`).
     var summary: String {
-        [file.map { "file \($0)" }, clipboard.map { "clipboard \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        let parts = [file.map { "file \($0)" }, clipboard.map { "clipboard \($0)" }].compactMap { $0 }
+        return parts.isEmpty ? "reported" : parts.joined(separator: ", ")
     }
 }

@@ -45,9 +45,7 @@ final class ShieldController {
     }
 
     var isOn: Bool { shield != nil }
-    /// The covers' window ids: never a window of the user's.
-    var coverIDs: Set<UInt> { shield?.overlays.ids ?? [] }
-    var keys: [String] { shield?.keys.names ?? [] }
+    var keys: [String] { shield?.keys?.names ?? [] }
     var coverCount: Int { shield?.overlays.count ?? 0 }
 
     /// Moves the covers to `covers` (resolved against the windows now, with `fields`).

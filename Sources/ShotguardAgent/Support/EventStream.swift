@@ -27,6 +27,7 @@ struct EventStream: Sendable {
     func say(_ event: String, _ fields: [(String, JSON)] = []) {
         guard let descriptor else { return }
         let line = JSON.object([("event", .string(event))] + fields).text + "\n"
+        // The tests' stream only: a lost line shows there as an event waited for in vain.
         try? descriptor.writeAll(line)
     }
 }

@@ -7,7 +7,7 @@ import ShotguardBase
 /// agent's life and released by the kernel when the process ends, however it ends. Without
 /// `XDG_RUNTIME_DIR` the lock goes to the private state folder, never to a shared `/tmp` path
 /// that another user could create first.
-final class InstanceLock {
+public final class InstanceLock {
     private let fd: Int32
 
     init(display: String) throws(AgentError) {
@@ -17,8 +17,7 @@ final class InstanceLock {
         } catch {
             throw AgentError(message: "cannot prepare the agent's lock: \(error)", isUsage: false)
         }
-        let name = Self.key(for: display).map { $0 == "/" ? "_" : $0 }.reduce(into: "") { $0.append($1) }
-        let path = "\(folder)/watch-\(name).lock"
+        let path = "\(folder)/watch-\(Self.fileName(for: display)).lock"
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
             throw AgentError(message: "cannot open the agent's lock \(path): \(String(cString: strerror(errno)))", isUsage: false)
@@ -33,9 +32,24 @@ final class InstanceLock {
 
     deinit { close(fd) }
 
+    /// Whether an agent holds the lock of `display` now (autostart then leaves it running).
+    public static func isHeld(display: String) -> Bool {
+        let fd = open("\(folder())/watch-\(fileName(for: display)).lock", O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(fd, LOCK_UN)
+        return false
+    }
+
     /// `$XDG_RUNTIME_DIR/shotguard` (an absolute one only), else the private state folder.
     static func folder() -> String {
         XDGPaths.runtimeDirectory().map { $0 + "/shotguard" } ?? UserFolders.stateFolder()
+    }
+
+    /// The display's key as a file name.
+    static func fileName(for display: String) -> String {
+        key(for: display).map { $0 == "/" ? "_" : $0 }.reduce(into: "") { $0.append($1) }
     }
 
     /// One name per display: `:0`, `:0.1`, `unix:0`, `unix/:0`, `:00` and `localhost/unix:0`

@@ -23,6 +23,7 @@ public struct Log: Sendable {
     /// control characters (a newline, ESC, BEL) are escaped before it reaches a terminal. A
     /// short write is finished, never cut; a log that cannot be written has nowhere to say so.
     private func write(_ level: String, _ message: String) {
+        // Standard error closed or full: there is nowhere left to say so.
         try? FileDescriptor.standardError.writeAll("\(Self.timestamp()) shotguard: \(level)\(message.escapingControlCharacters())\n")
     }
 

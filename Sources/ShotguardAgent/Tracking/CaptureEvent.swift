@@ -17,6 +17,15 @@ struct SignalRecord: Sendable {
     var read: ScreenReadRecord?
 }
 
+/// Why an event counts as a screenshot.
+enum CountingSignal: Hashable, Sendable {
+    case toolWindow(UInt)
+    /// A screenshot program's read of the screen (by the read's time, monotonic).
+    case screenRead(Double)
+    /// An image: by its name or its evidence before it is examined, by its pixels after.
+    case image(key: String)
+}
+
 /// The shield's part of an event: the first key press that raised the covers.
 struct ShieldRecord: Sendable {
     /// Wall-clock time the agent read the key event.
@@ -68,10 +77,12 @@ struct CaptureEvent: Sendable {
     var toolWindowClosedSinceSnapshot = false
     /// The shield key press of this event, when the shield went up for it.
     var shield: ShieldRecord?
-    /// Whether a signal said a screenshot happened (a strong file, a clipboard image, a tool
+    /// The signals that said a screenshot happened (a strong file, a clipboard image, a tool
     /// window shown, a screenshot program's read): without one, an event with no placed image
-    /// ends without a report.
-    var hasCountedSignal = false
+    /// ends without a report. An image that counted by its name alone stops counting once it
+    /// is examined and found to be no screenshot (a photo copied into a Screenshots folder).
+    private(set) var countedBy: Set<CountingSignal> = []
+    var hasCountedSignal: Bool { !countedBy.isEmpty }
     var lastSignal: Double
     var lastCountedSignal: Double
     /// The second look for a file, when the signals brought no image.
@@ -124,12 +135,15 @@ struct CaptureEvent: Sendable {
         snapshots.append(snapshot)
     }
 
-    /// Marks the event as a screenshot.
-    mutating func count(at now: Double) {
-        hasCountedSignal = true
+    /// Marks the event as a screenshot, for `reason`.
+    mutating func count(_ reason: CountingSignal, at now: Double) {
+        countedBy.insert(reason)
         lastSignal = now
         lastCountedSignal = now
     }
+
+    /// `reason` turned out not to be a screenshot after all.
+    mutating func uncount(_ reason: CountingSignal) { countedBy.remove(reason) }
 
     /// What the event itself tells of its images: a tool window shown, the shield's key.
     var evidence: Evidence {

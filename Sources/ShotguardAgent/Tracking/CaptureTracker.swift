@@ -85,7 +85,7 @@ struct CaptureTracker {
             }
             event?.openToolWindows.insert(id)
             event?.toolName = tool
-            event?.count(at: now.monotonic)
+            event?.count(.toolWindow(id), at: now.monotonic)
             return said
         case .toolWindowClosed(let id):
             guard var current = event, current.openToolWindows.remove(id) != nil else { return [] }
@@ -122,7 +122,9 @@ struct CaptureTracker {
             // A screenshot program's read is a screenshot even before its image turns up (one
             // saved where the agent cannot see it is reported with the fallback); any other
             // program's read only opens the event, for the image that may follow.
-            if ScreenshotPrograms.contains(read.program), Self.isScreenshotSized(read.area) { event?.count(at: now.monotonic) }
+            if ScreenshotPrograms.contains(read.program), Self.isScreenshotSized(read.area) {
+                event?.count(.screenRead(read.time.monotonic), at: now.monotonic)
+            }
             return said
         }
     }
@@ -150,7 +152,7 @@ struct CaptureTracker {
         // Only an urgent candidate keeps the event open longer: a stream of unrelated images
         // cannot hold an old screen context open.
         if candidate.isUrgent {
-            event?.count(at: now.monotonic)
+            event?.count(.image(key: candidate.key), at: now.monotonic)
             event?.hasRealImage = true
         }
         let dropped = queue.dropWeakOverCap()
@@ -210,7 +212,7 @@ struct CaptureTracker {
             if current.placed == nil || (current.placed!.candidate.naming == .weak && candidate.naming != .weak) {
                 current.placed = placed
             }
-            if candidate.naming == .weak { current.count(at: now.monotonic) }
+            if candidate.naming == .weak { current.count(.image(key: candidate.key), at: now.monotonic) }
             event = current
             return []
         case .screenshotUnplaced(let reason):
@@ -218,6 +220,9 @@ struct CaptureTracker {
             return []
         case .left(let reason):
             if candidate.naming == .weak { event?.weakExamined += 1 }
+            // Counted by its name or evidence, it was no screenshot: the event no longer counts
+            // for it (no fallback report for a photo copied into a Screenshots folder).
+            event?.uncount(.image(key: candidate.key))
             return ["left \(candidate.name) as it is: \(reason)"]
         case .lookAgain(let delay):
             guard candidate.looks < Self.maximumLooks else {
