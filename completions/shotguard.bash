@@ -13,6 +13,7 @@ _shotguard_options() {
             "--help" ;;
         completions) echo "-h --help" ;;
         demo) echo "--dir -h --help" ;;
+        doctor) echo "--json --regions -h --help" ;;
         monitors) echo "--json --names -h --help" ;;
         pause) echo "--until-resume -h --help" ;;
         protect) echo "--window --pick --off -h --help" ;;
@@ -21,6 +22,7 @@ _shotguard_options() {
         "quarantine purge") echo "--older-than -h --help" ;;
         redact) echo "-o --output --regions --rect --fill --origin --format --quality" \
             "--compression -h --help" ;;
+        "regions add") echo "--pick --preset --list-presets --regions -h --help" ;;
         "regions check") echo "--regions -h --help" ;;
         "regions show") echo "-o --output --regions --no-shm --compression -h --help" ;;
         "reports follow") echo "--json -h --help" ;;
@@ -34,7 +36,8 @@ _shotguard_options() {
             "--keep-unredacted --exec --report-to --report-header-file --report-ask" \
             "--report-queue --report-queue-size --report-queue-for --json --once" \
             "--verbose --no-files --no-clipboard --no-tools --no-guard --no-notify" \
-            "--shield --no-shield --shield-key --no-shm --compression -h --help" ;;
+            "--no-tray --no-indicator --shield --no-shield --shield-key --no-shm" \
+            "--compression --config -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
 }
@@ -43,17 +46,18 @@ _shotguard_options() {
 # option takes no value.
 _shotguard_value_kind() {
     case "$1|$2" in
-        "capture|-o" | "capture|--output" | "capture|--regions" | "quarantine restore|-o" | \
-            "quarantine restore|--output" | "redact|-o" | "redact|--output" | "redact|--regions" | \
-            "regions check|--regions" | "regions show|-o" | "regions show|--output" | "regions show|--regions" | \
-            "shield|--regions" | "watch|--regions" | "watch|--report-header-file")
+        "capture|-o" | "capture|--output" | "capture|--regions" | "doctor|--regions" | \
+            "quarantine restore|-o" | "quarantine restore|--output" | "redact|-o" | "redact|--output" | \
+            "redact|--regions" | "regions add|--regions" | "regions check|--regions" | "regions show|-o" | \
+            "regions show|--output" | "regions show|--regions" | "shield|--regions" | "watch|--regions" | \
+            "watch|--report-header-file" | "watch|--config")
             echo "file" ;;
         "capture|--window" | "protect|--window")
             echo "windows" ;;
         "capture|--geometry" | "quarantine purge|--older-than" | "redact|--rect" | "redact|--origin" | \
-            "reports purge|--older-than" | "reports send|--wait" | "shield|--limit" | "watch|--tool-class" | \
-            "watch|--keep" | "watch|--keep-for" | "watch|--report-to" | "watch|--report-queue" | \
-            "watch|--report-queue-size" | "watch|--report-queue-for")
+            "regions add|--preset" | "reports purge|--older-than" | "reports send|--wait" | "shield|--limit" | \
+            "watch|--tool-class" | "watch|--keep" | "watch|--keep-for" | "watch|--report-to" | \
+            "watch|--report-queue" | "watch|--report-queue-size" | "watch|--report-queue-for")
             echo "free" ;;
         "capture|--monitor")
             echo "monitors" ;;
@@ -159,11 +163,11 @@ _shotguard() {
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_shotguard_options "$command")" -- "$cur"))
     elif [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "autostart capture completions demo monitors pause protect quarantine redact regions reports resume shield status watch windows" -- "$cur"))
+        COMPREPLY=($(compgen -W "autostart capture completions demo doctor monitors pause protect quarantine redact regions reports resume shield status watch windows" -- "$cur"))
     else
         case $command in
             quarantine) COMPREPLY=($(compgen -W "list restore purge" -- "$cur")) ;;
-            regions) COMPREPLY=($(compgen -W "check show" -- "$cur")) ;;
+            regions) COMPREPLY=($(compgen -W "add check show" -- "$cur")) ;;
             reports) COMPREPLY=($(compgen -W "follow list purge send" -- "$cur")) ;;
             *) _shotguard_values "$(_shotguard_operand_kind "$command")" "$cur" ;;
         esac

@@ -49,12 +49,13 @@ complete -c shotguard -n '__shotguard_using ""' -a autostart -d 'Start the agent
 complete -c shotguard -n '__shotguard_using ""' -a capture -d 'Capture the screen, a window or a rectangle, redacted'
 complete -c shotguard -n '__shotguard_using ""' -a completions -d 'Print the completion script for bash, zsh or fish'
 complete -c shotguard -n '__shotguard_using ""' -a demo -d 'Show capture and redaction on a private virtual display'
+complete -c shotguard -n '__shotguard_using ""' -a doctor -d 'Say what protects this session, what does not, and the fix'
 complete -c shotguard -n '__shotguard_using ""' -a monitors -d 'List the RandR monitors, to help write monitor rules'
 complete -c shotguard -n '__shotguard_using ""' -a pause -d 'Pause protection for a while (default 10 minutes)'
 complete -c shotguard -n '__shotguard_using ""' -a protect -d 'Ask that a window be covered, with no rule naming it'
 complete -c shotguard -n '__shotguard_using ""' -a quarantine -d 'List, restore or purge the screenshots guard set aside'
 complete -c shotguard -n '__shotguard_using ""' -a redact -d 'Redact an existing image (PNG, JPEG, WebP, BMP, GIF, TIFF, PNM, ICO, AVIF or XWD)'
-complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Check or preview the regions file'
+complete -c shotguard -n '__shotguard_using ""' -a regions -d 'Add to, check or preview the regions file'
 complete -c shotguard -n '__shotguard_using ""' -a reports -d 'List, send, follow or purge the reports the agent made'
 complete -c shotguard -n '__shotguard_using ""' -a resume -d 'End a pause: protect again at once'
 complete -c shotguard -n '__shotguard_using ""' -a shield -d 'Cover what the rules hit while COMMAND reads the screen'
@@ -70,6 +71,7 @@ complete -c shotguard -n '__shotguard_using quarantine' -a restore -d 'Put back 
 complete -c shotguard -n '__shotguard_using quarantine' -a purge -d 'Delete quarantined originals'
 
 # regions
+complete -c shotguard -n '__shotguard_using regions' -a add -d 'Add a rule by clicking a window, dragging over part of one, or from a preset'
 complete -c shotguard -n '__shotguard_using regions' -a check -d 'Check the regions file against the windows on screen'
 complete -c shotguard -n '__shotguard_using regions' -a show -d 'Write a capture with every rule\'s rectangles outlined'
 
@@ -105,6 +107,11 @@ complete -c shotguard -n '__shotguard_using completions' -s h -l help -d 'Show t
 # demo
 complete -c shotguard -n '__shotguard_using demo' -l dir -x -a '(__fish_complete_directories)' -d 'Write the demo\'s files into DIR (created if needed; default: a new temporary folder)'
 complete -c shotguard -n '__shotguard_using demo' -s h -l help -d 'Show this help and exit'
+
+# doctor
+complete -c shotguard -n '__shotguard_using doctor' -l json -d 'Print one JSON object instead of the screen of text'
+complete -c shotguard -n '__shotguard_using doctor' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
+complete -c shotguard -n '__shotguard_using doctor' -s h -l help -d 'Show this help and exit'
 
 # monitors
 complete -c shotguard -n '__shotguard_using monitors' -l json -d 'Print a JSON array instead of a table'
@@ -146,6 +153,13 @@ complete -c shotguard -n '__shotguard_using redact' -l format -x -a 'png jpg jpe
 complete -c shotguard -n '__shotguard_using redact' -l quality -x -a '50 75 90 100' -d 'Quality 1-100 for JPEG, WebP and AVIF output (default 90)'
 complete -c shotguard -n '__shotguard_using redact' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
 complete -c shotguard -n '__shotguard_using redact' -s h -l help -d 'Show this help and exit'
+
+# regions add
+complete -c shotguard -n '__shotguard_using "regions add"' -l pick -d 'Click a window to protect it, or drag over part of one (Escape cancels)'
+complete -c shotguard -n '__shotguard_using "regions add"' -l preset -x -d 'Add the shipped preset NAME (a password manager, a chat sidebar...)'
+complete -c shotguard -n '__shotguard_using "regions add"' -l list-presets -d 'List the shipped presets and what each protects'
+complete -c shotguard -n '__shotguard_using "regions add"' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
+complete -c shotguard -n '__shotguard_using "regions add"' -s h -l help -d 'Show this help and exit'
 
 # regions check
 complete -c shotguard -n '__shotguard_using "regions check"' -l regions -r -F -d 'Read rules from FILE instead of $XDG_CONFIG_HOME/shotguard/regions'
@@ -214,11 +228,14 @@ complete -c shotguard -n '__shotguard_using watch' -l no-clipboard -d 'Do not wa
 complete -c shotguard -n '__shotguard_using watch' -l no-tools -d 'Do not watch for screenshot tools\' windows'
 complete -c shotguard -n '__shotguard_using watch' -l no-guard -d 'Only report: leave screenshot files and the clipboard as the tool made them'
 complete -c shotguard -n '__shotguard_using watch' -l no-notify -d 'Show no desktop notifications'
+complete -c shotguard -n '__shotguard_using watch' -l no-tray -d 'Show no tray icon (XEmbed system tray or StatusNotifierItem)'
+complete -c shotguard -n '__shotguard_using watch' -l no-indicator -d 'Show no mark on screen while a program records the screen'
 complete -c shotguard -n '__shotguard_using watch' -l shield -d 'Cover what the rules hit the moment Print is pressed, before the tool reads the screen'
 complete -c shotguard -n '__shotguard_using watch' -l no-shield -d 'Do not cover what the rules hit while a program records or shares the screen'
 complete -c shotguard -n '__shotguard_using watch' -l shield-key -x -a 'Print Sys_Req Pause Scroll_Lock Insert Menu F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12' -d 'Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)'
 complete -c shotguard -n '__shotguard_using watch' -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
 complete -c shotguard -n '__shotguard_using watch' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
+complete -c shotguard -n '__shotguard_using watch' -l config -r -F -d 'Read settings from FILE instead of $XDG_CONFIG_HOME/shotguard/agent.conf'
 complete -c shotguard -n '__shotguard_using watch' -s h -l help -d 'Show this help and exit'
 
 # windows

@@ -27,11 +27,18 @@ IFS='
 files="$BINDIR/shotguard
 $MANDIR/man1/shotguard.1
 $MANDIR/man5/shotguard-regions.5
+$MANDIR/man5/shotguard-agent.conf.5
 $BASHCOMPDIR/shotguard
 $ZSHCOMPDIR/_shotguard
 $FISHCOMPDIR/shotguard.fish
 $SYSTEMDUSERDIR/shotguard.service
 $SHAREDIR/shotguard.desktop"
+# The presets of 'regions add --preset', one file each (globbing is off: ls lists them).
+presets=$(ls presets)
+for preset in $presets; do
+    files="$files
+$SHAREDIR/presets/$preset"
+done
 if [ "$AUTOSTART" = 1 ]; then
     files="$files
 $AUTOSTARTDIR/shotguard.desktop"
@@ -60,6 +67,8 @@ $(missing_folders "$(dirname "$file")")"
     $STRIP "$DESTDIR$BINDIR/shotguard"
     install -m 644 man/shotguard.1 "$DESTDIR$MANDIR/man1/shotguard.1"
     install -m 644 man/shotguard-regions.5 "$DESTDIR$MANDIR/man5/shotguard-regions.5"
+    install -m 644 man/shotguard-agent.conf.5 "$DESTDIR$MANDIR/man5/shotguard-agent.conf.5"
+    for preset in $presets; do install -m 644 "presets/$preset" "$DESTDIR$SHAREDIR/presets/$preset"; done
     install -m 644 completions/shotguard.bash "$DESTDIR$BASHCOMPDIR/shotguard"
     install -m 644 completions/_shotguard "$DESTDIR$ZSHCOMPDIR/_shotguard"
     install -m 644 completions/shotguard.fish "$DESTDIR$FISHCOMPDIR/shotguard.fish"

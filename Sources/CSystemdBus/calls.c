@@ -83,3 +83,10 @@ int sg_sd_bus_message_peek_type(sd_bus_message *m, char *type, const char **cont
     return F.sd_bus_message_peek_type(m, type, contents);
 }
 int sg_sd_bus_message_skip(sd_bus_message *m, const char *types) { return F.sd_bus_message_skip(m, types); }
+int sg_sd_bus_message_append_array(sd_bus_message *m, char type, const void *ptr, size_t size) {
+    return F.sd_bus_message_append_array(m, type, ptr, size);
+}
+const char *sg_sd_bus_message_get_path(sd_bus_message *m) { return F.sd_bus_message_get_path(m); }
+int sg_sd_bus_emit_properties_changed_strv(sd_bus *bus, const char *path, const char *interface, char **names) {
+    return F.sd_bus_emit_properties_changed_strv(bus, path, interface, names);
+}

@@ -19,6 +19,7 @@
     X(sd_bus_message_append_basic) X(sd_bus_message_open_container) X(sd_bus_message_close_container)          \
     X(sd_bus_message_read_basic) X(sd_bus_message_enter_container) X(sd_bus_message_exit_container)            \
     X(sd_bus_message_at_end) X(sd_bus_message_peek_type) X(sd_bus_message_skip)                                \
+    X(sd_bus_message_append_array) X(sd_bus_message_get_path) X(sd_bus_emit_properties_changed_strv)           \
     X(sd_bus_object_vtable_format)
 
 /* __typeof__ only names the declaration's type: it does not reference the symbol, so nothing

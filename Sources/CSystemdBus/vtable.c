@@ -43,6 +43,20 @@ sd_bus_vtable sg_bus_vtable_signal(const char *member, const char *signature, co
     return entry;
 }
 
+sd_bus_vtable sg_bus_vtable_property(const char *member, const char *signature, sd_bus_property_get_t getter,
+                                     uint64_t flags) {
+    sd_bus_vtable entry;
+    memset(&entry, 0, sizeof entry);
+    entry.type = _SD_BUS_VTABLE_PROPERTY;
+    entry.flags = flags;
+    entry.x.property.member = member;
+    entry.x.property.signature = signature;
+    entry.x.property.get = getter;
+    entry.x.property.set = NULL;
+    entry.x.property.offset = 0;
+    return entry;
+}
+
 sd_bus_vtable sg_bus_vtable_end(void) {
     sd_bus_vtable entry = SD_BUS_VTABLE_END;
     return entry;

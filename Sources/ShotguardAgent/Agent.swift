@@ -56,8 +56,8 @@ public final class Agent {
         handler = CandidateHandler(fileGuard: options.guarding ? DiskFileGuard(quarantine: quarantine, agentStart: clock.now().wall) : nil,
                                    clipboardGuard: clipboardGuard)
         outputs = try AgentOutputs(options: options, sentinel: inputs.sentinel, log: log)
-        // The shield's covers are left out of every window list by the X layer; the fields of
-        // `field` rules are put in.
+        // shotguard's own windows (the shield's covers, the tray's menu, the recording mark) are
+        // left out of every window list by the X layer; the fields of `field` rules are put in.
         let rules = self.rules
         screen.adjust = { context in rules.addFields(to: &context) }
         if options.guarding, let files = inputs.files { removeLeftoverRewrites(in: files.targets) }
@@ -117,7 +117,7 @@ public final class Agent {
         if let files = inputs.files {
             list.append(LoopDescriptor(fd: files.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleFiles(files.readArrivals()) })
         }
-        if let bus = outputs.desktop.descriptor { list.append(bus) }
+        list += outputs.desktop.descriptors
         list += outputs.delivery.descriptors
         if let passes = handler.textPasses, handler.textPassesRunning {
             list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })

@@ -18,6 +18,10 @@ public struct AgentOptions: Sendable {
     public var keepUnredacted = false
     /// `--no-notify`: no desktop notifications.
     public var notify = true
+    /// `--no-tray`: no tray icon (XEmbed or StatusNotifierItem).
+    public var tray = true
+    /// `--no-indicator`: no mark on screen while a program records the screen.
+    public var indicator = true
     public var execCommand: String?
     /// `--report-to`, `--report-ask` and the queue's bounds.
     public var delivery = DeliveryOptions()

@@ -89,6 +89,25 @@ final class BusMessage {
         try checked(sg_sd_bus_message_append_basic(pointer, CChar(UInt8(ascii: "y")), &value), "append a byte")
     }
 
+    /// An object path (`o`).
+    func append(objectPath value: String) throws(BusError) {
+        let result = value.withCString { sg_sd_bus_message_append_basic(pointer, CChar(UInt8(ascii: "o")), $0) }
+        try checked(result, "append an object path")
+    }
+
+    /// Bytes as one `ay`, in a single call.
+    func append(bytes: [UInt8]) throws(BusError) {
+        let result = bytes.withUnsafeBytes { sg_sd_bus_message_append_array(pointer, CChar(UInt8(ascii: "y")), $0.baseAddress, $0.count) }
+        try checked(result, "append a byte array")
+    }
+
+    /// An array of int32 (`ai`).
+    func append(int32s values: [Int32]) throws(BusError) {
+        try open("a", "i")
+        for value in values { try append(value) }
+        try close()
+    }
+
     /// An array of strings (`as`).
     func append(_ values: [String]) throws(BusError) {
         try open("a", "s")
@@ -141,6 +160,20 @@ final class BusMessage {
         try checked(sg_sd_bus_message_read_basic(pointer, CChar(UInt8(ascii: "i")), &value), "read an int32")
         return value
     }
+
+    /// An array of int32 (`ai`), at most `limit` of them.
+    func readInt32s(limit: Int = 256) throws(BusError) -> [Int32] {
+        try enter("a", "i")
+        var values: [Int32] = []
+        while try !atEnd() {
+            guard values.count < limit else { throw .malformed("more than \(limit) numbers in an array") }
+            values.append(try readInt32())
+        }
+        try exit()
+        return values
+    }
+
+    var path: String { sg_sd_bus_message_get_path(pointer).map { String(cString: $0) } ?? "" }
 
     /// An array of strings (`as`), at most `limit` of them.
     func readStrings(limit: Int = 256) throws(BusError) -> [String] {

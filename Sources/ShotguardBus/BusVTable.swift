@@ -10,9 +10,11 @@ final class BusVTable {
     private let count: Int
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
-    /// `methods` with the C handler of each (dispatching on `userdata`), then `signals`.
-    init(methods: [(BusMember, sd_bus_message_handler_t)], signals: [BusMember]) {
-        count = methods.count + signals.count + 2
+    /// `methods` with the C handler of each (dispatching on `userdata`), then `signals`, then
+    /// read-only `properties`, each read by `getter` (which dispatches on the property's name).
+    init(methods: [(BusMember, sd_bus_message_handler_t)], signals: [BusMember], properties: [BusProperty] = [],
+         getter: sd_bus_property_get_t? = nil) {
+        count = methods.count + signals.count + properties.count + 2
         entries = .allocate(capacity: count)
         var index = 0
         func add(_ entry: sd_bus_vtable) {
@@ -27,6 +29,10 @@ final class BusVTable {
         }
         for member in signals {
             add(sg_bus_vtable_signal(keep(member.name), keep(Self.types(member.output)), keep(names: member.output), 0))
+        }
+        for property in properties {
+            let flags = property.constant ? UInt64(SD_BUS_VTABLE_PROPERTY_CONST) : 0
+            add(sg_bus_vtable_property(keep(property.name), keep(property.type), getter, flags))
         }
         add(sg_bus_vtable_end())
     }
@@ -54,4 +60,11 @@ final class BusVTable {
         strings.append(owned)
         return owned
     }
+}
+
+/// A read-only property of an interface: its name, D-Bus type, and whether it never changes.
+struct BusProperty {
+    let name: String
+    let type: String
+    var constant = false
 }

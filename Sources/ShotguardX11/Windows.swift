@@ -83,10 +83,11 @@ extension Display {
     /// trips in all, one more per level a window manager puts clients below the root's child).
     public func screenContext() -> ScreenContext {
         let (entries, active, monitors) = batch { (stackingOrder(), activeWindow(), self.monitors()) }
-        // A window that vanished meanwhile is an ordinary outcome: it is left out. So are the
-        // covers a shield shows, this process's or another's (`shotguard shield -- COMMAND`):
-        // they are shotguard's own, never a window of the user's that hides a protected one.
-        let windows = WindowBatch(self).windowInfos(entries).filter { $0.isViewable && !ShieldOverlays.isCover($0) }
+        // A window that vanished meanwhile is an ordinary outcome: it is left out. So are
+        // shotguard's own windows (`OwnWindows`: a shield's covers, this process's or another's,
+        // the tray's menu, the recording mark): never a window of the user's that hides a
+        // protected one.
+        let windows = WindowBatch(self).windowInfos(entries).filter { $0.isViewable && !OwnWindows.contains($0) }
         let size = self.size
         return ScreenContext(width: size.width, height: size.height, windows: windows, activeWindowID: active.map { UInt($0) },
                              monitors: monitors)

@@ -22,6 +22,7 @@ enum Commands {
         CaptureCommand.self,
         CompletionsCommand.self,
         DemoCommand.self,
+        DoctorCommand.self,
         MonitorsCommand.self,
         PauseCommand.self,
         ProtectCommand.self,
@@ -29,6 +30,7 @@ enum Commands {
         QuarantineRestoreCommand.self,
         QuarantinePurgeCommand.self,
         RedactCommand.self,
+        RegionsAddCommand.self,
         RegionsCheckCommand.self,
         RegionsShowCommand.self,
         ReportsFollowCommand.self,
@@ -47,7 +49,7 @@ enum Commands {
     /// What each group of commands is for, shown beside its name where the commands are listed
     /// (shell completion); a group missing here is shown by its commands' names.
     static let groupSummaries = [
-        "regions": "check or preview the regions file",
+        "regions": "add to, check or preview the regions file",
         "quarantine": "list, restore or purge the screenshots guard set aside",
         "reports": "list, send, follow or purge the reports the agent made",
     ]

@@ -1,6 +1,8 @@
 // `shotguard regions show`: a live capture with every resolved rectangle outlined and labelled.
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
+import ShotguardText
 import ShotguardX11
 
 enum RegionsShowCommand: Subcommand {
@@ -11,12 +13,27 @@ enum RegionsShowCommand: Subcommand {
         details: "Each rectangle that would be redacted is outlined in red and labelled with its\n"
             + "rule's line number (P for a window that asks for protection): a picture of what\n"
             + "will be hidden. What allow rules keep visible is outlined in green, labelled A\n"
-            + "and the line. Nothing in it is redacted.",
+            + "and the line. Text that text rules find (by OCR and the accessibility bus) is\n"
+            + "outlined in orange, labelled by its kind and line (card L5). Nothing in it is redacted.",
         examples: ["shotguard regions show -o preview.png"])
 
     static let outlineColour: UInt32 = 0xFF2020
     static let allowColour: UInt32 = 0x20C020
     static let labelColour: UInt32 = 0xFFFFFF
+    static let textColour: UInt32 = 0xFF8C00
+
+    /// What the text rules find in the capture (read before anything is drawn on it); none,
+    /// with a line saying why, when OCR cannot run.
+    private static func textMatches(in image: PixelBuffer, regions: RegionsFile, context: ScreenContext) -> [TextHit] {
+        guard regions.hasTextRules else { return [] }
+        let scanner = TextScanner(rules: regions.scannerRules(against: context))
+        do throws(OCRUnavailable) {
+            return try scanner.scan(image, origin: image.bounds, accessibleText: TextPass.accessibleText()).hits
+        } catch {
+            Console.error("shotguard: regions show: text rules are not outlined: \(error.reason)\n")
+            return []
+        }
+    }
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("regions show: takes no arguments") }
@@ -30,8 +47,10 @@ enum RegionsShowCommand: Subcommand {
         var image = try LiveDisplay.run { () throws(X11Error) in try grabber.captureScreen() }
         let resolutions = regions.resolve(against: context)
         let allowed = resolutions.flatMap(\.allowed).map { (rect: $0.rect, label: "A\($0.line)") }
+        let text = textMatches(in: image, regions: regions, context: context)
         annotate(&image, allowColour, allowed)
         annotate(&image, hits: resolutions.flatMap(\.hits))
+        annotate(&image, textColour, text.map { (rect: $0.rect, label: "\($0.kind.rawValue) L\($0.line)") })
         try ImageOutput.write(image, to: output, compressionLevel: level)
     }
 

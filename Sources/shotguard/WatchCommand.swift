@@ -39,11 +39,16 @@ enum WatchCommand: Subcommand {
             OptionSpec("no-tools", help: "Do not watch for screenshot tools' windows."),
             OptionSpec("no-guard", help: "Only report: leave screenshot files and the clipboard as the tool made them."),
             OptionSpec("no-notify", help: "Show no desktop notifications."),
+            OptionSpec("no-tray", help: "Show no tray icon (XEmbed system tray or StatusNotifierItem)."),
+            OptionSpec("no-indicator", help: "Show no mark on screen while a program records the screen."),
             OptionSpec("shield", help: "Cover what the rules hit the moment Print is pressed, before the tool reads the screen."),
             OptionSpec("no-shield", help: "Do not cover what the rules hit while a program records or shares the screen."),
             OptionSpec("shield-key", value: "KEYSYM", repeatable: true,
                        help: "Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)."),
-            .noShm, .compression, .help,
+            .noShm, .compression,
+            OptionSpec("config", value: "FILE",
+                       help: "Read settings from FILE instead of $XDG_CONFIG_HOME/shotguard/agent.conf."),
+            .help,
         ],
         details: "Watches the XDG pictures folder, its Screenshots subfolder, the home folder and every --dir,\n"
             + "the CLIPBOARD selection and screenshot tools' windows. At the first signal it records the\n"
@@ -64,13 +69,31 @@ enum WatchCommand: Subcommand {
             + "multipart/form-data POST with the parts 'report' (JSON) and 'image' (PNG); exec:CMD runs CMD as\n"
             + "--exec does. Reports are queued in $XDG_STATE_HOME/shotguard/outbox before any attempt, marked sent\n"
             + "only on a 2xx answer (exit 0 for exec:), and retried with backoff (a Retry-After is honoured)\n"
-            + "across restarts; 'shotguard reports list' shows their state and 'reports send' retries now.",
+            + "across restarts; 'shotguard reports list' shows their state and 'reports send' retries now.\n\n"
+            + "Settings: each line 'key = value' of $XDG_CONFIG_HOME/shotguard/agent.conf is one of these\n"
+            + "long options ('shield = true', 'dir = ~/Shots', 'notify = false'); options given here win\n"
+            + "(see shotguard-agent.conf(5)).",
         examples: ["shotguard watch --shield --exec 'notify-send \"$SHOTGUARD_IMAGE\"'",
                    "shotguard watch --report-to sentry:https://KEY@sentry.example.com/42",
                    "shotguard watch --report-to https://example.com/hook --report-header-file FILE"])
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positionals.isEmpty else { throw .usage("watch: takes no arguments") }
+        let settings = try AgentConfig.read(path: arguments.value("config"), spec: spec)
+        let options = try settings.convert(arguments, options(from:))
+        let agent: Agent
+        do throws(AgentError) {
+            agent = try Agent(options: options)
+        } catch {
+            throw error.isUsage ? .usage(error.message) : .failure(error.message)
+        }
+        let code = agent.run()
+        if code != 0 { throw .failure("the agent stopped with an error (see the log above)") }
+    }
+
+    /// The agent's options from the command line and the settings file together: every value
+    /// checked here, so a bad one in the file is named by its line.
+    static func options(from arguments: ParsedArguments) throws(CLIError) -> AgentOptions {
         var options = AgentOptions()
         options.regionsPath = arguments.value("regions")
         options.folders = arguments.all("dir")
@@ -80,6 +103,8 @@ enum WatchCommand: Subcommand {
         options.keepFor = try keepFor(arguments)
         options.keepUnredacted = arguments.has("keep-unredacted")
         options.notify = !arguments.has("no-notify")
+        options.tray = !arguments.has("no-tray")
+        options.indicator = !arguments.has("no-indicator")
         options.execCommand = arguments.value("exec")
         options.delivery = try ReportOptions.parse(arguments)
         options.printJSON = arguments.has("json")
@@ -97,14 +122,7 @@ enum WatchCommand: Subcommand {
         if !options.shieldRecordings { try RegionsLoader.refuseUnderLock("watch --no-shield") }
         options.shieldKeys = try shieldKeys(arguments, shielding: options.shield)
         options.version = Commands.version
-        let agent: Agent
-        do throws(AgentError) {
-            agent = try Agent(options: options)
-        } catch {
-            throw error.isUsage ? .usage(error.message) : .failure(error.message)
-        }
-        let code = agent.run()
-        if code != 0 { throw .failure("the agent stopped with an error (see the log above)") }
+        return options
     }
 
     /// `--shield-key KEYSYM`: X keysym names (as `xev` shows them), only with `--shield`.

@@ -89,7 +89,7 @@ final class RegionsHelpTests: XCTestCase {
         assertFailure(try sandbox.run(["quarantine", "bogus"]), status: 2, prefix: "shotguard: unknown quarantine command 'bogus'",
                       mentions: ["expected list, restore or purge"])
         assertFailure(try sandbox.run(["regions", "bogus"]), status: 2, prefix: "shotguard: unknown regions command 'bogus'",
-                      mentions: ["expected check or show"])
+                      mentions: ["expected add, check or show"])
     }
 
     /// `regions --help` said "unknown regions command '--help'".

@@ -4,7 +4,7 @@ import ShotguardTestSupport
 import XCTest
 
 final class ManPageTests: XCTestCase {
-    static let pages = ["man/shotguard.1", "man/shotguard-regions.5"]
+    static let pages = ["man/shotguard.1", "man/shotguard-regions.5", "man/shotguard-agent.conf.5"]
 
     func testManPageHasASubsectionForEveryCommandAndNoOther() throws {
         let help = try ShotguardHelp.read()
@@ -67,6 +67,7 @@ final class ManPageTests: XCTestCase {
             "man/shotguard.1": ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "BACKGROUND AGENT", "BUS INTERFACE",
                                 "NOTIFICATIONS", "FILES", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES", "SEE ALSO"],
             "man/shotguard-regions.5": ["NAME", "SYNOPSIS", "DESCRIPTION", "DIAGNOSTICS", "FILES", "EXAMPLES", "SEE ALSO"],
+            "man/shotguard-agent.conf.5": ["NAME", "SYNOPSIS", "DESCRIPTION", "DIAGNOSTICS", "FILES", "EXAMPLES", "SEE ALSO"],
         ]
         for (path, titles) in expected {
             XCTAssertEqual(try ManPage.render(path).sections.map(\.title), titles, path)

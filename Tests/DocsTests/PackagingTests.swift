@@ -11,6 +11,7 @@ final class PackagingTests: XCTestCase {
             "\(prefix)/bin/shotguard": 0o755,
             "\(prefix)/share/man/man1/shotguard.1": 0o644,
             "\(prefix)/share/man/man5/shotguard-regions.5": 0o644,
+            "\(prefix)/share/man/man5/shotguard-agent.conf.5": 0o644,
             "\(prefix)/share/bash-completion/completions/shotguard": 0o644,
             "\(prefix)/share/zsh/site-functions/_shotguard": 0o644,
             "\(prefix)/share/fish/vendor_completions.d/shotguard.fish": 0o644,
@@ -18,14 +19,22 @@ final class PackagingTests: XCTestCase {
             "\(prefix)/share/shotguard/shotguard.desktop": 0o644,
             "\(prefix)/share/shotguard/installed": 0o644,
         ]
+        for preset in presets { files["\(prefix)/share/shotguard/presets/\(preset)"] = 0o644 }
         if autostart { files["/etc/xdg/autostart/shotguard.desktop"] = 0o644 }
         return files
+    }
+
+    /// The presets of `regions add --preset`, as the checkout's presets/ holds them.
+    static var presets: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: repositoryFile("presets").path)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
     /// The source in the checkout of each file installed as a plain copy, by its name.
     static let sources = [
         "shotguard.1": "man/shotguard.1",
         "shotguard-regions.5": "man/shotguard-regions.5",
+        "shotguard-agent.conf.5": "man/shotguard-agent.conf.5",
+        "keepassxc": "presets/keepassxc",
         "shotguard.fish": "completions/shotguard.fish",
         "_shotguard": "completions/_shotguard",
     ]
@@ -212,7 +221,7 @@ final class PackagingTests: XCTestCase {
             // nobody may not enter the checkout (a clone in a private temporary folder): it
             // installs from a copy of what make install reads.
             source = try TemporaryFolder(self, label: "source").url
-            for input in ["Makefile", "scripts", "packaging", "man", "completions"] {
+            for input in ["Makefile", "scripts", "packaging", "man", "completions", "presets"] {
                 try FileManager.default.copyItem(at: repositoryFile(input), to: source.appendingPathComponent(input))
             }
         }
@@ -230,18 +239,19 @@ final class PackagingTests: XCTestCase {
         let install = try runProgram(URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + ["install"],
                                      environment: environment)
         XCTAssertEqual(install.status, 0, "make install: \(install.stdoutText)\(install.stderr)")
-        XCTAssertEqual(try files(under: home).keys.sorted(), [
+        XCTAssertEqual(try files(under: home).keys.sorted(), ([
             "/.config/autostart/shotguard.desktop",
             "/.local/bin/shotguard",
             "/.local/share/bash-completion/completions/shotguard",
             "/.local/share/fish/vendor_completions.d/shotguard.fish",
             "/.local/share/man/man1/shotguard.1",
+            "/.local/share/man/man5/shotguard-agent.conf.5",
             "/.local/share/man/man5/shotguard-regions.5",
             "/.local/share/shotguard/installed",
             "/.local/share/shotguard/shotguard.desktop",
             "/.local/share/systemd/user/shotguard.service",
             "/.local/share/zsh/site-functions/_shotguard",
-        ])
+        ] + Self.presets.map { "/.local/share/shotguard/presets/\($0)" }).sorted())
         try checkStripped(home.appendingPathComponent(".local/bin/shotguard"), builtBy: swift)
         let unit = try String(contentsOf: home.appendingPathComponent(".local/share/systemd/user/shotguard.service"),
                               encoding: .utf8)

@@ -71,6 +71,11 @@ int sg_sd_bus_message_exit_container(sd_bus_message *m);
 int sg_sd_bus_message_at_end(sd_bus_message *m, int complete);
 int sg_sd_bus_message_peek_type(sd_bus_message *m, char *type, const char **contents);
 int sg_sd_bus_message_skip(sd_bus_message *m, const char *types);
+/* An array of fixed-size elements in one call (`ay` of an icon's pixels). */
+int sg_sd_bus_message_append_array(sd_bus_message *m, char type, const void *ptr, size_t size);
+const char *sg_sd_bus_message_get_path(sd_bus_message *m);
+/* org.freedesktop.DBus.Properties.PropertiesChanged for `names` (NULL-terminated). */
+int sg_sd_bus_emit_properties_changed_strv(sd_bus *bus, const char *path, const char *interface, char **names);
 
 /* Vtable entries. SD_BUS_VTABLE_START, SD_BUS_METHOD and SD_BUS_SIGNAL are initializer macros,
  * which Swift cannot expand; these fill one entry each. The strings given must live as long as
@@ -85,6 +90,10 @@ sd_bus_vtable sg_bus_vtable_method(const char *member, const char *signature, co
                                    sd_bus_message_handler_t handler, uint64_t flags);
 /* A signal (SD_BUS_SIGNAL_WITH_NAMES), its parameter names as for a method. */
 sd_bus_vtable sg_bus_vtable_signal(const char *member, const char *signature, const char *names, uint64_t flags);
+/* A read-only property (SD_BUS_PROPERTY with a getter and no offset); `flags` as the macro's
+ * (SD_BUS_VTABLE_PROPERTY_CONST, ..._EMITS_CHANGE). */
+sd_bus_vtable sg_bus_vtable_property(const char *member, const char *signature, sd_bus_property_get_t getter,
+                                     uint64_t flags);
 /* The last entry (SD_BUS_VTABLE_END). */
 sd_bus_vtable sg_bus_vtable_end(void);
 

@@ -1,6 +1,7 @@
 // What the agent puts out: the shield's covers and the reports.
 import Glibc
 import ShotguardBase
+import ShotguardRegions
 import ShotguardX11
 
 /// The shield controller, the report sink (with the delivery queue) and the desktop (session
@@ -29,7 +30,10 @@ final class AgentOutputs {
         sink = ReportSink(spool: spool, delivery: delivery, reporters: reporters,
                           keepUnredacted: options.keepUnredacted || options.execCommand != nil, host: host, version: options.version,
                           log: log)
-        desktop = DesktopIntegration(notify: options.notify, log: log)
+        let folders = DesktopFolders(reports: spool.folder, regions: options.regionsPath ?? RegionsFile.defaultPath,
+                                     quarantine: QuarantineStore().folder)
+        desktop = DesktopIntegration(notify: options.notify, tray: options.tray, indicator: options.indicator, folders: folders,
+                                     log: log)
         let desktop = self.desktop
         let asking = delivery.ask && !delivery.destinations.isEmpty
         sink.onReport = { report, json in desktop.reported(report, json: json, askToSend: asking) }

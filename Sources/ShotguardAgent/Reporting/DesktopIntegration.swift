@@ -1,10 +1,20 @@
-// The agent on the session bus: its service (status, pause, resume, reload, signals) and its desktop notifications.
+// The agent on the desktop: its service on the session bus (status, pause, resume, reload,
+// signals), its notifications, its tray icon and the mark shown while the screen is recorded.
 import Glibc
 import ShotguardBase
 import ShotguardBus
 
-/// The session bus, the agent's service on it, and notifications. Without a session bus (a
-/// bare X session) the agent runs without them; a lost bus is said once and dropped.
+/// Where the tray menu's entries lead: the reports, the regions file, the quarantine.
+struct DesktopFolders {
+    var reports: String
+    var regions: String
+    var quarantine: String
+}
+
+/// The session bus, the agent's service on it, notifications, and the presence (tray icon and
+/// recording mark). Without a session bus (a bare X session) the agent runs without the
+/// service and notifications; a lost bus is said once and dropped. The presence follows the
+/// agent's status each turn (a pause ending, rules reloaded) and every recording's start and stop.
 final class DesktopIntegration {
     private var bus: SessionBus?
     private var service: AgentBusService?
@@ -16,9 +26,17 @@ final class DesktopIntegration {
     private var offered: String?
     /// Called with a report's id when the user chooses "Report this screenshot…".
     var sendAsked: (String) -> Void = { _ in }
+    private let presence: DesktopPresence
+    private let opener: DesktopOpener
+    private let folders: DesktopFolders
+    /// The programs recording the screen now, with their pids, oldest first.
+    private var recordings: [(program: String, pid: Int32?)] = []
 
-    init(notify: Bool, log: Log) {
+    init(notify: Bool, tray: Bool = false, indicator: Bool = false, folders: DesktopFolders? = nil, log: Log) {
         self.log = log
+        presence = DesktopPresence(tray: tray, indicator: indicator, log: log)
+        opener = DesktopOpener(log: log)
+        self.folders = folders ?? DesktopFolders(reports: "", regions: "", quarantine: "")
         do throws(BusError) {
             let bus = try SessionBus.user()
             self.bus = bus
@@ -36,9 +54,11 @@ final class DesktopIntegration {
         }
     }
 
-    /// Takes the agent's name on the bus, answering calls with `control`.
+    /// Takes the agent's name on the bus, answering calls with `control`; shows the presence.
     func start(control: AgentControl) {
         self.control = control
+        refreshPresence()
+        if let bus { presence.attach(to: bus) { [weak self] in self?.perform($0) } }
         guard let bus else { return }
         do throws(BusError) {
             service = try AgentBusService(bus: bus, control: control)
@@ -49,25 +69,60 @@ final class DesktopIntegration {
         }
     }
 
-    /// The bus's descriptor for the loop (its events change with queued writes: read each turn).
-    var descriptor: LoopDescriptor? {
-        guard let bus, bus.fileDescriptor >= 0 else { return nil }
-        return LoopDescriptor(fd: bus.fileDescriptor, events: bus.pollEvents) { _ in }
+    /// The bus's descriptor for the loop (its events change with queued writes: read each
+    /// turn), and the presence's X connection.
+    var descriptors: [LoopDescriptor] {
+        var list: [LoopDescriptor] = []
+        if let bus, bus.fileDescriptor >= 0 { list.append(LoopDescriptor(fd: bus.fileDescriptor, events: bus.pollEvents) { _ in }) }
+        if let windows = presence.descriptor { list.append(windows) }
+        return list
     }
 
     var deadline: Double? { bus?.deadline }
 
-    /// Runs what the bus has for the agent (method calls, replies); every turn.
+    /// Runs what the bus has for the agent (method calls, replies) and what the presence's
+    /// windows say (the menu's choices); shows the agent's status now. Every turn.
     func process() {
+        for action in presence.process(now: monotonicNow()) { perform(action) }
+        opener.reap()
+        defer { refreshPresence() }
         guard let bus else { return }
         do throws(BusError) {
             try bus.process()
         } catch {
             log.warning("lost the session bus (\(error)): no more status, pause or notifications")
+            presence.detach()
             service = nil
             notifier = nil
             self.bus = nil
         }
+    }
+
+    /// Shows the agent's status and the recordings running (nothing changes when they did not).
+    private func refreshPresence() {
+        guard let control else { return }
+        presence.show(PresenceState(control.status(), recordings: recordings.map(\.program)))
+    }
+
+    /// Carries out a choice of the tray's menu.
+    private func perform(_ action: TrayAction) {
+        guard let control else { return }
+        log.info("tray: \(action.label.lowercased())")
+        if let seconds = action.pauseSeconds {
+            if case .refused(let why) = control.pause(seconds: seconds) {
+                log.warning("tray: pause refused: \(why)")
+                notifier?.notify(summary: "Screenshot protection not paused", body: why)
+            }
+        } else {
+            switch action {
+            case .resume: _ = control.resume()
+            case .openReports: opener.open(folders.reports)
+            case .editRules: opener.edit(folders.regions)
+            case .openQuarantine: opener.open(folders.quarantine)
+            default: break
+            }
+        }
+        refreshPresence()
     }
 
     /// The action key of "Report this screenshot…".
@@ -122,6 +177,13 @@ final class DesktopIntegration {
 
     /// A recording of the screen started or stopped.
     func recording(started: Bool, program: String, pid: Int32?, geometry: String?, rulesInForce: Bool, shielded: Bool) {
+        if started {
+            recordings.append((program, pid))
+        } else if let index = recordings.firstIndex(where: { $0.program == program && $0.pid == pid }) {
+            recordings.remove(at: index)
+        }
+        // The mark first: it shows within the turn that heard of the recording.
+        refreshPresence()
         service?.recording(started: started, program: program, pid: pid ?? 0, geometry: geometry)
         guard started, rulesInForce, let notifier else { return }
         offered = nil
@@ -138,6 +200,7 @@ final class DesktopIntegration {
 
     func paused(until: Double?) {
         offered = nil
+        refreshPresence()
         service?.paused(until: until)
         notifier?.notify(summary: "Screenshot protection paused",
                          body: until.map { "Until \(Self.clock($0)); 'shotguard resume' ends it sooner" } ?? "Until 'shotguard resume'")
@@ -145,6 +208,7 @@ final class DesktopIntegration {
 
     func resumed() {
         offered = nil
+        refreshPresence()
         service?.resumed()
         notifier?.notify(summary: "Screenshot protection resumed", body: "Screenshots are redacted again")
     }
