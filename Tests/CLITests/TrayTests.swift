@@ -11,11 +11,14 @@ final class TrayTests: WatchDesktopTestCase {
     static let amber: UInt32 = 0xE0A000
     static let red: UInt32 = 0xD42A2A
 
-    /// An agent on the desk's rules with a private session bus (for `status`), docked in trayer.
+    /// An agent on the vault's rule with a private session bus (for `status`), docked in trayer.
+    /// Not the desk's corner rule: trayer sits in that corner, and while ffmpeg records, the
+    /// shield's cover hides it there as it should.
     private func dockedAgent(_ bus: AgentBus) throws -> WatchAgent {
         try startTrayer(on: desk.name, for: self)
-        let watch = try WatchAgent(["--regions", regions, "--no-files", "--no-clipboard", "--no-tools"], sandbox: sandbox,
-                                   display: desk.name, environment: bus.environment)
+        let rules = try sandbox.write("vault-rules", text: "window class=Vault 100%x40+0+20\n")
+        let watch = try WatchAgent(["--regions", rules, "--no-files", "--no-clipboard", "--no-tools"], sandbox: sandbox,
+                                   display: desk.name, environment: bus.environment, indicator: true)
         XCTAssertTrue(watch.waitForEvent("presence") { $0["docked"] as? Bool == true && $0["icon"] as? String == "protecting" },
                       "the icon never docked in trayer: \(watch.events) \(watch.log)")
         return watch

@@ -22,15 +22,19 @@ final class WatchAgent {
     /// in the sandbox (also its working folder) and `DISPLAY` set, and waits until it says it
     /// is watching. `spoolArgument` is what `--spool` is given (the absolute SPOOL by default);
     /// `environment` adds variables (a D-Bus session's address).
+    /// `indicator`: whether the recording mark may show. Off unless a test looks at it: a test
+    /// that reads the screen twice for its own comparisons is a recorder to the agent, and the
+    /// mark would then show in one of the two images and not in the other.
     init(_ arguments: [String], sandbox: Sandbox, display: String, spoolArgument: String? = nil,
-         environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+         environment: [String: String] = [:], indicator: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {
         spool = sandbox.home.appendingPathComponent("spool")
         stdoutURL = sandbox.home.appendingPathComponent("agent.out")
         stderrURL = sandbox.home.appendingPathComponent("agent.err")
         eventsURL = sandbox.home.appendingPathComponent("agent.events")
         for url in [stdoutURL, stderrURL, eventsURL] { try Data().write(to: url) }
         process.executableURL = try shotguardBinary(file: file, line: line)
-        process.arguments = ["watch", "--json", "--verbose", "--spool", spoolArgument ?? spool.path] + arguments
+        process.arguments = ["watch", "--json", "--verbose", "--spool", spoolArgument ?? spool.path] + (indicator ? [] : ["--no-indicator"])
+            + arguments
         process.environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": sandbox.home.path, "XDG_CONFIG_HOME": sandbox.home.appendingPathComponent(".config").path,
