@@ -24,11 +24,6 @@ void *sg_memmem(const void *haystack, size_t haystack_length, const void *needle
  * step, then checks that what it swapped out is the file it read (and swaps back if not). */
 int sg_rename_exchange(const char *from, const char *to);
 
-/* munmap(2) on a detached thread of its own (at once, on this thread, when none can be made):
- * freeing a frame's pages takes most of a millisecond, which a capture spends waiting for
- * fsync instead. */
-void sg_unmap_in_background(void *memory, size_t size);
-
 /* posix_spawnattr_setflags' POSIX_SPAWN_SETSID (glibc 2.26), a GNU extension the Glibc
  * module leaves out: the child starts its own session, out of the parent's process group. */
 extern const short sg_posix_spawn_setsid;
