@@ -16,10 +16,14 @@ import Glibc
 ///   4.2 bits or more): a random base62 token changes at about 60% of them, camelCase names
 ///   such as `getUserAccountSettings2ForCurrentProfile1` at 35% with 4.0 bits, and
 ///   `AbstractSingletonProxyFactoryBean2024` at 28%. Of random base62 tokens, 97.4% of those
-///   of 24 characters pass, 99% of 32 or more. A token that is hexadecimal but for one or two
-///   letters (a git commit, a UUID, a digest, one of whose letters OCR read in upper case) is
-///   a hash, not a key: keys in hexadecimal need a `pattern~` rule. Hashes in lower-case hex (git commits, UUIDs) have
-///   no upper-case letters and are left alone.
+///   of 24 characters pass, 99% of 32 or more. A token that is hexadecimal but for a few
+///   characters OCR may have made of hex digits (`isHashLike`: a git commit, a UUID, a digest
+///   read with an `O` for a `0` or a `C` for a `c`) is a hash, not a key: keys in hexadecimal
+///   need a `pattern~` rule. Hashes in lower-case hex (git commits, UUIDs) have no upper-case
+///   letters and are left alone;
+/// - in groups: four or more runs of letters and digits of one length (4, 5, 6 or 8; the last may
+///   be shorter) between single spaces, as consoles print keys to be read out, that make a known
+///   shape or a random-looking token once joined.
 enum KeyMatcher {
     static let minimumRandomLength = 24
     static let minimumEntropy = 3.5
@@ -33,6 +37,9 @@ enum KeyMatcher {
         while index < tokens.count {
             if uuids.contains(where: { $0.overlaps(tokens[index]) }) {
                 index += 1
+            } else if let (range, next) = grouped(tokens, from: index, in: scalars) {
+                matches.append(range)
+                index = next
             } else if isMisreadAWSKey(scalars[tokens[index]]) {
                 matches.append(tokens[index])
                 index += 1
@@ -154,6 +161,27 @@ enum KeyMatcher {
         return found
     }
 
+    /// Groups of one length between single spaces from token `first` (`find`'s "in groups"):
+    /// the match, and the token after it.
+    private static func grouped(_ tokens: [Range<Int>], from first: Int, in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
+        let size = tokens[first].count
+        guard [4, 5, 6, 8].contains(size) else { return nil }
+        var last = first
+        while last + 1 < tokens.count, tokens[last + 1].lowerBound == tokens[last].upperBound + 1,
+              scalars[tokens[last].upperBound] == " ", tokens[last].count == size,
+              tokens[last + 1].count <= size, last - first < 40 {
+            last += 1
+        }
+        guard last - first + 1 >= 4 else { return nil }
+        let joined = (first...last).flatMap { scalars[tokens[$0]] }
+        guard joined.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }) else { return nil }
+        if let shape = knownShape(joined), shape.count * 10 >= joined.count * 8 || isHighEntropy(joined) {
+            return (tokens[first].lowerBound..<tokens[last].upperBound, last + 1)
+        }
+        guard isHighEntropy(joined) else { return nil }
+        return (tokens[first].lowerBound..<tokens[last].upperBound, last + 1)
+    }
+
     /// Four or more characters that change between upper case, lower case and digits at least
     /// twice and at a third or more of their steps.
     private static func isRandomPiece(_ piece: ArraySlice<Unicode.Scalar>) -> Bool {
@@ -269,12 +297,24 @@ enum KeyMatcher {
                 if scalar.isASCIIDigit { digits += 1 }
             }
         }
-        guard upper > 0, lower > 0, digits > 0, longestLowerRun <= 8 else { return false }
-        let notHex = body.filter { !($0.isASCIIDigit || ("a"..."f").contains($0) || ("A"..."F").contains($0)) }.count
-        guard notHex > 2 else { return false }
+        guard upper > 0, lower > 0, digits > 0, longestLowerRun <= 8, !isHashLike(body) else { return false }
         let bits = entropy(counts.values, total: body.count)
         let changeRate = Double(changes) / Double(body.count - 1)
         return bits >= minimumEntropy && (changeRate >= 0.4 || changeRate >= 0.3 && bits >= 4.2)
+    }
+
+    /// Characters OCR makes of hex digits: `O` and `o` of a `0`, `l`, `I`, `i` and `|` of a `1`,
+    /// `S` and `s` of a `5`, `G` of a `6`, `B` of an `8`, `Z` and `z` of a `2`, `g` and `q` of a `9`,
+    /// and the letters a to f read in the other case.
+    private static let hexLookAlikes = Set("0123456789abcdefABCDEFOolIi|SsGBZzgq-".unicodeScalars)
+
+    /// A token that is hexadecimal but for a few characters: all but one in ten of its
+    /// characters are hex digits or what OCR makes of them (`hexLookAlikes`). A random base62
+    /// token holds about 55% of those, so one of 24 characters passes about one time in a
+    /// thousand; a UUID or digest read with slips passes.
+    static func isHashLike<C: Collection>(_ token: C) -> Bool where C.Element == Unicode.Scalar {
+        let outside = token.filter { !hexLookAlikes.contains($0) }.count
+        return outside * 10 <= token.count
     }
 
     /// Shannon entropy in bits per character of a distribution with these counts.
