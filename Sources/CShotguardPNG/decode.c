@@ -243,18 +243,28 @@ int sg_png_fast_unfilter_rows(const unsigned char *png, size_t size, uint32_t wi
     const size_t bpp = has_alpha ? 4 : 3;
     const size_t length = (size_t)width * bpp;
     if (width == 0 || height == 0 || length / bpp != width || (size_t)height > SIZE_MAX / (length + 1) ||
-        rows_size != (length + 1) * height || sg_inflate(png, size, idat_size, rows, rows_size) != 0) {
+        rows_size != (length + 1) * height) {
         return -1;
     }
+    /* Each row is unfiltered against a copy of the row above as it was decoded: a row reported
+     * may be covered in place (a redaction) before the next one is unfiltered. */
+    unsigned char *above = malloc(length);
+    if (above == NULL || sg_inflate(png, size, idat_size, rows, rows_size) != 0) {
+        free(above);
+        return -1;
+    }
+    int status = 0;
     for (uint32_t y = 0; y < height; y++) {
         unsigned char *row = rows + (size_t)y * (length + 1);
-        const unsigned char *previous = y > 0 ? row - length : NULL;
-        if (sg_unfilter(row + 1, previous, length, bpp, row[0]) != 0) {
-            return -1;
+        if (sg_unfilter(row + 1, y > 0 ? above : NULL, length, bpp, row[0]) != 0) {
+            status = -1;
+            break;
         }
+        memcpy(above, row + 1, length);
         if (rows_done != NULL && ((y + 1) % SG_ROWS_PER_REPORT == 0 || y + 1 == height)) {
             rows_done(context, y + 1);
         }
     }
-    return 0;
+    free(above);
+    return status;
 }

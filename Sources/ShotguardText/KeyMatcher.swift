@@ -21,8 +21,8 @@ import Glibc
 ///   read with an `O` for a `0` or a `C` for a `c`) is a hash, not a key: keys in hexadecimal
 ///   need a `pattern~` rule. Hashes in lower-case hex (git commits, UUIDs) have no upper-case
 ///   letters and are left alone;
-/// - in groups: four or more runs of letters and digits of one length (4, 5, 6 or 8; the last may
-///   be shorter) between single spaces, as consoles print keys to be read out, that make a known
+/// - in groups: four or more runs of letters and digits of one length (4, 5, 6 or 8, give or take
+///   a character OCR dropped or added; the last may be shorter) between single spaces, as consoles print keys to be read out, that make a known
 ///   shape or a random-looking token once joined.
 enum KeyMatcher {
     static let minimumRandomLength = 24
@@ -166,12 +166,16 @@ enum KeyMatcher {
     private static func grouped(_ tokens: [Range<Int>], from first: Int, in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
         let size = tokens[first].count
         guard [4, 5, 6, 8].contains(size) else { return nil }
+        // OCR drops or doubles a character now and then: a group one longer or shorter counts.
+        let lengths = (size - 1)...(size + 1)
         var last = first
         while last + 1 < tokens.count, tokens[last + 1].lowerBound == tokens[last].upperBound + 1,
-              scalars[tokens[last].upperBound] == " ", tokens[last].count == size,
-              tokens[last + 1].count <= size, last - first < 40 {
+              scalars[tokens[last].upperBound] == " ", lengths.contains(tokens[last].count),
+              tokens[last + 1].count <= size + 1, last - first < 40 {
             last += 1
         }
+        // (A short word right after a key in groups may join it: a cover a little too wide, never
+        // a group of the key left out.)
         guard last - first + 1 >= 4 else { return nil }
         let joined = (first...last).flatMap { scalars[tokens[$0]] }
         guard joined.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }) else { return nil }

@@ -93,6 +93,23 @@ final class RingEncodingTests: XCTestCase {
         }
     }
 
+    /// Regression (fuzz-png): a rewrite covers rows in the decoder's buffer as they are reported,
+    /// and the next row was unfiltered against the covered row above; every row of these PNGs is
+    /// filtered against the one above, and a mosaic reads rows under an earlier black cover.
+    func testARewriteUnfiltersEachRowAgainstTheRowAsDecoded() throws {
+        let image = TestData.screenshotLike(width: 96, height: 80)
+        for filter in [EncodeOptions.Filter.up, .sub, .adaptive] {
+            let png = try PNGEncoder.encode(image, options: EncodeOptions(compressionLevel: 6, filter: filter), destination: "in")
+            let covers: [Cover] = [(rect: Rect(x: 1, y: 1, width: 48, height: 40), fill: .black),
+                                   (rect: Rect(x: 32, y: 0, width: 5, height: 80), fill: .pixelate(blockSize: 3))]
+            var expected = image
+            for cover in covers { expected.redact(cover.rect, with: cover.fill) }
+            let rewrite = try XCTUnwrap(PNGRewrite(png))
+            let output = try written { fd in try rewrite.write(covers: covers, options: .fast, to: fd, destination: "out") }
+            XCTAssertEqual(try PNGDecoder.decode(output, source: "out"), expected, "\(filter)")
+        }
+    }
+
     /// Covers on a PNG's own bytes (RGB and RGBA) give the pixels covers on 32-bit pixels give.
     func testCoversOnPNGBytesMatchCoversOnPixels() {
         for alpha in [false, true] {
