@@ -70,6 +70,23 @@ public final class TextScanner: Sendable {
         giveBack(engine)
     }
 
+    /// Loads one Tesseract instance for each worker, in parallel, into the pool the scanners
+    /// made by `with(rules:)` share: loading a model takes 0.1-0.2 s, which the first scan
+    /// would otherwise spend before reading a line. Throws why OCR cannot run.
+    public func prepareWorkers() throws(OCRUnavailable) {
+        let missing = workers - engines.idle.withLock { $0.count }
+        guard missing > 0 else { return }
+        let failure = Mutex<OCRUnavailable?>(nil)
+        Workers.run(jobs: missing, workers: missing) { [self] _, _ in
+            do throws(OCRUnavailable) {
+                giveBack(try OCREngine())
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
     /// Scans `image`, whose pixels show `origin` on screen.
     ///
     /// - `skipping`: rectangles of the image already covered (rectangle rules); not read.
