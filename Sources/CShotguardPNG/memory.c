@@ -56,7 +56,9 @@ void sg_unmap(unsigned char *memory, size_t size) {
 }
 
 unsigned char *sg_png_map_rows(size_t size) {
-    return sg_map(size);
+    /* Not mapped here: sg_png_fast_unfilter_rows maps the pages while it fills them. */
+    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return memory == MAP_FAILED ? NULL : memory;
 }
 
 void sg_png_free_rows(unsigned char *rows, size_t size) {

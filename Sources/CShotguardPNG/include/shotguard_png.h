@@ -143,8 +143,8 @@ int sg_png_fast_unfilter_rows(const unsigned char *png, size_t size, uint32_t wi
                               size_t idat_size, unsigned char *rows, size_t rows_size,
                               void (*rows_done)(void *context, uint32_t rows), void *context);
 
-/* Fresh anonymous memory of size bytes with its pages mapped (for sg_png_fast_unfilter_rows),
- * NULL when there is none; freed by sg_png_free_rows with the same size. */
+/* Fresh anonymous memory of size bytes for sg_png_fast_unfilter_rows (which maps its pages as it
+ * fills them), NULL when there is none; freed by sg_png_free_rows with the same size. */
 unsigned char *sg_png_map_rows(size_t size);
 void sg_png_free_rows(unsigned char *rows, size_t size);
 
