@@ -80,7 +80,9 @@ final class TextPasses {
     func warm(_ image: PixelBuffer, rules: [TextRule]) {
         prepare()
         guard let scanner = scanner?.with(rules: rules) else { return }
-        let deadline = monotonicNow() + Self.limit
+        // A quarter of a pass's time at most: the screenshot's own pass waits behind it on the
+        // queue, and reads for itself whatever this one left.
+        let deadline = monotonicNow() + Self.limit / 4
         queue.async { _ = try? scanner.scan(image, origin: image.bounds, deadline: deadline) }
     }
 
