@@ -35,9 +35,12 @@ build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfi
 # Text rules: libtesseract5 is loaded at run time by their OCR (never linked) with its English
 # model (tesseract-ocr-eng); libtesseract-dev is only for the test that checks shotguard's copy of
 # its C constants, tesseract-ocr for the bench's command-line peer. python3-pil and the font
-# packages make the text rules' test corpus (scripts/text-corpus.py). xterm: a real terminal
-# showing an API key, for guard's text pass. trayer: a real XEmbed system tray (GTK) for the
-# tray icon's tests.
+# packages make the text rules' test corpus (scripts/text-corpus.py, and the fresh corpora of
+# scripts/text-recall.py): DejaVu, Liberation and Noto Mono, and fonts nobody tuned the pass to:
+# Cantarell (GNOME's interface font), Arimo, Tinos and Cousine (fonts-croscore, metric twins of
+# Arial, Times and Courier), Open Sans (web pages) and Hack (terminals and editors). xterm: a real
+# terminal showing an API key, for guard's text pass. trayer: a real XEmbed system tray (GTK) for
+# the tray icon's tests.
 # Reporters: libcurl4 is loaded by the uploads to the tests' local HTTP server; zenity is the
 # dialog of --report-ask's "Report this screenshot…".
 tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc
@@ -48,8 +51,8 @@ tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool im
   dbus-daemon systemd libglib2.0-bin desktop-file-utils make file binutils dpkg-dev
   xfce4-settings parcellite gnome-screenshot xfce4-screenshooter mate-utils
   libtesseract5 tesseract-ocr-eng libtesseract-dev tesseract-ocr
-  python3-pil fonts-dejavu-extra fonts-liberation2 fonts-noto-mono xterm trayer
-  libcurl4 zenity"
+  python3-pil fonts-dejavu-extra fonts-liberation2 fonts-noto-mono fonts-cantarell fonts-croscore fonts-open-sans fonts-hack
+  xterm trayer libcurl4 zenity"
 
 check=""
 if [ "${1:-}" = "--check" ]; then

@@ -1,12 +1,19 @@
 #!/usr/bin/python3
 # Makes the text rules' test corpus: screenshot-like PNGs (forms, terminals, tables, tickets; light
-# and dark themes; several fonts and sizes from Debian's font packages) holding true secrets (card
-# numbers, e-mail addresses, IBANs, API keys) and near-misses (Luhn-invalid numbers, order numbers,
-# dates, phone numbers, IBANs with a wrong checksum, hashes), and truth.json with each one's kind
-# and the box of its ink. Deterministic: the same seed gives the same files.
+# and dark themes and low-contrast ones, grey on white and grey on black; fifteen fonts from
+# Debian's font packages at sizes from 7 pt) holding true secrets (card numbers with spaces, dashes,
+# dots, no-break spaces or nothing between their groups, e-mail addresses, IBANs, API keys, some
+# split into groups by spaces) and near-misses that look most like them (Luhn-invalid numbers, UUIDs,
+# hashes, phone numbers, parcel tracking numbers, order numbers, dates, IBANs with a wrong
+# checksum), and truth.json with each one's kind and the box of its ink.
+#
+# A new seed each run unless --seed gives one: the seed is printed and kept in truth.json, and the
+# same seed gives the same files. scripts/text-recall.py measures fresh corpora; the committed corpus
+# (Tests/TextTests/Corpus, the recall test's: deterministic) was made by this script's earlier
+# version, with seed 28 (light and dark themes, seven fonts at 12-18 px).
 #
 # usage: scripts/text-corpus.py OUTDIR [--count N] [--seed S]
-# Needs python3-pil, fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation2, fonts-noto-mono.
+# Needs python3-pil and the font packages scripts/install-deps.sh lists for it.
 import argparse
 import json
 import os
@@ -20,19 +27,32 @@ FONTS = {
     "DejaVu Serif": "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
     "Liberation Sans": "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
     "Liberation Serif": "/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf",
+    "Cantarell": "/usr/share/fonts/opentype/cantarell/Cantarell-Regular.otf",
+    "Arimo": "/usr/share/fonts/truetype/croscore/Arimo-Regular.ttf",
+    "Tinos": "/usr/share/fonts/truetype/croscore/Tinos-Regular.ttf",
+    "Open Sans": "/usr/share/fonts/truetype/open-sans/OpenSans-Regular.ttf",
     "DejaVu Sans Mono": "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
     "Liberation Mono": "/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf",
     "Noto Mono": "/usr/share/fonts/truetype/noto/NotoMono-Regular.ttf",
+    "Cousine": "/usr/share/fonts/truetype/croscore/Cousine-Regular.ttf",
+    "Hack": "/usr/share/fonts/truetype/hack/Hack-Regular.ttf",
 }
-PROPORTIONAL = ["DejaVu Sans", "DejaVu Serif", "Liberation Sans", "Liberation Serif"]
-MONOSPACED = ["DejaVu Sans Mono", "Liberation Mono", "Noto Mono"]
-SIZES = [12, 13, 14, 15, 16, 18]
+PROPORTIONAL = ["DejaVu Sans", "DejaVu Serif", "Liberation Sans", "Liberation Serif", "Cantarell", "Arimo", "Tinos",
+                "Open Sans"]
+MONOSPACED = ["DejaVu Sans Mono", "Liberation Mono", "Noto Mono", "Cousine", "Hack"]
+# Sizes in pixels at 96 dpi: 7, 8, 9, 10, 11, 12 and 13.5 pt.
+SIZES = [9, 11, 12, 13, 15, 16, 18]
 
 THEMES = {
     "light": {"background": (242, 242, 240), "panel": (255, 255, 255), "border": (190, 190, 196),
               "text": [(30, 30, 34), (60, 64, 72), (90, 90, 96)], "accent": (40, 90, 180), "bar": (225, 226, 230)},
     "dark": {"background": (30, 31, 34), "panel": (43, 45, 49), "border": (80, 82, 90),
              "text": [(220, 221, 222), (190, 200, 210), (150, 220, 140)], "accent": (110, 170, 255), "bar": (20, 21, 24)},
+    # Low contrast: light grey on white (disabled fields, footers, muted themes), and dim grey on black.
+    "pale": {"background": (250, 250, 250), "panel": (255, 255, 255), "border": (225, 225, 228),
+             "text": [(150, 150, 150), (160, 162, 166), (140, 146, 156)], "accent": (130, 160, 210), "bar": (240, 240, 242)},
+    "dim": {"background": (24, 24, 26), "panel": (32, 33, 36), "border": (60, 62, 66),
+            "text": [(120, 120, 124), (110, 116, 124), (100, 130, 100)], "accent": (90, 120, 170), "bar": (18, 18, 20)},
 }
 
 WORDS = ("the status of your request was updated by support please check account details below and "
@@ -55,10 +75,14 @@ def luhn_digit(digits):
     return (10 - total % 10) % 10
 
 
+# Between a card's groups: a space, a dash, a dot, a no-break space; or no separator at all.
+CARD_SEPARATORS = [" ", " ", "-", ".", "\u00a0", ""]
+
+
 def card(rng, valid=True):
-    kind = rng.choice(["visa", "visa", "mc", "amex", "discover", "jcb"])
-    prefix = {"visa": [4], "mc": [5, rng.randint(1, 5)], "amex": [3, rng.choice([4, 7])],
-              "discover": [6, 0, 1, 1], "jcb": [3, 5]}[kind]
+    kind = rng.choice(["visa", "visa", "mc", "mc2", "amex", "discover", "jcb"])
+    prefix = {"visa": [4], "mc": [5, rng.randint(1, 5)], "mc2": [2, 2, rng.randint(3, 6)], "amex": [3, rng.choice([4, 7])],
+              "discover": [6, 0, 1, 1], "jcb": [3, 5] + [int(d) for d in str(rng.randint(28, 89))]}[kind]
     length = 15 if kind == "amex" else 16
     digits = prefix + [rng.randint(0, 9) for _ in range(length - len(prefix) - 1)]
     check = luhn_digit(digits)
@@ -70,12 +94,7 @@ def card(rng, valid=True):
         groups = [text[:4], text[4:10], text[10:]]
     else:
         groups = [text[i:i + 4] for i in range(0, 16, 4)]
-    style = rng.random()
-    if style < 0.6:
-        return " ".join(groups)
-    if style < 0.85:
-        return "-".join(groups)
-    return text
+    return rng.choice(CARD_SEPARATORS).join(groups)
 
 
 def email(rng):
@@ -117,6 +136,15 @@ def random_token(rng, length):
 
 
 def key(rng):
+    text = unsplit_key(rng)
+    if rng.random() < 0.2:
+        # Shown in groups, as some consoles print keys to be read out or copied by hand.
+        size = rng.choice([4, 5, 8])
+        return " ".join(text[i:i + size] for i in range(0, len(text), size))
+    return text
+
+
+def unsplit_key(rng):
     shape = rng.choice(["aws", "github", "openai", "slack", "stripe", "random"])
     if shape == "aws":
         return "AKIA" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(16))
@@ -131,10 +159,27 @@ def key(rng):
     return random_token(rng, 40)
 
 
+def hex_digits(rng, count):
+    return "".join(rng.choice("0123456789abcdef") for _ in range(count))
+
+
 def near_miss(rng):
-    what = rng.choice(["luhn-invalid", "order", "date", "phone", "iban-invalid", "hash"])
+    what = rng.choice(["luhn-invalid", "luhn-invalid", "uuid", "hash", "phone", "tracking", "order", "date", "iban-invalid"])
     if what == "luhn-invalid":
         return what, card(rng, valid=False)
+    if what == "uuid":
+        text = "-".join(hex_digits(rng, n) for n in (8, 4, 4, 4, 12))
+        return what, text.upper() if rng.random() < 0.3 else text
+    if what == "hash":
+        return what, rng.choice([hex_digits(rng, 40), hex_digits(rng, 32), hex_digits(rng, 64)[:48],
+                                 "sha256:" + hex_digits(rng, 40), hex_digits(rng, 12)])
+    if what == "tracking":
+        digits = lambda n: "".join(str(rng.randint(0, 9)) for _ in range(n))
+        usps = rng.choice(["9400", "9205", "9361", "9374"]) + digits(18)
+        ups = "1Z" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(6)) + digits(10)
+        return what, rng.choice([" ".join(usps[i:i + 4] for i in range(0, 22, 4)), usps, ups,
+                                 f"1Z {ups[2:5]} {ups[5:8]} {ups[8:10]} {ups[10:14]} {ups[14:]}",
+                                 f"{digits(4)} {digits(4)} {digits(4)}", "JD01" + digits(16)])
     if what == "order":
         return what, rng.choice([f"ORD-{rng.randint(2020, 2026)}-{rng.randint(0, 999999):06d}",
                                  f"#{rng.randint(100, 999)}-{rng.randint(1000, 9999)}-{rng.randint(1000, 9999)}",
@@ -148,11 +193,11 @@ def near_miss(rng):
         return what, rng.choice([f"+1 ({rng.randint(200, 999)}) {rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
                                  f"+44 20 {rng.randint(7000, 7999)} {rng.randint(1000, 9999)}",
                                  f"+49 30 {rng.randint(100000, 999999)}",
+                                 f"+33 {rng.randint(1, 9)} {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.randint(10, 99)}",
+                                 f"{rng.randint(200, 999)}.{rng.randint(200, 999)}.{rng.randint(1000, 9999)}",
+                                 f"+1{rng.randint(2000000000, 9999999999)}",
                                  f"{rng.randint(200, 999)}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}"])
-    if what == "iban-invalid":
-        return what, iban(rng, valid=False)
-    return what, rng.choice(["".join(rng.choice("0123456789abcdef") for _ in range(40)),
-                             "-".join("".join(rng.choice("0123456789abcdef") for _ in range(n)) for n in (8, 4, 4, 4, 12))])
+    return what, iban(rng, valid=False)
 
 
 SECRETS = {"card": card, "email": email, "iban": iban, "key": key}
@@ -160,7 +205,8 @@ LABELS = {"card": ["Card number", "Card", "PAN"], "email": ["E-mail", "Contact",
           "iban": ["IBAN", "Account", "Pay to"], "key": ["API key", "Token", "Secret"],
           "luhn-invalid": ["Reference", "Card (test)", "Ref"], "order": ["Order", "Order no.", "Ticket"],
           "date": ["Date", "Created", "Due"], "phone": ["Phone", "Mobile", "Call"],
-          "iban-invalid": ["IBAN (old)", "Account", "Ref"], "hash": ["Commit", "Build", "Request id"]}
+          "iban-invalid": ["IBAN (old)", "Account", "Ref"], "hash": ["Commit", "Build", "Checksum"],
+          "uuid": ["Request id", "Trace", "Device"], "tracking": ["Tracking", "Parcel", "Shipment"]}
 
 
 class Canvas:
@@ -239,10 +285,11 @@ def form(canvas, rng, area):
 def terminal(canvas, rng, area):
     x0, y0, x1, y1 = area
     theme = canvas.theme
-    canvas.draw.rectangle(area, fill=(12, 12, 14) if theme is THEMES["dark"] else (250, 250, 250), outline=theme["border"])
+    dark = theme["background"][0] < 128
+    canvas.draw.rectangle(area, fill=(12, 12, 14) if dark else (250, 250, 250), outline=theme["border"])
     size = rng.choice(SIZES)
     font = canvas.font(rng.choice(MONOSPACED), size)
-    colour = theme["text"][2] if theme is THEMES["dark"] else (20, 20, 20)
+    colour = theme["text"][2] if dark else (20, 20, 20) if theme is THEMES["light"] else theme["text"][0]
     y = y0 + 8
     while y + size + 6 < y1:
         before = rng.choice(["$ export TOKEN=", "$ echo ", "[info] user=", "> ", "$ curl -H 'X-Key: ", "note: "])
@@ -326,24 +373,29 @@ def make(index, width, height, theme_name, rng):
     return canvas
 
 
+THEME_ORDER = ["light", "dark", "pale", "dim"]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("--count", type=int, default=16)
-    parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--seed", type=int, default=None, help="the seed to draw with (a new one each run without it)")
     arguments = parser.parse_args()
+    seed = arguments.seed if arguments.seed is not None else int.from_bytes(os.urandom(4), "big")
+    print(f"text corpus seed {seed}", flush=True)
     os.makedirs(arguments.out, exist_ok=True)
-    rng = random.Random(arguments.seed)
+    rng = random.Random(seed)
     truth = []
     for index in range(arguments.count):
-        theme = "light" if index % 2 == 0 else "dark"
+        theme = THEME_ORDER[index % len(THEME_ORDER)]
         width, height = (1920, 1080) if index < 2 else (1280, 800)
         canvas = make(index, width, height, theme, rng)
         name = f"{index:02d}-{theme}.png"
         canvas.image.save(os.path.join(arguments.out, name), optimize=True)
         truth.append({"image": name, "theme": theme, "width": width, "height": height, "items": canvas.items})
     with open(os.path.join(arguments.out, "truth.json"), "w") as file:
-        json.dump({"generator": "scripts/text-corpus.py", "seed": arguments.seed, "images": truth}, file, indent=1)
+        json.dump({"generator": "scripts/text-corpus.py", "seed": seed, "images": truth}, file, indent=1)
         file.write("\n")
 
 

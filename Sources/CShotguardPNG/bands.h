@@ -14,14 +14,19 @@ typedef struct {
     uint32_t adler;
     size_t raw_size;
     int failed;
+    int read; /* its rows are read no more (under the gate's lock) */
 } sg_band;
 
 /* The whole job, shared by the workers; bands are taken one at a time, so a worker that drew
  * flat rows takes more of them than one that drew a photo. */
 typedef struct {
+    /* Row y is at pixels + (y % ring_rows) * bytes_per_row: ring_rows is the height unless the
+     * rows are a ring a capture's strips take turns in (sg_png_stream_reserve). */
     const unsigned char *pixels;
     uint32_t width;
     size_t bytes_per_row;
+    uint32_t ring_rows;
+    int layout; /* SG_PNG_SOURCE_* */
     int has_alpha, level, filter;
     uint32_t band_rows;
     sg_band *bands;
@@ -34,10 +39,17 @@ typedef struct {
      * (rows still arriving: a capture grabbed in strips, a PNG being decoded), and skips every
      * band left (failed) once cancelled. */
     uint32_t ready_rows;
+    /* Rows 0..<free_rows are read no more: every band that reads them (its rows and the row
+     * above it) is filtered; next_unread is the first band that is not. */
+    uint32_t free_rows;
+    int next_unread;
     int cancelled;
     pthread_mutex_t gate_lock;
     pthread_cond_t gate_moved;
 } sg_job;
+
+/* Marks the band's rows as read no more, and moves free_rows on past every band read. */
+void sg_gate_band_read(sg_job *job, int index);
 
 /* Up to this many workers compress a job's bands. */
 enum { SG_MAX_THREADS = 8 };
@@ -48,13 +60,15 @@ typedef struct {
     int count;
 } sg_workers;
 
-/* Fills input with the band's filtered rows (filter.c); returns the byte count. raw and
- * previous are scratch rows of width * channels bytes. */
-size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *input, unsigned char *raw,
+/* Fills input with the band's rows filtered by filter (one SG_PNG_FILTER_*; the job's, or
+ * another the band is tried with) (filter.c); returns the byte count. raw and previous are
+ * scratch rows of width * channels bytes. */
+size_t sg_filter_band(const sg_job *job, const sg_band *band, int filter, unsigned char *input, unsigned char *raw,
                       unsigned char *previous);
 
-/* How many of the bytes are zero (filter.c, beside the filters' own SIMD sums). */
-size_t sg_count_zeros(const unsigned char *data, size_t size);
+/* How many of the bytes are zero, and the sum of their magnitudes taken as signed bytes
+ * (filter.c, beside the filters' own SIMD sums). */
+void sg_band_stats(const unsigned char *data, size_t size, size_t *zeros, size_t *magnitude);
 
 /* Splits the image into bands (band_rows each, 0 for just under 64 KiB; see
  * sg_png_compress_bgrx for the bounds) in a new array of *count bands, at least one, and sets
@@ -65,8 +79,9 @@ sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t 
  * Returns 0, or -1 when the gate's lock cannot be made (no band is compressed then). */
 int sg_run_bands(sg_job *job);
 
-/* Starts one worker per core but one (the caller's thread is the last, in sg_work_and_join). */
-void sg_start_workers(sg_job *job, sg_workers *workers);
+/* Starts one worker per core but one (the caller's thread is the last, in sg_work_and_join),
+ * or one per core with every_core (the caller's thread has other work: it grabs the rows). */
+void sg_start_workers(sg_job *job, sg_workers *workers, int every_core);
 
 /* Works on the job's bands on this thread too, then waits for the workers to end. */
 void sg_work_and_join(sg_job *job, sg_workers *workers);
@@ -91,8 +106,11 @@ void sg_zlib_header(int level, unsigned char header[2]);
 /* Copies message into err unless err already holds one. */
 void sg_set_error(char *err, size_t err_size, const char *message);
 
-/* Clears err, then checks what every encoder entry point takes: a size PNG can hold and a
-   compression level from 0 to 12. Returns 0, or -1 with err set. */
-int sg_check_encode_arguments(uint32_t width, uint32_t height, int level, char *err, size_t err_size);
+/* Clears err, then checks what every encoder entry point takes: a size PNG can hold, a
+   compression level from 0 to 12, a known layout, rows of at least width pixels, and pixels_size
+   bytes holding every row read (rows_held of them: the height, or a ring's rows). Returns 0, or
+   -1 with err set. */
+int sg_check_encode_arguments(uint32_t width, uint32_t height, size_t pixels_size, size_t bytes_per_row,
+                              uint32_t rows_held, int layout, int has_alpha, int level, char *err, size_t err_size);
 
 #endif

@@ -5,10 +5,15 @@
  * band with a final block; deflate_join.c turns that into a non-final one followed by an empty
  * stored block, so the bands follow each other in ONE zlib stream whose Adler-32 is combined
  * from the bands'. At level 1, a band whose filtered bytes are mostly zeros (flat areas, the
- * rows between lines of text) goes to zlib instead: libdeflate's fastest level still hashes
- * every byte inside a long match, 2.5 ns a byte, and zlib's does not (alone and warm, such a
- * band compresses two to three times faster at the same size); zlib's sync flush ends it the
+ * rows between lines of text) goes to zlib's level 2 instead: libdeflate's fastest level still
+ * hashes every byte inside a long match, 2.5 ns a byte, and zlib's do not (alone and warm, such
+ * a band compresses two to three times faster at the same size); zlib's sync flush ends it the
  * same way.
+ * The filter is chosen per band, then per row: a mostly flat band whose few changes are sharp
+ * (text and flat UI: glyph edges, not a gradient's steps of one or two) is written unfiltered,
+ * as deflate then finds each glyph's rows again where the same letter comes back, which no row
+ * filter keeps (docs/performance.md: 12% fewer bytes on such bands); every other band gets
+ * each row's filter from libpng's heuristic.
  * Each worker filters its rows (filter.c) straight from the caller's pixels (an X image, say)
  * into a band buffer it reuses: no pass over the whole image, no copy of it. */
 #include "shotguard_png.h"
@@ -28,11 +33,20 @@
  * band, but few reach far). */
 enum { SG_BAND_BYTES = 65000 };
 
-/* A band at level 1 whose filtered bytes are at least this many tenths zeros goes to zlib. On
- * a 1080p screenshot's bands compressed one after the other, the caches cleared between them
- * as in a capture, 7 took 16.9 ms against 18.5 for libdeflate alone, for 0.1% more bytes; 6
- * took longer (zlib is slower on busy bands) and 9 kept less of the gain. */
-enum { SG_ZLIB_ZERO_TENTHS = 7 };
+/* A band whose filtered bytes are at least this many tenths zeros is flat: at level 1 it goes
+ * to zlib. On a 1080p screenshot's bands compressed one after the other, the caches cleared
+ * between them as in a capture, 7 took 16.9 ms against 18.5 for libdeflate alone, for 0.1%
+ * more bytes; 6 took longer (zlib is slower on busy bands) and 9 kept less of the gain. */
+enum { SG_FLAT_ZERO_TENTHS = 7 };
+
+/* A flat band whose changes (its non-zero filtered bytes) are on average at least this far
+ * from zero is written unfiltered. Text and UI bands are 20 or more; gradients, where a band
+ * unfiltered is larger (a radial gradient: 11% larger), 1 to 3. */
+enum { SG_SHARP_MAGNITUDE = 6 };
+
+/* zlib's level for flat bands: unfiltered text bands are 3% smaller at 2 than at 1, for 1%
+ * more instructions (callgrind, a 1080p screenshot's bands); 3 took 3% more. */
+enum { SG_FLAT_ZLIB_LEVEL = 2 };
 
 /* The most filtered bytes one band may hold: each worker maps an input buffer of this size and
  * an output buffer of its compress bound. 256 MiB is a whole 8K frame's rows in one band. */
@@ -46,7 +60,8 @@ void sg_set_error(char *err, size_t err_size, const char *message) {
     }
 }
 
-int sg_check_encode_arguments(uint32_t width, uint32_t height, int level, char *err, size_t err_size) {
+int sg_check_encode_arguments(uint32_t width, uint32_t height, size_t pixels_size, size_t bytes_per_row,
+                              uint32_t rows_held, int layout, int has_alpha, int level, char *err, size_t err_size) {
     if (err != NULL && err_size > 0) {
         err[0] = '\0';
     }
@@ -60,6 +75,18 @@ int sg_check_encode_arguments(uint32_t width, uint32_t height, int level, char *
     }
     if (level < 0 || level > 12) {
         sg_set_error(err, err_size, "compression level out of range");
+        return -1;
+    }
+    if (layout != SG_PNG_SOURCE_BGRX && layout != SG_PNG_SOURCE_RGB) {
+        sg_set_error(err, err_size, "unknown pixel layout");
+        return -1;
+    }
+    /* Every row read must lie in the buffer: the last row held starts rows_held - 1 rows in. */
+    const size_t pixel_bytes = layout == SG_PNG_SOURCE_RGB && !has_alpha ? 3 : 4;
+    const size_t row_bytes = (size_t)width * pixel_bytes;
+    if (rows_held == 0 || bytes_per_row < row_bytes || (size_t)(rows_held - 1) > (SIZE_MAX - row_bytes) / bytes_per_row ||
+        (size_t)(rows_held - 1) * bytes_per_row + row_bytes > pixels_size) {
+        sg_set_error(err, err_size, "the pixel buffer is smaller than its rows");
         return -1;
     }
     return 0;
@@ -78,7 +105,7 @@ typedef struct {
     int zlib_ready;
 } sg_compressors;
 
-/* Compresses input with zlib at level 1 as raw deflate that ends as the joined bands must: a
+/* Compresses input with zlib (SG_FLAT_ZLIB_LEVEL) as raw deflate that ends as the joined bands must: a
  * sync flush (non-final blocks, then an empty stored block on a byte boundary), or a final
  * block for the last band. Returns the size, or 0 when zlib could not (then libdeflate does). */
 static size_t sg_zlib_band(sg_compressors *compressors, const unsigned char *input, size_t size,
@@ -89,7 +116,7 @@ static size_t sg_zlib_band(sg_compressors *compressors, const unsigned char *inp
     }
     if (!compressors->zlib_ready) {
         memset(z, 0, sizeof *z);
-        if (deflateInit2(z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        if (deflateInit2(z, SG_FLAT_ZLIB_LEVEL, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
             return 0;
         }
         compressors->zlib_ready = 1;
@@ -106,17 +133,31 @@ static size_t sg_zlib_band(sg_compressors *compressors, const unsigned char *inp
 }
 
 /* Filters and compresses one band; it stays failed when something goes wrong. */
-static void sg_compress_band(const sg_job *job, sg_band *band, int is_last, sg_compressors *compressors,
+static void sg_compress_band(sg_job *job, sg_band *band, int is_last, sg_compressors *compressors,
                              unsigned char *input, unsigned char *raw, unsigned char *previous, unsigned char *output,
                              size_t output_capacity) {
-    /* The band's rows and the row above, mapped in one call (a fresh X segment's pages are not
-     * mapped in this process yet; elsewhere this finds them mapped and costs next to nothing). */
-    const size_t above = band->first_row > 0 ? 1 : 0;
-    sg_map_for_reading(job->pixels + (band->first_row - above) * job->bytes_per_row,
-                       (band->row_count + above) * job->bytes_per_row);
-    const size_t raw_size = sg_filter_band(job, band, input, raw, previous);
+    /* The band's rows and the row above, mapped in one call each side of the ring's end (a
+     * fresh X segment's pages are not mapped in this process yet; elsewhere this finds them
+     * mapped and costs next to nothing). */
+    const uint32_t above = band->first_row > 0 ? 1 : 0;
+    const uint32_t first = (band->first_row - above) % job->ring_rows;
+    const uint32_t rows = band->row_count + above;
+    const uint32_t before_end = rows < job->ring_rows - first ? rows : job->ring_rows - first;
+    sg_map_for_reading(job->pixels + (size_t)first * job->bytes_per_row, (size_t)before_end * job->bytes_per_row);
+    if (before_end < rows) {
+        sg_map_for_reading(job->pixels, (size_t)(rows - before_end) * job->bytes_per_row);
+    }
+    size_t raw_size = sg_filter_band(job, band, job->filter, input, raw, previous);
+    size_t zeros = 0, magnitude = 0;
+    sg_band_stats(input, raw_size, &zeros, &magnitude);
+    const int flat = zeros * 10 >= raw_size * SG_FLAT_ZERO_TENTHS;
+    if (flat && job->filter == SG_PNG_FILTER_ADAPTIVE && magnitude >= (raw_size - zeros) * SG_SHARP_MAGNITUDE) {
+        raw_size = sg_filter_band(job, band, SG_PNG_FILTER_NONE, input, raw, previous);
+    }
+    /* Its pixels are read no more: a ring's strips may take their place. */
+    sg_gate_band_read(job, (int)(band - job->bands));
     size_t size = 0;
-    if (job->level == 1 && sg_count_zeros(input, raw_size) * 10 >= raw_size * SG_ZLIB_ZERO_TENTHS) {
+    if (job->level == 1 && flat) {
         size = sg_zlib_band(compressors, input, raw_size, output, output_capacity, is_last);
         if (size > 0) {
             __atomic_fetch_add(&sg_zlib_bands, 1, __ATOMIC_RELAXED);
@@ -153,6 +194,8 @@ static int sg_wait_for_rows(sg_job *job, const sg_band *band) {
 
 int sg_gate_open(sg_job *job, uint32_t rows) {
     job->ready_rows = rows;
+    job->free_rows = 0;
+    job->next_unread = 0;
     job->cancelled = 0;
     if (pthread_mutex_init(&job->gate_lock, NULL) != 0) {
         return -1;
@@ -168,6 +211,22 @@ void sg_gate_rows(sg_job *job, uint32_t rows) {
     pthread_mutex_lock(&job->gate_lock);
     if (rows > job->ready_rows) {
         job->ready_rows = rows;
+        pthread_cond_broadcast(&job->gate_moved);
+    }
+    pthread_mutex_unlock(&job->gate_lock);
+}
+
+void sg_gate_band_read(sg_job *job, int index) {
+    pthread_mutex_lock(&job->gate_lock);
+    job->bands[index].read = 1;
+    const int before = job->next_unread;
+    while (job->next_unread < job->count && job->bands[job->next_unread].read) {
+        job->next_unread++;
+    }
+    if (job->next_unread != before) {
+        /* The first band not read still needs the row above it. */
+        const sg_band *next = job->next_unread < job->count ? &job->bands[job->next_unread] : NULL;
+        job->free_rows = next == NULL ? UINT32_MAX : next->first_row > 0 ? next->first_row - 1 : 0;
         pthread_cond_broadcast(&job->gate_moved);
     }
     pthread_mutex_unlock(&job->gate_lock);
@@ -209,6 +268,8 @@ static void *sg_worker(void *argument) {
             sg_compress_band(job, band, index + 1 == job->count, &compressors, input, raw, previous, output,
                              output_capacity);
         }
+        /* A band that failed or was skipped holds no rows back either. */
+        sg_gate_band_read(job, index);
         if (job->band_done != NULL) {
             job->band_done(job->context, index);
         }
@@ -304,10 +365,17 @@ sg_band *sg_make_bands(uint32_t width, uint32_t height, int has_alpha, uint32_t 
     return bands;
 }
 
-void sg_start_workers(sg_job *job, sg_workers *workers) {
+uint32_t sg_png_band_rows(uint32_t width, uint32_t height, int has_alpha, uint32_t band_rows) {
+    int count = 0;
+    sg_band *bands = width > 0 && height > 0 ? sg_make_bands(width, height, has_alpha, &band_rows, &count) : NULL;
+    free(bands);
+    return bands != NULL ? band_rows : 0;
+}
+
+void sg_start_workers(sg_job *job, sg_workers *workers, int every_core) {
     const int threads = sg_thread_count();
     workers->count = 0;
-    for (int i = 1; i < threads && i < job->count; i++) {
+    for (int i = every_core ? 0 : 1; i < threads && i < job->count; i++) {
         if (pthread_create(&workers->threads[workers->count], NULL, sg_worker, job) == 0) {
             workers->count++;
         }
@@ -331,7 +399,7 @@ int sg_run_bands(sg_job *job) {
     if (sg_gate_open(job, UINT32_MAX) != 0) {
         return -1;
     }
-    sg_start_workers(job, &workers);
+    sg_start_workers(job, &workers, 0);
     sg_work_and_join(job, &workers);
     sg_gate_close(job);
     return 0;
@@ -387,11 +455,12 @@ void sg_png_job_free(sg_png_job *job) {
     free(job);
 }
 
-int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                         int has_alpha, int level, int filter, uint32_t band_rows, sg_png_job **result,
-                         char *err, size_t err_size) {
+int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
+                         size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
+                         sg_png_job **result, char *err, size_t err_size) {
     *result = NULL;
-    if (sg_check_encode_arguments(width, height, level, err, err_size) != 0) {
+    if (sg_check_encode_arguments(width, height, pixels_size, bytes_per_row, height, SG_PNG_SOURCE_BGRX, has_alpha, level,
+                                  err, err_size) != 0) {
         return -1;
     }
     int count = 0;
@@ -403,8 +472,9 @@ int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t h
         return -1;
     }
     *job = (sg_png_job){bands, count, width, height, has_alpha, level, 0, 0};
-    sg_job work = {.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .has_alpha = has_alpha,
-                   .level = level, .filter = filter, .band_rows = band_rows, .bands = bands, .count = count};
+    sg_job work = {.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .ring_rows = height,
+                   .layout = SG_PNG_SOURCE_BGRX, .has_alpha = has_alpha, .level = level, .filter = filter,
+                   .band_rows = band_rows, .bands = bands, .count = count};
     if (sg_run_bands(&work) != 0) {
         sg_png_job_free(job);
         sg_set_error(err, err_size, "cannot make a lock for the PNG encoder's threads");

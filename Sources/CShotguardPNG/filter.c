@@ -138,65 +138,79 @@ static void sg_filter_adaptive(const unsigned char *raw, const unsigned char *pr
     }
 }
 
-/* Fills `input` with the band's filtered rows; returns the byte count. */
-size_t sg_filter_band(const sg_job *job, const sg_band *band, unsigned char *input, unsigned char *raw,
-                             unsigned char *previous) {
+/* Row y of the job's pixels as PNG wants its bytes: converted into scratch from B,G,R,X, or
+ * the row itself when the pixels are R,G,B(,A) already (a PNG being decoded). Rows wrap
+ * around a ring of ring_rows. */
+static const unsigned char *sg_source_row(const sg_job *job, uint32_t y, unsigned char *scratch) {
+    const unsigned char *row = job->pixels + (size_t)(y % job->ring_rows) * job->bytes_per_row;
+    if (job->layout == SG_PNG_SOURCE_RGB) {
+        return row;
+    }
+    sg_convert_row(row, job->width, job->has_alpha, scratch);
+    return scratch;
+}
+
+size_t sg_filter_band(const sg_job *job, const sg_band *band, int filter, unsigned char *input, unsigned char *raw,
+                      unsigned char *previous) {
     const int channels = job->has_alpha ? 4 : 3;
     const size_t length = (size_t)job->width * channels;
-    const unsigned char *source = job->pixels + (size_t)band->first_row * job->bytes_per_row;
-    if (job->filter == SG_PNG_FILTER_ADAPTIVE) {
-        if (band->first_row > 0) {
-            sg_convert_row(source - job->bytes_per_row, job->width, job->has_alpha, previous);
-        } else {
-            memset(previous, 0, length);
-        }
-        for (uint32_t i = 0; i < band->row_count; i++) {
-            sg_convert_row(source + i * job->bytes_per_row, job->width, job->has_alpha, raw);
-            sg_filter_adaptive(raw, previous, length, channels, input + i * (length + 1));
-            unsigned char *swap = previous;
-            previous = raw;
-            raw = swap;
-        }
-        return band->row_count * (length + 1);
-    }
-    if (job->filter != SG_PNG_FILTER_SUB && job->filter != SG_PNG_FILTER_UP) {
+    /* The two scratch rows take turns holding the row and the row above. */
+    unsigned char *scratch[2] = {raw, previous};
+    if (filter != SG_PNG_FILTER_SUB && filter != SG_PNG_FILTER_UP && filter != SG_PNG_FILTER_ADAPTIVE) {
         for (uint32_t i = 0; i < band->row_count; i++) {
             unsigned char *row = input + i * (length + 1);
             row[0] = 0;
-            sg_convert_row(source + i * job->bytes_per_row, job->width, job->has_alpha, row + 1);
+            if (job->layout == SG_PNG_SOURCE_RGB) {
+                memcpy(row + 1, sg_source_row(job, band->first_row + i, NULL), length);
+            } else {
+                sg_convert_row(job->pixels + (size_t)((band->first_row + i) % job->ring_rows) * job->bytes_per_row,
+                               job->width, job->has_alpha, row + 1);
+            }
         }
         return band->row_count * (length + 1);
     }
-    /* The first row of a band is filtered against the last row of the band before. */
-    const int has_above = band->first_row > 0;
-    if (has_above) {
-        sg_convert_row(source - job->bytes_per_row, job->width, job->has_alpha, previous);
+    /* The first row of a band is filtered against the last row of the band before; the
+     * image's first row against none (adaptive: a row of zeros, as the PNG spec reads it). */
+    const unsigned char *above = NULL;
+    if (band->first_row > 0) {
+        above = sg_source_row(job, band->first_row - 1, scratch[1]);
+    } else if (filter == SG_PNG_FILTER_ADAPTIVE) {
+        memset(scratch[1], 0, length);
+        above = scratch[1];
     }
     for (uint32_t i = 0; i < band->row_count; i++) {
-        sg_convert_row(source + i * job->bytes_per_row, job->width, job->has_alpha, raw);
-        sg_filter_row(raw, (i > 0 || has_above) ? previous : NULL, length, channels, job->filter,
-                      input + i * (length + 1));
-        unsigned char *swap = previous;
-        previous = raw;
-        raw = swap;
+        const unsigned char *row = sg_source_row(job, band->first_row + i, scratch[i & 1]);
+        unsigned char *out = input + i * (length + 1);
+        if (filter == SG_PNG_FILTER_ADAPTIVE) {
+            sg_filter_adaptive(row, above, length, channels, out);
+        } else {
+            sg_filter_row(row, above, length, channels, filter, out);
+        }
+        above = row;
     }
     return band->row_count * (length + 1);
 }
 
-size_t sg_count_zeros(const unsigned char *data, size_t size) {
-    size_t zeros = 0, i = 0;
+void sg_band_stats(const unsigned char *data, size_t size, size_t *zeros, size_t *magnitude) {
+    size_t zero_count = 0, sum = 0, i = 0;
 #if defined(__x86_64__)
-    /* 16 bytes a step: compared with zero to 0xFF or 0, masked to 1 or 0, summed by psadbw. */
+    /* 16 bytes a step: each compared with zero to 0xFF or 0, masked to 1 or 0, and its signed
+     * magnitude (the smaller of it and its negation) beside it, both summed by psadbw. */
     const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
-    __m128i sums = _mm_setzero_si128();
+    __m128i zero_sums = _mm_setzero_si128(), magnitude_sums = _mm_setzero_si128();
     for (; i + 16 <= size; i += 16) {
         const __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)(data + i));
-        sums = _mm_add_epi64(sums, _mm_sad_epu8(_mm_and_si128(_mm_cmpeq_epi8(bytes, zero), one), zero));
+        zero_sums = _mm_add_epi64(zero_sums, _mm_sad_epu8(_mm_and_si128(_mm_cmpeq_epi8(bytes, zero), one), zero));
+        magnitude_sums =
+            _mm_add_epi64(magnitude_sums, _mm_sad_epu8(_mm_min_epu8(bytes, _mm_sub_epi8(zero, bytes)), zero));
     }
-    zeros = sg_total(sums);
+    zero_count = sg_total(zero_sums);
+    sum = sg_total(magnitude_sums);
 #endif
     for (; i < size; i++) {
-        zeros += data[i] == 0;
+        zero_count += data[i] == 0;
+        sum += sg_cost(data[i]);
     }
-    return zeros;
+    *zeros = zero_count;
+    *magnitude = sum;
 }

@@ -4,6 +4,7 @@
  * too: they made a 4K capture's peak memory 35 MB larger for no measurable time, so they are not
  * asked for (nor for a capture's frame: FrameMemory.swift says why). */
 #include "memory.h"
+#include "shotguard_png.h"
 
 #include <stdint.h>
 #include <sys/mman.h>
@@ -52,4 +53,14 @@ void sg_unmap(unsigned char *memory, size_t size) {
     if (memory != NULL) {
         munmap(memory, size);
     }
+}
+
+unsigned char *sg_png_map_rows(size_t size) {
+    /* Not mapped here: sg_png_fast_unfilter_rows maps the pages while it fills them. */
+    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return memory == MAP_FAILED ? NULL : memory;
+}
+
+void sg_png_free_rows(unsigned char *rows, size_t size) {
+    sg_unmap(rows, size);
 }

@@ -1,7 +1,9 @@
 /* PNG encoding straight to a file descriptor: each band's IDAT chunk is written as soon as it
  * and every band above it are compressed, and its memory freed, so the PNG is never whole in
- * memory. A 4K capture then holds the frame, the process's own baseline and only the bands in
- * flight (docs/performance.md). */
+ * memory. A capture's rows can be a ring of strips too, each strip grabbed where rows already
+ * compressed were (sg_png_stream_reserve): then not even the frame is whole in memory, and a 4K
+ * capture holds the ring, the process's own baseline and the bands in flight
+ * (docs/performance.md). */
 #include "shotguard_png.h"
 #include "bands.h"
 
@@ -128,10 +130,20 @@ static void sg_stream_free(sg_png_stream *stream) {
     free(stream);
 }
 
-sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                                   int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err,
-                                   size_t err_size) {
-    if (sg_check_encode_arguments(width, height, level, err, err_size) != 0) {
+sg_png_stream *sg_png_stream_start(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
+                                   size_t bytes_per_row, uint32_t ring_rows, int layout, int has_alpha, int level,
+                                   int filter, uint32_t band_rows, int fd, char *err, size_t err_size) {
+    const uint32_t rows_held = ring_rows > 0 && ring_rows < height ? ring_rows : height;
+    if (sg_check_encode_arguments(width, height, pixels_size, bytes_per_row, rows_held, layout, has_alpha, level, err,
+                                  err_size) != 0) {
+        return NULL;
+    }
+    int count = 0;
+    sg_band *bands = sg_make_bands(width, height, has_alpha, &band_rows, &count);
+    /* A band and the row above it must fit in the ring beside at least one row being grabbed. */
+    if (bands != NULL && rows_held < height && (uint64_t)band_rows + 2 > rows_held) {
+        free(bands);
+        sg_set_error(err, err_size, "the ring of rows is too small for the encoder's bands");
         return NULL;
     }
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -142,29 +154,29 @@ sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, 
     header[9] = has_alpha ? 6 : 2;
     header[10] = header[11] = header[12] = 0;
     struct iovec start = {(void *)signature, sizeof signature};
-    int error = sg_write_parts(fd, &start, 1);
-    if (error == 0) {
+    int error = bands != NULL ? sg_write_parts(fd, &start, 1) : 0;
+    if (bands != NULL && error == 0) {
         error = sg_write_chunk(fd, "IHDR", NULL, 0, header, sizeof header);
     }
     if (error != 0) {
+        free(bands);
         sg_fail_write(error, err, err_size);
         return NULL;
     }
-    int count = 0;
-    sg_png_stream *stream = calloc(1, sizeof *stream);
-    sg_band *bands = stream ? sg_make_bands(width, height, has_alpha, &band_rows, &count) : NULL;
-    char *finished = bands ? calloc((size_t)count, 1) : NULL;
+    sg_png_stream *stream = bands ? calloc(1, sizeof *stream) : NULL;
+    char *finished = stream ? calloc((size_t)count, 1) : NULL;
     if (finished == NULL) {
-        free(bands);
         free(stream);
+        free(bands);
         sg_set_error(err, err_size, "out of memory while compressing PNG data");
         return NULL;
     }
     stream->sink = (sg_sink){.fd = fd, .bands = bands, .count = count, .finished = finished};
     sg_zlib_header(level, stream->sink.zlib_header);
-    stream->job = (sg_job){.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .has_alpha = has_alpha,
-                           .level = level, .filter = filter, .band_rows = band_rows, .bands = bands, .count = count,
-                           .band_done = sg_band_finished, .context = &stream->sink};
+    stream->job = (sg_job){.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .ring_rows = rows_held,
+                           .layout = layout, .has_alpha = has_alpha, .level = level, .filter = filter,
+                           .band_rows = band_rows, .bands = bands, .count = count, .band_done = sg_band_finished,
+                           .context = &stream->sink};
     if (pthread_mutex_init(&stream->sink.lock, NULL) != 0) {
         free(finished);
         free(bands);
@@ -180,8 +192,34 @@ sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, 
         sg_set_error(err, err_size, "cannot make a lock for the PNG encoder's threads");
         return NULL;
     }
-    sg_start_workers(&stream->job, &stream->workers);
+    /* With a ring the calling thread grabs the strips, so every core gets a worker. */
+    sg_start_workers(&stream->job, &stream->workers, rows_held < height);
     return stream;
+}
+
+int sg_png_stream_reserve(sg_png_stream *stream, uint32_t until) {
+    sg_job *job = &stream->job;
+    pthread_mutex_lock(&job->gate_lock);
+    /* The rows in so far, and the rows the new ones take the place of. */
+    const uint32_t in = job->ready_rows;
+    int status = 0;
+    const int is_ring = stream->sink.count > 0 && job->ring_rows < job->bands[job->count - 1].first_row +
+                                                                      job->bands[job->count - 1].row_count;
+    if (!is_ring) {
+        /* Every row has a place of its own. */
+    } else if (until > in && (uint64_t)(until - in) + job->band_rows + 1 > job->ring_rows) {
+        status = -1;
+    } else if (until > job->ring_rows) {
+        const uint32_t replaced = until - job->ring_rows;
+        while (!job->cancelled && job->free_rows < replaced) {
+            pthread_cond_wait(&job->gate_moved, &job->gate_lock);
+        }
+    }
+    if (job->cancelled) {
+        status = -1;
+    }
+    pthread_mutex_unlock(&job->gate_lock);
+    return status;
 }
 
 void sg_png_stream_rows(sg_png_stream *stream, uint32_t rows) {
@@ -222,9 +260,10 @@ int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t er
     return error == 0 ? 0 : sg_fail_write(error, err, err_size);
 }
 
-int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                      int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err, size_t err_size) {
-    sg_png_stream *stream = sg_png_stream_start(pixels, width, height, bytes_per_row, has_alpha, level, filter,
-                                                band_rows, fd, err, err_size);
+int sg_png_write_bgrx(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
+                      size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err,
+                      size_t err_size) {
+    sg_png_stream *stream = sg_png_stream_start(pixels, pixels_size, width, height, bytes_per_row, 0, SG_PNG_SOURCE_BGRX,
+                                                has_alpha, level, filter, band_rows, fd, err, err_size);
     return stream == NULL ? -1 : sg_png_stream_finish(stream, 0, err, err_size);
 }

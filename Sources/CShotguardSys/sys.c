@@ -1,12 +1,10 @@
 /* The GNU extensions behind shotguard_sys.h, compiled with _GNU_SOURCE here alone. */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <pthread.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <sys/eventfd.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -45,34 +43,3 @@ int sg_pidfd_open(pid_t pid) {
 #endif
 }
 
-typedef struct {
-    void *memory;
-    size_t size;
-} sg_mapping;
-
-static void *sg_unmap_thread(void *argument) {
-    sg_mapping *mapping = argument;
-    munmap(mapping->memory, mapping->size);
-    free(mapping);
-    return NULL;
-}
-
-void sg_unmap_in_background(void *memory, size_t size) {
-    sg_mapping *mapping = malloc(sizeof *mapping);
-    pthread_attr_t attributes;
-    pthread_t thread;
-    if (mapping != NULL && pthread_attr_init(&attributes) == 0) {
-        mapping->memory = memory;
-        mapping->size = size;
-        pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-        /* Small stack: the thread makes one system call. */
-        pthread_attr_setstacksize(&attributes, 64 * 1024);
-        const int made = pthread_create(&thread, &attributes, sg_unmap_thread, mapping) == 0;
-        pthread_attr_destroy(&attributes);
-        if (made) {
-            return;
-        }
-    }
-    free(mapping);
-    munmap(memory, size);
-}

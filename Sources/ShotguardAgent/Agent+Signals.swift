@@ -152,10 +152,17 @@ extension Agent {
             log.verbose("protection is paused: a signal was not followed")
             return
         }
+        let before = (tracker.event?.id, tracker.event?.snapshots.count ?? 0)
         let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [self] in
             defer { inputs.pixels.pollBetweenSteps(at: inputs.clock.now().monotonic) }
             return snapshot()
         })
+        // Text rules: the screen just grabbed is read off the loop while the tool writes its
+        // screenshot, so the screenshot's own pass reads only the lines that changed.
+        if let regions = rules.inForce, regions.hasTextRules, let event = tracker.event, let snapshot = event.snapshots.last,
+           event.id != before.0 || event.snapshots.count > before.1 {
+            handler.textPasses?.warm(snapshot.root, rules: regions.scannerRules(against: snapshot.context))
+        }
         for line in said {
             log.verbose(line)
             if line.hasPrefix("ignored ") { log.events.say("ignored", [("why", .string(line))]) }

@@ -16,14 +16,14 @@ public struct StagedFills {
         var next: Int
     }
 
-    private let rows: PixelRows
+    private let rows: any CoverableRows
     /// Fills not yet wholly applied, clipped to the rows, in the order given: where two overlap
     /// the later one is on top, as when they are applied all at once.
     private var pending: [Pending]
 
     /// `fills` in the rows' coordinates, in the order to apply them; parts outside the rows are
     /// dropped.
-    public init(_ rows: PixelRows, fills: [Cover]) {
+    public init(_ rows: some CoverableRows, fills: [Cover]) {
         self.rows = rows
         pending = fills.map { $0.rect.intersection(rows.bounds) }.enumerated()
             .filter { !$0.element.isEmpty }

@@ -16,10 +16,14 @@ import Glibc
 ///   4.2 bits or more): a random base62 token changes at about 60% of them, camelCase names
 ///   such as `getUserAccountSettings2ForCurrentProfile1` at 35% with 4.0 bits, and
 ///   `AbstractSingletonProxyFactoryBean2024` at 28%. Of random base62 tokens, 97.4% of those
-///   of 24 characters pass, 99% of 32 or more. A token that is hexadecimal but for one or two
-///   letters (a git commit, a UUID, a digest, one of whose letters OCR read in upper case) is
-///   a hash, not a key: keys in hexadecimal need a `pattern~` rule. Hashes in lower-case hex (git commits, UUIDs) have
-///   no upper-case letters and are left alone.
+///   of 24 characters pass, 99% of 32 or more. A token that is hexadecimal but for a few
+///   characters OCR may have made of hex digits (`isHashLike`: a git commit, a UUID, a digest
+///   read with an `O` for a `0` or a `C` for a `c`) is a hash, not a key: keys in hexadecimal
+///   need a `pattern~` rule. Hashes in lower-case hex (git commits, UUIDs) have no upper-case
+///   letters and are left alone;
+/// - in groups: four or more runs of letters and digits of one length (4, 5, 6 or 8, give or take
+///   a character OCR dropped or added; the last may be shorter) between single spaces, as consoles print keys to be read out, that make a known
+///   shape or a random-looking token once joined.
 enum KeyMatcher {
     static let minimumRandomLength = 24
     static let minimumEntropy = 3.5
@@ -33,6 +37,9 @@ enum KeyMatcher {
         while index < tokens.count {
             if uuids.contains(where: { $0.overlaps(tokens[index]) }) {
                 index += 1
+            } else if let (range, next) = grouped(tokens, from: index, in: scalars) {
+                matches.append(range)
+                index = next
             } else if isMisreadAWSKey(scalars[tokens[index]]) {
                 matches.append(tokens[index])
                 index += 1
@@ -269,9 +276,7 @@ enum KeyMatcher {
                 if scalar.isASCIIDigit { digits += 1 }
             }
         }
-        guard upper > 0, lower > 0, digits > 0, longestLowerRun <= 8 else { return false }
-        let notHex = body.filter { !($0.isASCIIDigit || ("a"..."f").contains($0) || ("A"..."F").contains($0)) }.count
-        guard notHex > 2 else { return false }
+        guard upper > 0, lower > 0, digits > 0, longestLowerRun <= 8, !isHashLike(body) else { return false }
         let bits = entropy(counts.values, total: body.count)
         let changeRate = Double(changes) / Double(body.count - 1)
         return bits >= minimumEntropy && (changeRate >= 0.4 || changeRate >= 0.3 && bits >= 4.2)

@@ -125,15 +125,15 @@ final class OCREngine: @unchecked Sendable {
 }
 
 /// One word OCR read: its text and box, and the symbols it is made of.
-struct OCRWord {
+struct OCRWord: Sendable {
     var word: TextWord
     var symbols: [OCRSymbol]
 }
 
 /// One symbol (character) of a word, how sure the recogniser was of it (0-100), and what else
 /// it might have been.
-struct OCRSymbol {
-    struct Alternative {
+struct OCRSymbol: Sendable {
+    struct Alternative: Sendable {
         var text: String
         var confidence: Float
     }

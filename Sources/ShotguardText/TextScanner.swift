@@ -11,8 +11,10 @@ public struct TextScanResult: Sendable {
     public var linesRead: Int
     /// The candidate lines left unread when the deadline passed (0 for a complete scan).
     public var linesLeft: Int
-    /// Lines OCR read, and the accessible runs matched.
+    /// The accessible runs matched.
     public var accessibleRuns: Int
+    /// The lines read whose words came from an earlier scan of the same pixels (`LineCache`).
+    public var linesRemembered = 0
 
     /// Whether every candidate line was read: otherwise text may have gone unchecked.
     public var isComplete: Bool { linesLeft == 0 }
@@ -23,12 +25,14 @@ public struct TextScanResult: Sendable {
 ///
 /// Thread-safe: `scan` may run on any thread, and several scans at once; each takes Tesseract
 /// instances from the scanner's pool (one per worker thread, kept for the next scan: loading
-/// the model takes about 0.1 s).
+/// the model takes about 0.1 s), and what OCR read of each line crop is kept by its pixels
+/// (`LineCache`) for the next scans of the same lines.
 public final class TextScanner: Sendable {
     public let rules: [TextRule]
     /// The threads one scan runs OCR on (this machine's two cores, by default).
     public let workers: Int
     private let engines: EnginePool
+    private let cache: LineCache
 
     /// The height, in pixels, a line is scaled up to (at least, by a whole factor) before OCR:
     /// Tesseract misreads 12-14 px screen text at its own size. On the corpus of the tests,
@@ -42,18 +46,21 @@ public final class TextScanner: Sendable {
         self.rules = rules
         self.workers = max(1, workers)
         engines = EnginePool()
+        cache = LineCache()
     }
 
-    private init(rules: [TextRule], workers: Int, engines: EnginePool) {
+    private init(rules: [TextRule], workers: Int, engines: EnginePool, cache: LineCache) {
         self.rules = rules
         self.workers = workers
         self.engines = engines
+        self.cache = cache
     }
 
     /// A scanner for other rules (the same file's rules resolved against another moment's
-    /// windows) that shares this one's Tesseract instances, so no model is loaded again.
+    /// windows) that shares this one's Tesseract instances, so no model is loaded again, and
+    /// what they read.
     public func with(rules: [TextRule]) -> TextScanner {
-        TextScanner(rules: rules, workers: workers, engines: engines)
+        TextScanner(rules: rules, workers: workers, engines: engines, cache: cache)
     }
 
     /// Loads Tesseract and its model now (the first scan would otherwise): throws why OCR
@@ -61,6 +68,23 @@ public final class TextScanner: Sendable {
     public func prepare() throws(OCRUnavailable) {
         let engine = try takeEngine()
         giveBack(engine)
+    }
+
+    /// Loads one Tesseract instance for each worker, in parallel, into the pool the scanners
+    /// made by `with(rules:)` share: loading a model takes 0.1-0.2 s, which the first scan
+    /// would otherwise spend before reading a line. Throws why OCR cannot run.
+    public func prepareWorkers() throws(OCRUnavailable) {
+        let missing = workers - engines.idle.withLock { $0.count }
+        guard missing > 0 else { return }
+        let failure = Mutex<OCRUnavailable?>(nil)
+        Workers.run(jobs: missing, workers: missing) { [self] _, _ in
+            do throws(OCRUnavailable) {
+                giveBack(try OCREngine())
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// Scans `image`, whose pixels show `origin` on screen.
@@ -102,6 +126,7 @@ public final class TextScanner: Sendable {
         try prepare()
         let found = Mutex<[[TextHit]]>(Array(repeating: [], count: lines.count))
         let left = Atomic<Int>(0)
+        let remembered = Atomic<Int>(0)
         let candidates = lines
         Workers.run(jobs: lines.count, workers: workers) { [self] _, job in
             if let deadline, monotonicNow() > deadline {
@@ -112,14 +137,16 @@ public final class TextScanner: Sendable {
                 left.add(1, ordering: .relaxed)
                 return
             }
-            let lineHits = self.read(candidates[job], of: grey, besides: allLines, engine: engine, origin: origin, bounds: bounds)
+            let (lineHits, known) = self.read(candidates[job], of: grey, besides: allLines, engine: engine, origin: origin,
+                                              bounds: bounds)
             giveBack(engine)
+            if known { remembered.add(1, ordering: .relaxed) }
             found.withLock { $0[job] = lineHits }
         }
         hits += found.withLock { $0 }.flatMap { $0 }
         let unread = left.load(ordering: .relaxed)
         return TextScanResult(hits: deduplicated(hits), linesRead: lines.count - unread, linesLeft: unread,
-                              accessibleRuns: accessibleText.count)
+                              accessibleRuns: accessibleText.count, linesRemembered: remembered.load(ordering: .relaxed))
     }
 
     /// The lines wide enough to hold a match of one of `rules`' kinds (`narrowestMatch`).
@@ -144,13 +171,15 @@ public final class TextScanner: Sendable {
         }
     }
 
-    /// OCR of one candidate line (see `LineCrop`): read, and its words matched.
+    /// OCR of one candidate line (see `LineCrop`): read (or remembered from an earlier scan),
+    /// and its words matched; whether they were remembered.
     private func read(_ line: Rect, of grey: GreyImage, besides lines: [Rect], engine: OCREngine, origin: Rect,
-                      bounds: Rect) -> [TextHit] {
+                      bounds: Rect) -> ([TextHit], Bool) {
         let crop = LineCrop(line, of: grey, besides: lines, targetHeight: Self.targetLineHeight)
         let background = crop.background
         var hits: [TextHit] = []
-        for line in engine.words(in: crop.image) {
+        let (read, remembered) = cache.words(in: crop.image, read: { engine.words(in: crop.image) })
+        for line in read {
             let placed = line.map { TextWord(text: $0.word.text, rect: crop.place($0.word.rect)) }
             // Tesseract's word boxes come from its recogniser's character positions, which can
             // fall short of the ink by a character: each box grows to the ink it is part of.
@@ -167,7 +196,7 @@ public final class TextScanner: Sendable {
                 hits += matchHits(words, source: .ocr, origin: origin, bounds: bounds, only: rereading, grow: grow)
             }
         }
-        return hits
+        return (hits, remembered)
     }
 
     /// The hits of every rule in one line of words (image coordinates): each match's words

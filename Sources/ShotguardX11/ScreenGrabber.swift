@@ -14,14 +14,14 @@ public final class ScreenGrabber {
     /// Why the grabber stopped using MIT-SHM, until `takeFallbackNotice` hands it out.
     private var fallbackNotice: String?
 
-    /// `stripSegment`: a segment of one strip's rows (`stripRows(forHeight:)`) rather than the
-    /// whole screen's, for a process that makes one strip capture (`withStripCapture`): the
-    /// server faults in a fresh segment's pages as it copies into them, which costs more than
-    /// the copy, and a strip-sized segment is faulted in once and reused by every strip.
-    public init(display: Display, allowSharedMemory: Bool = true, stripSegment: Bool = false) {
+    /// `segmentRows`: a segment of that many rows of the screen's width rather than the whole
+    /// screen's, for a process that makes one ring capture (`withRingCapture`): the server
+    /// faults in a fresh segment's pages as it copies into them, which costs more than the copy,
+    /// and a ring is faulted in once and reused by every strip after.
+    public init(display: Display, allowSharedMemory: Bool = true, segmentRows: Int? = nil) {
         self.display = display
         let size = display.size
-        let rows = stripSegment ? Self.stripRows(forHeight: size.height) : size.height
+        let rows = min(size.height, max(1, segmentRows ?? size.height))
         shared = allowSharedMemory ? SharedMemoryImage(display: display, width: size.width, height: rows) : nil
         method = shared == nil ? .getImage : .sharedMemory
     }
@@ -68,47 +68,41 @@ public final class ScreenGrabber {
         return body(try Self.rows(of: captured), area)
     }
 
-    /// Fills rows in strips: called once, with what to call after each strip (the rows in so
-    /// far); returns nil when every strip is in, or the error that stopped the grab.
-    public typealias StripGrab = (_ arrived: (Int) -> Void) -> X11Error?
+    /// Grabs a capture's strips into a ring: called once, with what to call before each strip
+    /// (with the end of its rows; it returns once the rows whose place they take are read no
+    /// more, or false to stop) and after it (with its rows); returns nil when every strip is
+    /// in, or the error that stopped the grab.
+    public typealias RingGrab = (_ reserve: (Int) -> Bool, _ arrived: (Range<Int>) -> Void) -> X11Error?
 
-    /// Frees the rows of a strip capture before `body` returns, on a thread of its own, for a
-    /// caller that reads them no more but has more to do (a capture syncing its file to disk).
-    /// Nothing may read the rows after.
-    public typealias ReleaseRows = () -> Void
-
-    /// Grabs `rect` (clipped to the screen) in horizontal strips, each through the shared
-    /// segment into memory of its own, so the rows can be worked on while the server still
-    /// copies the rest: `body` gets the rows before any pixel is in, the rectangle they show,
-    /// the `StripGrab` that fills them, which it must call once, and the `ReleaseRows` that frees
-    /// them early, which it may call once it reads them no more. Nil, without calling
-    /// `body`, when no shared segment serves this display, a strip does not fit in it (the
-    /// screen grew since, or `stripRows` is taller than its strip) or there is no memory for
-    /// the frame: then use `withCapture`. The rows are valid only inside `body`.
-    public func withStripCapture<T>(_ rect: Rect, stripRows: Int = 0,
-                                    _ body: (PixelRows, Rect, StripGrab, ReleaseRows) -> T) throws(X11Error) -> T? {
+    /// Grabs `rect` (clipped to the screen) in horizontal strips of `stripRows` through a ring
+    /// of `ringRows` rows in the shared segment (a multiple of `stripRows`: `ring(forHeight:)`),
+    /// each strip taking the place of rows already worked on, so the frame is never whole in
+    /// memory and the server faults in only the ring's pages. `body` gets the ring's rows before
+    /// any pixel is in (row y of the capture at ring row y % `ringRows`), the rectangle they
+    /// show, and the `RingGrab` that fills them, which it must call once. Nil, without calling
+    /// `body`, when no shared segment serves this display or the ring does not fit in it (then
+    /// use `withCapture`). The rows are valid only inside `body`.
+    public func withRingCapture<T>(_ rect: Rect, stripRows: Int, ringRows: Int,
+                                   _ body: (PixelRows, Rect, RingGrab) -> T) throws(X11Error) -> T? {
         let area = try onScreen(rect).area
-        let strip = min(stripRows > 0 ? stripRows : Self.stripRows(forHeight: area.height), area.height)
-        guard let shared, shared.fits(width: area.width, height: strip) else { return nil }
-        let box = (x: area.x, y: area.y, width: area.width, height: area.height)
-        // The format is checked on the segment; the strips are copied out to rows of our own.
-        let rowBytes = try shared.rows(width: area.width, height: strip).bytesPerRow
-        return try FrameMemory.with(size: rowBytes * area.height) { (memory, release) throws(X11Error) in
-            let rows = PixelRows(base: memory, width: area.width, height: area.height, bytesPerRow: rowBytes)
-            let grab: StripGrab = { arrived in
-                do throws(X11Error) {
-                    try shared.grabStrips(box, stripRows: strip, into: memory, arrived: arrived)
-                    return nil
-                } catch {
-                    if self.display.isLost { return self.lost() }
-                    // The server refused the segment: later captures use XGetImage.
-                    self.fallBack("the X server refused the MIT-SHM segment (\(error.message))")
-                    return error
-                }
-            }
-            // Both closures are only called inside `body`.
-            return withoutActuallyEscaping(release) { release in body(rows, area, grab, release) }
+        let ring = min(ringRows, area.height)
+        guard let shared, stripRows > 0, ringRows % stripRows == 0, shared.fits(width: area.width, height: ring) else {
+            return nil
         }
+        let box = (x: area.x, y: area.y, width: area.width, height: area.height)
+        let rows = try shared.rows(width: area.width, height: ring)
+        let grab: RingGrab = { reserve, arrived in
+            do throws(X11Error) {
+                let complete = try shared.grabRing(box, stripRows: stripRows, ringRows: ring, reserve: reserve, arrived: arrived)
+                return complete ? nil : X11Error(.capture, "the capture was stopped before its last strip")
+            } catch {
+                if self.display.isLost { return self.lost() }
+                // The server refused the segment: later captures use XGetImage.
+                self.fallBack("the X server refused the MIT-SHM segment (\(error.message))")
+                return error
+            }
+        }
+        return body(rows, area, grab)
     }
 
     /// Why this grabber stopped using MIT-SHM for good, the first time it is asked after that
@@ -126,10 +120,16 @@ public final class ScreenGrabber {
         method = .getImage
     }
 
-    /// Rows of a strip for a grab of `height` rows: about 16 strips, as each request costs a
-    /// round trip and the encoder's first band waits for the first strip.
-    public static func stripRows(forHeight height: Int) -> Int {
-        max(16, (height + 15) / 16)
+    /// The rows of a strip, and of the ring of strips, through which a capture of `height` rows
+    /// is grabbed when the ring must hold `besides` rows more than a strip (the encoder's band
+    /// and the row above it, still being read while the next strip comes in): strips of about a
+    /// 32nd of the height (each request costs a round trip, and the encoder's first band waits
+    /// for the first strip), a ring of three or more of them (the encoder works on one while the
+    /// server copies the next).
+    public static func ring(forHeight height: Int, besides: Int) -> (strip: Int, ring: Int) {
+        let strip = max(16, (height + 31) / 32)
+        let strips = max(3, (strip + besides + strip - 1) / strip)
+        return (strip, strip * strips)
     }
 
     /// The part of `rect` on the screen, and the screen's size now; throws when none of it is.

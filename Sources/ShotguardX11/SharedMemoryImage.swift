@@ -3,8 +3,8 @@ import CX11
 import Glibc
 import ShotguardImaging
 
-/// An XImage of the root's width in a shared-memory segment, as tall as the screen or as one
-/// strip of a capture. The segment is mode 0600 (only this user) and marked for removal right
+/// An XImage of the root's width in a shared-memory segment, as tall as the screen or as a ring
+/// of a capture's strips. The segment is mode 0600 (only this user) and marked for removal right
 /// after attaching, so a crash never leaks it.
 final class SharedMemoryImage {
     private let display: Display
@@ -72,7 +72,7 @@ final class SharedMemoryImage {
     /// Grabs `rect` of the root into the segment in one request: its rows, packed from the
     /// segment's start (the caller checks that they fit).
     func grab(_ rect: (x: Int, y: Int, width: Int, height: Int)) throws(X11Error) -> PixelRows {
-        try grabStrips(rect, stripRows: rect.height) { _ in }
+        try grabRing(rect, stripRows: rect.height, ringRows: rect.height, reserve: { _ in true }, arrived: { _ in })
         // Maps the grabbed pages into this process in one call (Linux 5.14+; older kernels say
         // EINVAL and the pages fault in one by one as they are read, as before).
         _ = madvise(info.pointee.shmaddr, rect.height * Int(image.pointee.bytes_per_line), MADV_POPULATE_READ)
@@ -80,7 +80,7 @@ final class SharedMemoryImage {
     }
 
     /// The segment as rows of `width` x `height` pixels packed from its start, where
-    /// `grabStrips` puts them.
+    /// `grab` and `grabRing` put them.
     func rows(width: Int, height: Int) throws(X11Error) -> PixelRows {
         image.pointee.width = Int32(width)
         image.pointee.height = Int32(height)
@@ -88,21 +88,21 @@ final class SharedMemoryImage {
         return try ScreenGrabber.rows(of: image)
     }
 
-    /// Grabs `rect` of the root in horizontal strips of `stripRows`, top to bottom, one request
-    /// each, and calls `arrived` with the rows that are in after each strip: whoever works on
-    /// the rows can start while the server is still copying the rest. All strips share one
-    /// error trap; throws when a strip is refused.
-    ///
-    /// Without `destination` the strips land packed from the segment's start, and their pages
-    /// are not mapped here, between two requests: the encoder's workers map their own rows.
-    /// With it, every strip lands at the segment's start and is copied to its place in
-    /// `destination` (packed rows): a segment of one strip's rows is then enough, and the
-    /// server faults its pages in once instead of a whole frame's.
-    func grabStrips(_ rect: (x: Int, y: Int, width: Int, height: Int), stripRows: Int,
-                    into destination: UnsafeMutableRawPointer? = nil, arrived: (Int) -> Void) throws(X11Error) {
+    /// Grabs `rect` of the root in strips of `stripRows` through a ring of `ringRows` rows at the
+    /// segment's start (a multiple of `stripRows`, so no strip crosses its end): row y of `rect`
+    /// lands at ring row y % `ringRows`. Before each strip, `reserve` is called with the end of
+    /// its rows and must return once the rows whose place they take are read no more (false
+    /// stops the grab, which then returns false); after it, `arrived` with its rows. The server faults
+    /// in the ring's pages once, on its first pass, and every later strip reuses them: a fresh
+    /// segment's pages cost the server more than the copy. All strips share one error trap;
+    /// throws when a strip is refused.
+    @discardableResult
+    func grabRing(_ rect: (x: Int, y: Int, width: Int, height: Int), stripRows: Int, ringRows: Int,
+                  reserve: (Int) -> Bool, arrived: (Range<Int>) -> Void) throws(X11Error) -> Bool {
         let bytesPerPixel = Int(image.pointee.bits_per_pixel) / 8
         let rowBytes = rect.width * bytesPerPixel
-        guard fits(width: rect.width, height: destination == nil ? rect.height : min(stripRows, rect.height)) else {
+        guard stripRows > 0, ringRows >= min(stripRows, rect.height), ringRows % stripRows == 0 || ringRows >= rect.height,
+              fits(width: rect.width, height: min(ringRows, rect.height)) else {
             throw X11Error(.capture, "the capture rectangle does not fit in the shared segment")
         }
         image.pointee.width = Int32(rect.width)
@@ -110,33 +110,26 @@ final class SharedMemoryImage {
         // Xlib asks the server for image.data's offset in the segment: each strip lands where
         // its rows belong.
         defer { image.pointee.data = info.pointee.shmaddr }
-        let (refused, error) = display.trap { () -> Int? in
+        let (outcome, error) = display.trap { () -> (row: Int, stopped: Bool)? in
             var row = 0
             while row < rect.height {
                 let count = min(stripRows, rect.height - row)
-                image.pointee.data = info.pointee.shmaddr + (destination == nil ? row * rowBytes : 0)
+                guard reserve(row + count) else { return (row, true) }
+                image.pointee.data = info.pointee.shmaddr + (row % ringRows) * rowBytes
                 image.pointee.height = Int32(count)
                 guard XShmGetImage(display.handle, display.root, image, Int32(rect.x), Int32(rect.y + row), ~0) != 0 else {
-                    return row
+                    return (row, false)
                 }
-                if let destination {
-                    let target = destination + row * rowBytes
-                    // Its pages mapped in one call rather than faulted in one by one by the copy
-                    // (from the page the strip starts in: madvise takes whole pages).
-                    let page = Int(bitPattern: target) & ~(Self.pageSize - 1)
-                    let end = Int(bitPattern: target) + count * rowBytes
-                    _ = madvise(UnsafeMutableRawPointer(bitPattern: page), end - page, MADV_POPULATE_WRITE)
-                    target.copyMemory(from: info.pointee.shmaddr, byteCount: count * rowBytes)
-                }
+                arrived(row..<(row + count))
                 row += count
-                arrived(row)
             }
             return nil
         }
-        if let refused {
-            throw X11Error(.capture, "XShmGetImage failed at row \(refused): "
+        if let outcome, !outcome.stopped {
+            throw X11Error(.capture, "XShmGetImage failed at row \(outcome.row): "
                 + (error.map { ErrorTrap.name(of: $0.code) } ?? "no image"))
         }
         if let error { throw X11Error(.capture, "XShmGetImage failed: \(ErrorTrap.name(of: error.code))") }
+        return outcome == nil
     }
 }

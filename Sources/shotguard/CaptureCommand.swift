@@ -49,13 +49,12 @@ enum CaptureCommand: Subcommand {
         let regions = arguments.has("no-redact") ? nil
             : loaded ?? RegionsFile(path: RegionsFile.defaultPath, rules: [], hasUserFile: false)
 
-        // A PNG to a file is grabbed in strips, through a segment of one strip's rows; text
+        // A PNG to a file is grabbed in strips, through a ring of strips in a small segment; text
         // rules need the whole frame first (their pass reads all of it before anything is written).
         let hasText = regions?.hasTextRules == true
         let inStrips: Bool
         if case .png = encoding, ImageOutput.canStream(to: output), !hasText { inStrips = true } else { inStrips = false }
         let display = try LiveDisplay.open()
-        let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"), stripSegment: inStrips)
         var context: ScreenContext
         if let regions {
             context = display.screenContext()
@@ -85,8 +84,11 @@ enum CaptureCommand: Subcommand {
         } else {
             area = context.bounds
         }
-        if case .png(let options) = encoding, inStrips,
-           try writeWhileGrabbing(area, grabber: grabber, regions: regions, context: context, options: options, to: output) {
+        let ring = inStrips ? ringFor(area.intersection(context.bounds), encoding: encoding) : nil
+        let grabber = ScreenGrabber(display: display, allowSharedMemory: !arguments.has("no-shm"), segmentRows: ring?.ring)
+        if case .png(let options) = encoding, let ring,
+           try writeWhileGrabbing(area, ring: ring, grabber: grabber, regions: regions, context: context, options: options,
+                                  to: output) {
             // Written as the strips came in.
         } else if case .png(let options) = encoding, !hasText {
             // Redacted and encoded where the X server put the pixels, and written to the file as
@@ -126,30 +128,38 @@ enum CaptureCommand: Subcommand {
         _ = Unmanaged.passRetained(grabber)
     }
 
-    /// Grabs `area` in strips (each copied out of the shared segment) and writes the PNG while
-    /// they arrive: each strip is redacted as soon as the rectangles over it are whole, and the
-    /// encoder compresses the rows that are final while the server copies the rest. False,
-    /// having done nothing, when there is no shared segment or no memory for the frame (then
-    /// the whole frame is grabbed first).
-    private static func writeWhileGrabbing(_ area: Rect, grabber: ScreenGrabber, regions: RegionsFile?,
-                                           context: ScreenContext, options: EncodeOptions,
+    /// The strip and ring rows through which a PNG of `area` is grabbed (`ScreenGrabber.ring`).
+    private static func ringFor(_ area: Rect, encoding: ImageEncoding) -> (strip: Int, ring: Int)? {
+        guard case .png(let options) = encoding, !area.isEmpty else { return nil }
+        let besides = PNGStreamWriter.ringRowsBesidesStrip(width: area.width, height: area.height, options: options)
+        return ScreenGrabber.ring(forHeight: area.height, besides: besides)
+    }
+
+    /// Grabs `area` in strips through a ring in the shared segment and writes the PNG while
+    /// they arrive: each strip is covered as it comes in, and the encoder compresses the rows
+    /// that are in while the server copies the next strip into rows already compressed, so the
+    /// frame is never whole in memory. False, having done nothing, when there is no shared
+    /// segment or a rule's fill is a mosaic (it reads rows a ring may no longer hold): then the
+    /// whole frame is grabbed first.
+    private static func writeWhileGrabbing(_ area: Rect, ring: (strip: Int, ring: Int), grabber: ScreenGrabber,
+                                           regions: RegionsFile?, context: ScreenContext, options: EncodeOptions,
                                            to output: String) throws(CLIError) -> Bool {
         var grabError: X11Error?
+        let hits = regions?.hits(against: context) ?? []
+        guard hits.allSatisfy({ if case .solid = $0.fill { true } else { false } }) else { return false }
         let written = try LiveDisplay.run { () throws(X11Error) in
-            try grabber.withStripCapture(area) { rows, captured, grab, release in
-                let covers = regions.map { $0.hits(against: context).translated(toImageAt: captured).covers } ?? []
+            try grabber.withRingCapture(area, stripRows: ring.strip, ringRows: ring.ring) { rows, captured, grab in
+                let covers = hits.translated(toImageAt: captured).covers
                 return Result { () throws(ImagingError) in
                     try FileIO.writeAtomically(to: output, failure: ImagingError.init) { (fd) throws(ImagingError) in
-                        let writer = try PNGStreamWriter(rows, covers: covers, options: options, to: fd, destination: output)
-                        grabError = grab { arrived in writer.rowsArrived(arrived) }
+                        let writer = try PNGStreamWriter(ring: rows, height: captured.height, covers: covers, options: options,
+                                                         to: fd, destination: output)
+                        grabError = grab({ writer.reserve(until: $0) }, { writer.ringArrived($0) })
                         guard grabError == nil else {
                             writer.cancel()
                             throw ImagingError(.io, source: output, "the capture was not completed")
                         }
                         try writer.finish()
-                        // Every row is compressed: the frame's pages are freed while the file
-                        // is synced and renamed.
-                        release()
                     }
                 }
             }

@@ -23,42 +23,75 @@ final class X11GrabberTests: XvfbTestCase {
         XCTAssertNil(grabber.takeFallbackNotice(), "nothing fell back")
     }
 
-    func testStripsArriveTopToBottomAndHoldTheSamePixels() throws {
-        let grabber = ScreenGrabber(display: display)
-        let rect = Rect(x: 7, y: 3, width: 250, height: 201)
-        var reports: [Int] = []
-        let (image, captured, error) = try XCTUnwrap(try grabber.withStripCapture(rect, stripRows: 16) { rows, captured, grab, _ in
-            let error = grab { arrived in reports.append(arrived) }
-            return (PixelBuffer(copying: rows), captured, error)
-        }, "a local Xvfb offers MIT-SHM")
-        XCTAssertNil(error)
-        XCTAssertEqual(captured, rect)
-        XCTAssertEqual(reports, Array(stride(from: 16, to: 201, by: 16)) + [201], "one report per strip, the last one short")
-        assertSameColours(image, screen.cropped(to: rect))
-        XCTAssertNil(try ScreenGrabber(display: display, allowSharedMemory: false).withStripCapture(rect) { _, _, _, _ in 0 },
-                     "without MIT-SHM there are no strips")
+    /// Grabs `rect` through a ring of `ringRows` rows in strips of `stripRows`, copying each
+    /// strip out as it arrives: the image, the rectangle, each strip's rows, each reservation.
+    private func ringCapture(_ grabber: ScreenGrabber, _ rect: Rect, stripRows: Int, ringRows: Int,
+                             stopAt: Int = .max) throws -> (PixelBuffer, Rect, [Range<Int>], [Int], X11Error?)? {
+        try grabber.withRingCapture(rect, stripRows: stripRows, ringRows: ringRows) { ring, captured, grab in
+            var image = PixelBuffer(width: captured.width, height: captured.height)
+            var strips: [Range<Int>] = []
+            var reserved: [Int] = []
+            let error = grab({ until in
+                reserved.append(until)
+                return until <= stopAt
+            }, { strip in
+                strips.append(strip)
+                let top = strip.lowerBound % ring.height
+                let rows = PixelRows(base: ring.base + top * ring.bytesPerRow, width: ring.width, height: strip.count,
+                                     bytesPerRow: ring.bytesPerRow)
+                let copied = PixelBuffer(copying: rows)
+                for y in 0..<strip.count {
+                    for x in 0..<captured.width { image[x, strip.lowerBound + y] = copied[x, y] }
+                }
+            })
+            return (image, captured, strips, reserved, error)
+        }
     }
 
-    func testAStripSizedSegmentGrabsEveryStripAndMakesWayForAWholeFrame() throws {
-        let grabber = ScreenGrabber(display: display, stripSegment: true)
-        XCTAssertEqual(grabber.method, .sharedMemory)
+    func testRingStripsArriveTopToBottomAndHoldTheSamePixels() throws {
+        let grabber = ScreenGrabber(display: display)
+        let rect = Rect(x: 7, y: 3, width: 250, height: 201)
+        let (image, captured, strips, reserved, error) = try XCTUnwrap(try ringCapture(grabber, rect, stripRows: 16, ringRows: 48),
+                                                                      "a local Xvfb offers MIT-SHM")
+        XCTAssertNil(error)
+        XCTAssertEqual(captured, rect)
+        let ends = Array(stride(from: 16, to: 201, by: 16)) + [201]
+        XCTAssertEqual(strips.map(\.upperBound), ends, "one strip at a time, top to bottom, the last one short")
+        XCTAssertEqual(reserved, ends, "each strip's rows reserved before it is grabbed")
+        assertSameColours(image, screen.cropped(to: rect), "every strip through a ring of three")
+        XCTAssertNil(try ScreenGrabber(display: display, allowSharedMemory: false).withRingCapture(rect, stripRows: 16, ringRows: 48) {
+            _, _, _ in 0
+        }, "without MIT-SHM there is no ring")
+    }
+
+    func testARingSizedSegmentGrabsEveryStripAndMakesWayForAWholeFrame() throws {
+        let grabber = ScreenGrabber(display: display, segmentRows: 48)
+        XCTAssertEqual(grabber.method, ScreenGrabber.Method.sharedMemory)
         for rect in [Rect(x: 0, y: 0, width: 320, height: 240), Rect(x: 31, y: 17, width: 199, height: 203)] {
-            var reports = 0
-            let (image, error) = try XCTUnwrap(try grabber.withStripCapture(rect) { rows, _, grab, release in
-                let error = grab { _ in reports += 1 }
-                let image = PixelBuffer(copying: rows)
-                release()
-                return (image, error)
-            }, "the default strip fits the strip-sized segment")
+            let (image, _, strips, _, error) = try XCTUnwrap(try ringCapture(grabber, rect, stripRows: 16, ringRows: 48),
+                                                             "a ring of 48 rows fits the segment")
             XCTAssertNil(error)
-            let strip = ScreenGrabber.stripRows(forHeight: rect.height)
-            XCTAssertEqual(reports, (rect.height + strip - 1) / strip, "\(rect): every strip copied out of one segment")
+            XCTAssertEqual(strips.count, (rect.height + 15) / 16, "\(rect): every strip through one segment")
             assertSameColours(image, screen.cropped(to: rect), "\(rect)")
         }
-        XCTAssertNil(try grabber.withStripCapture(Self.screen.bounds, stripRows: 100) { _, _, _, _ in 0 },
-                     "a strip taller than the segment is not grabbed in strips")
-        assertSameColours(try grabber.captureScreen(), screen, "a whole-frame segment replaced the strip-sized one")
-        XCTAssertEqual(grabber.method, .sharedMemory)
+        XCTAssertNil(try grabber.withRingCapture(Self.screen.bounds, stripRows: 100, ringRows: 300) { _, _, _ in 0 },
+                     "a ring taller than the segment is not grabbed")
+        XCTAssertNil(try grabber.withRingCapture(Self.screen.bounds, stripRows: 16, ringRows: 40) { _, _, _ in 0 },
+                     "a ring that is not a whole number of strips is not grabbed")
+        assertSameColours(try grabber.captureScreen(), screen, "a whole-frame segment replaced the ring-sized one")
+        XCTAssertEqual(grabber.method, ScreenGrabber.Method.sharedMemory)
+    }
+
+    /// A reservation refused (the encoder stopped) stops the grab before that strip, with an
+    /// error, and the segment stays in use.
+    func testARefusedReservationStopsTheRingGrab() throws {
+        let grabber = ScreenGrabber(display: display)
+        let rect = Rect(x: 0, y: 0, width: 120, height: 100)
+        let (_, _, strips, _, error) = try XCTUnwrap(try ringCapture(grabber, rect, stripRows: 16, ringRows: 48, stopAt: 48))
+        XCTAssertNotNil(error, "a stopped grab says so")
+        XCTAssertEqual(strips.map(\.upperBound), [16, 32, 48], "nothing grabbed past the refused reservation")
+        XCTAssertEqual(grabber.method, ScreenGrabber.Method.sharedMemory, "a stop is no reason to leave MIT-SHM")
+        XCTAssertNil(grabber.takeFallbackNotice())
     }
 
     func testWholeScreenByGetImageWhenSharedMemoryIsNotAllowed() throws {

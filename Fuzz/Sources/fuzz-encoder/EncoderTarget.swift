@@ -1,6 +1,7 @@
 // Fuzzes the PNG encoder: any size, alpha, level, filter, band size and pixels give a PNG that
-// libpng reads back as the same pixels, whether encoded whole, written to a descriptor, or
-// streamed while its rows arrive with covers put on as they come; a bad level is an error.
+// libpng reads back as the same pixels, whether encoded whole, written to a descriptor,
+// streamed while its rows arrive with covers put on as they come, or streamed through a ring of
+// strips (a capture's path); a bad level is an error.
 import FuzzSupport
 import Glibc
 import ShotguardBase
@@ -20,7 +21,7 @@ private let scratch: Int32 = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEncoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
-    let path = input.byte() % 3
+    let path = input.byte() % 4
     let width = input.int(in: 1...64)
     let height = input.int(in: 1...64)
     let hasAlpha = input.byte() & 1 == 1
@@ -43,6 +44,8 @@ public func fuzzEncoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         check(image, valid: valid, "written to a descriptor") { () throws(ImagingError) in
             try written { (fd) throws(ImagingError) in try PNGEncoder.write(image, options: options, to: fd, destination: "output.png") }
         }
+    case 2:
+        throughRing(image, strip: 1 + Int(arrivals.first ?? 0) % 16, covers: covers, options: options, valid: valid)
     default:
         streamed(image, covers: covers, arrivals: arrivals, options: options, valid: valid)
     }
@@ -174,6 +177,38 @@ private func cancelled(_ rows: PixelRows, after arrivals: ArraySlice<UInt8>, cov
             try writer.finish()  // after a cancel: nothing to do
         } catch {
             require(false, "finish after cancel failed: \(error.description)")
+        }
+    }
+}
+
+/// Streams an opaque `image` through the smallest ring that holds a strip of `strip` rows beside
+/// a band, with the solid ones of `covers`: the PNG must read back as the covers applied at once.
+private func throughRing(_ image: PixelBuffer, strip: Int, covers: [Cover], options: EncodeOptions, valid: Bool) {
+    let solid = covers.filter { if case .solid = $0.fill { true } else { false } }
+    var expected = image
+    expected.hasAlpha = false
+    expected.pixels = expected.pixels.map { $0 | 0xFF00_0000 }
+    for cover in solid { expected.redact(cover.rect, with: cover.fill) }
+    let besides = PNGStreamWriter.ringRowsBesidesStrip(width: image.width, height: image.height, options: options)
+    let ringRows = strip * max(1, (strip + besides + strip - 1) / strip)
+    var ring = [UInt32](repeating: 0xFFDE_ADBE, count: image.width * ringRows)
+    ring.withUnsafeMutableBytes { bytes in
+        let rows = PixelRows(base: bytes.baseAddress!, width: image.width, height: ringRows, bytesPerRow: image.width * 4)
+        check(expected, valid: valid, "through a ring of \(ringRows) rows in strips of \(strip)") { () throws(ImagingError) in
+            try written { (fd) throws(ImagingError) in
+                let writer = try PNGStreamWriter(ring: rows, height: image.height, covers: solid, options: options, to: fd,
+                                                 destination: "output.png")
+                for start in stride(from: 0, to: image.height, by: strip) {
+                    let end = min(start + strip, image.height)
+                    require(writer.reserve(until: end), "a strip that fits the ring was refused")
+                    image.pixels.withUnsafeBytes { pixels in
+                        (rows.base + (start % ringRows) * rows.bytesPerRow).copyMemory(
+                            from: pixels.baseAddress! + start * image.width * 4, byteCount: (end - start) * image.width * 4)
+                    }
+                    writer.ringArrived(start..<end)
+                }
+                try writer.finish()
+            }
         }
     }
 }

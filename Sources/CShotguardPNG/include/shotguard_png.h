@@ -25,11 +25,20 @@ enum {
     SG_PNG_FILTER_ADAPTIVE = 5
 };
 
+/* How the pixels the encoder reads are laid out. */
+enum {
+    /* 32 bits a pixel, B,G,R,X (or B,G,R,A) in memory: an X image's rows, a PixelBuffer. */
+    SG_PNG_SOURCE_BGRX = 0,
+    /* R,G,B (or R,G,B,A with alpha) bytes, as a PNG holds them: rows a decoder unfiltered. */
+    SG_PNG_SOURCE_RGB = 1
+};
+
 /* A PNG compressed and waiting to be written (encode.c). */
 typedef struct sg_png_job sg_png_job;
 
 /* Compresses a 32-bit image stored as B,G,R,X (or B,G,R,A) bytes per pixel, rows
- * bytes_per_row apart (an X image's rows can be used as they are).
+ * bytes_per_row apart (an X image's rows can be used as they are), in the pixels_size bytes at
+ * pixels (checked: they must hold every row).
  * has_alpha = 0 writes RGB and drops the fourth byte; 1 writes RGBA.
  * level is the libdeflate level 0-12 (0-9 as in zlib); filter one SG_PNG_FILTER_* for every row.
  * band_rows is the rows per compressed band, 0 for just under 64 KiB each; any other value is
@@ -37,7 +46,7 @@ typedef struct sg_png_job sg_png_job;
  * at least one band.
  * Compresses on up to one thread per core. Returns 0 with the job in *job (its PNG's size from
  * sg_png_size); otherwise -1 with a message in err (NUL-terminated). */
-int sg_png_compress_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
+int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
                          size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
                          sg_png_job **job, char *err, size_t err_size);
 
@@ -53,19 +62,35 @@ void sg_png_job_free(sg_png_job *job);
 /* Compresses as sg_png_compress_bgrx does and writes the PNG to fd as its bands finish, in
  * order (stream.c): the file is never whole in memory. Returns 0, or -1 with a message in err
  * (a failed write names its errno); what was written before a failure is not a PNG. */
-int sg_png_write_bgrx(const unsigned char *pixels, uint32_t width, uint32_t height,
+int sg_png_write_bgrx(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
                       size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
                       int fd, char *err, size_t err_size);
 
 /* A PNG written to a file descriptor while its rows still arrive (stream.c): a capture grabbed
  * in strips, a PNG being decoded. Start writes the signature and IHDR and starts one worker
  * per core but one; each band is compressed once sg_png_stream_rows says its rows are final,
- * and written as soon as the bands above it are. NULL with err set when it cannot start. */
+ * and written as soon as the bands above it are. NULL with err set when it cannot start.
+ * layout is one SG_PNG_SOURCE_*; pixels_size the bytes at pixels, which must hold every row.
+ * ring_rows 0: the rows are all there, height of them. Otherwise the pixels hold ring_rows
+ * rows and row y of the image is row y % ring_rows of them: the rows of a capture arrive in
+ * strips that take the place of rows already compressed (sg_png_stream_reserve), and one
+ * worker runs per core (the caller's thread grabs). */
 typedef struct sg_png_stream sg_png_stream;
 
-sg_png_stream *sg_png_stream_start(const unsigned char *pixels, uint32_t width, uint32_t height,
-                                   size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
-                                   int fd, char *err, size_t err_size);
+sg_png_stream *sg_png_stream_start(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
+                                   size_t bytes_per_row, uint32_t ring_rows, int layout, int has_alpha, int level,
+                                   int filter, uint32_t band_rows, int fd, char *err, size_t err_size);
+
+/* The rows of each band (all but the last) that an encoder of this image would use, with
+ * band_rows asked for as sg_png_compress_bgrx takes it: what a ring must hold besides a strip.
+ * 0 when there is no memory to tell. */
+uint32_t sg_png_band_rows(uint32_t width, uint32_t height, int has_alpha, uint32_t band_rows);
+
+/* For a ring: waits until rows up to `until` (not included) may be written into it, that is
+ * until every row whose place they take is read no more. Returns 0; -1 when the stream was
+ * cancelled, or when they could never be written: more than ring_rows - band_rows - 1 rows past
+ * the rows already in (the bands that hold the rows they replace would wait for them). */
+int sg_png_stream_reserve(sg_png_stream *stream, uint32_t until);
 
 /* Rows 0..<rows are final (grabbed and redacted) and may be read; a smaller count than before
  * changes nothing. */
@@ -107,11 +132,20 @@ int sg_png_fast_probe(const unsigned char *png, size_t size, uint32_t *width, ui
 int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
                        size_t idat_size, uint32_t *pixels);
 
-/* As sg_png_fast_decode, calling rows_done(context, n) each time rows 0..<n are in pixels (every
- * few rows, and once at the end), so that the rows can be worked on during the decode. A
- * failure can come after some calls (a bad filter byte); the rows reported are right. */
-int sg_png_fast_decode_rows(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
-                            size_t idat_size, uint32_t *pixels, void (*rows_done)(void *context, uint32_t rows),
-                            void *context);
+/* Inflates a probed PNG into rows, which holds exactly its filtered data ((width * channels
+ * + 1) * height bytes: each row's filter byte, then its bytes), and unfilters each row in
+ * place, calling rows_done(context, n) each time rows 0..<n are unfiltered (every few rows, and
+ * once at the end), so that they can be worked on, and encoded as SG_PNG_SOURCE_RGB rows one
+ * byte in and width * channels + 1 apart, during the decode. Returns 0, or -1 for corrupt data,
+ * no memory or a rows buffer of another size; a failure can come after some calls (a bad
+ * filter byte), and the rows reported are right. */
+int sg_png_fast_unfilter_rows(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
+                              size_t idat_size, unsigned char *rows, size_t rows_size,
+                              void (*rows_done)(void *context, uint32_t rows), void *context);
+
+/* Fresh anonymous memory of size bytes for sg_png_fast_unfilter_rows (which maps its pages as it
+ * fills them), NULL when there is none; freed by sg_png_free_rows with the same size. */
+unsigned char *sg_png_map_rows(size_t size);
+void sg_png_free_rows(unsigned char *rows, size_t size);
 
 #endif

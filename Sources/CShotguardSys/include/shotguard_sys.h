@@ -31,11 +31,6 @@ int sg_rename_noreplace(const char *from, const char *to);
 /* eventfd(2), non-blocking and close-on-exec: one thread wakes another's poll(). */
 int sg_eventfd(void);
 
-/* munmap(2) on a detached thread of its own (at once, on this thread, when none can be made):
- * freeing a frame's pages takes most of a millisecond, which a capture spends waiting for
- * fsync instead. */
-void sg_unmap_in_background(void *memory, size_t size);
-
 /* posix_spawnattr_setflags' POSIX_SPAWN_SETSID (glibc 2.26), a GNU extension the Glibc
  * module leaves out: the child starts its own session, out of the parent's process group. */
 extern const short sg_posix_spawn_setsid;

@@ -63,6 +63,29 @@ final class TextPasses {
 
     var fileDescriptor: Int32 { wake.read }
 
+    /// Loads Tesseract for every worker on the passes' queue, once: called as a screenshot
+    /// begins, so the models load while the tool writes its file and the first pass reads at
+    /// once. A failure to load is not lost: the pass that follows meets it and fails closed.
+    func prepare() {
+        guard scanner == nil else { return }
+        let scanner = TextScanner(rules: [])
+        self.scanner = scanner
+        queue.async { try? scanner.prepareWorkers() }
+    }
+
+    /// Reads `image` (the screen the agent grabbed as a screenshot began) on the passes' queue
+    /// and drops what it finds: what OCR reads of its lines is remembered (`LineCache`), so the
+    /// screenshot's own pass, when its file or clipboard image comes, reads only the lines that
+    /// changed. Nothing is covered from this reading: a failure shows in the pass that follows.
+    func warm(_ image: PixelBuffer, rules: [TextRule]) {
+        prepare()
+        guard let scanner = scanner?.with(rules: rules) else { return }
+        // A quarter of a pass's time at most: the screenshot's own pass waits behind it on the
+        // queue, and reads for itself whatever this one left.
+        let deadline = monotonicNow() + Self.limit / 4
+        queue.async { _ = try? scanner.scan(image, origin: image.bounds, deadline: deadline) }
+    }
+
     /// Starts a pass over `image` (redacted by the rectangle rules) and returns its number.
     func submit(_ image: PixelBuffer, origin: Rect, skipping: [Rect], rules: [TextRule]) -> Int {
         next += 1

@@ -1,0 +1,64 @@
+// The separators cards are printed with, keys in groups, and the near-misses that look most like
+// secrets: what the matchers find in each, as OCR might read them.
+import ShotguardImaging
+@testable import ShotguardText
+import XCTest
+
+final class NearMissTests: XCTestCase {
+    /// The text each match of a rule of `kind` covers in `text` (its words split on spaces).
+    private func found(_ kind: TextKind, _ text: String) -> [String] {
+        var x = 0
+        let parts: [Substring] = text.split(separator: " ")
+        let line: [TextWord] = parts.map { word in
+            defer { x += (word.count + 1) * 10 }
+            return TextWord(text: String(word), rect: Rect(x: x, y: 0, width: word.count * 10, height: 12))
+        }
+        return LineMatcher.matches(line, rules: [TextRule(kind: kind, line: 1)]).map { match in
+            line[match.words].map(\.text).joined(separator: " ")
+        }
+    }
+
+    func testCardNumbersWithDotsNoBreakSpacesOrNoSeparator() {
+        XCTAssertEqual(found(.card, "Card 4111.1111.1111.1111 ok"), ["4111.1111.1111.1111"])
+        XCTAssertEqual(found(.card, "4111\u{00A0}1111\u{00A0}1111\u{00A0}1111"), ["4111\u{00A0}1111\u{00A0}1111\u{00A0}1111"])
+        XCTAssertEqual(found(.card, "PAN 4111111111111111"), ["4111111111111111"])
+        XCTAssertEqual(found(.card, "Amex 3782.822463.10005"), ["3782.822463.10005"])
+        // OCR spaces a dot now and then.
+        XCTAssertEqual(found(.card, "4111. 1111.1111 .1111"), ["4111. 1111.1111 .1111"])
+    }
+
+    /// The digits of a longer number are no card number, though a run of them passes Luhn: a
+    /// parcel's tracking number, an account. A card still starts where its run does.
+    func testDigitsInsideALongerNumberAreNoCard() {
+        // 4111 1111 1111 1111 is Luhn-valid; here it is the tail of a 22-digit USPS number.
+        XCTAssertEqual(found(.card, "Tracking 9400 11 4111 1111 1111 1111"), [])
+        XCTAssertEqual(found(.card, "9374 4111 1111 1111 1111 35"), [])
+        XCTAssertEqual(found(.card, "4111 1111 1111 1111 12/27"), ["4111 1111 1111 1111"], "an expiry after it")
+    }
+
+    /// A UUID or digest OCR read with a few slips (an `O` for a `0`, a `C` for a `c`, a lost
+    /// dash) is a hash, not a random-looking key.
+    func testHashesReadWithSlipsAreNoKeys() {
+        for text in ["98O16080-35eb-7a1a-a5da-2f6515f9CeCc", "0c1e5a6415ec-d4f7-90ee-a655c8aaef2D",
+                     "sha256:5fE8a0c0B1d2e3f4a5b6c7d8e9f0a1b2c3d4e5Fo", "b68a9632ldecTc22a20b59a34be6llfa"] {
+            XCTAssertEqual(found(.key, text), [], text)
+        }
+        XCTAssertEqual(found(.key, "token qMfRdRabbmCJsmRF3WDlm1ikgAlzssJOQvD9CQue"),
+                       ["qMfRdRabbmCJsmRF3WDlm1ikgAlzssJOQvD9CQue"], "a random key is still a key")
+    }
+
+    /// Keys printed in groups of one length, known shapes or random, are covered whole; words
+    /// of one length in a sentence are not.
+    func testKeysInGroupsAreKeys() {
+        XCTAssertEqual(found(.key, "key AKIA 94AL QX8R 905O RZH6, saved"), ["AKIA 94AL QX8R 905O RZH6,"])
+        // (Read with the space after `ghp_` taken out too, its groups after the first are a key of their own.)
+        let github = "ghp_ FfY4 TWxL ZWdn dAl1 Q1RB 8RmG 5IqX pZus v4bM"
+        XCTAssertEqual(found(.key, github).first, github)
+        XCTAssertTrue(found(.key, github).allSatisfy { github.contains($0) })
+        XCTAssertEqual(found(.key, "sk_l ive_ 7FEK ch2E AS5U PIhv tDmn ijag"), ["sk_l ive_ 7FEK ch2E AS5U PIhv tDmn ijag"])
+        XCTAssertEqual(found(.key, "eLBAN uqSCV cCMHo wmgjs xwFZf AfRaK hnxDa 4cj7e"),
+                       ["eLBAN uqSCV cCMHo wmgjs xwFZf AfRaK hnxDa 4cj7e"])
+        XCTAssertEqual(found(.key, "this that with from have been were"), [])
+        XCTAssertEqual(found(.key, "9400 1000 0000 4111 1111 2222 33"), [], "digits in groups are no key")
+    }
+}
