@@ -50,6 +50,8 @@ extension Agent {
         guard !rules.isPaused else { return }
         inputs.pixels.hold(read, process: process, at: now.monotonic)
         track(.screenRead(read))
+        // The screen as it is now, for an image its holders save later (the screen changed by then).
+        if read.holdsProtectedPixels { inputs.pixels.keep(tracker.event?.snapshots.last, for: read) }
     }
 
     private func recordingChanged(_ change: RecordingChange) {
@@ -98,7 +100,7 @@ extension Agent {
     func handleFollowed(_ found: [FollowedPixels]) {
         for item in found {
             switch item {
-            case .file(let path, let held, let read, let link):
+            case .file(let path, let held, let read, let link, let screen):
                 guard let identity = held?.identity ?? FileIdentity.of(path: path), identity.mode & S_IFMT == S_IFREG else { continue }
                 var evidence = Evidence()
                 evidence.screenRead = (read, link)
@@ -106,7 +108,7 @@ extension Agent {
                 log.verbose("\(read.program)'s pixels are in \(path) (\(link.rawValue))")
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
                 track(.image(.file(path, naming: naming, key: FileKeys.key(identity), evidence: evidence, at: inputs.clock.now(),
-                                   held: held)))
+                                   held: held, readScreen: screen)))
             case .lost(let read):
                 pixelsLost(read)
             }

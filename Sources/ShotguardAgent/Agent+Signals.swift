@@ -31,15 +31,17 @@ extension Agent {
                 let naming: Naming = file.strength == .strong ? .strong : .weak
                 var evidence = Evidence()
                 var held: HeldFile?
+                var readScreen: Snapshot?
                 if let writer = inputs.pixels.writer(of: path, identity: file.identity) {
                     evidence.screenRead = (writer.read, writer.link)
                     held = writer.held
+                    readScreen = writer.screen
                 }
                 // A screenshot is held from this first sight: read and rewritten through its
                 // descriptor wherever it goes next (a burst of photos holds none).
                 if held == nil, naming == .strong || !evidence.isEmpty { held = HeldFile.open(path, expecting: file.identity) }
                 let candidate = Candidate.file(path, naming: naming, key: FileKeys.key(file.identity), evidence: evidence,
-                                               at: inputs.clock.now(), held: held)
+                                               at: inputs.clock.now(), held: held, readScreen: readScreen)
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
                 track(.image(candidate))
             }
@@ -202,8 +204,8 @@ extension Agent {
             break
         }
         for line in tracker.examined(candidate, result.outcome, at: now) { log.verbose(line) }
-        if let pending = result.textPass, let regions = rules.inForce, pending.screen < event.snapshots.count {
-            handler.startTextPass(pending, rules: regions.scannerRules(against: event.snapshots[pending.screen].context))
+        if let pending = result.textPass, let regions = rules.inForce {
+            handler.startTextPass(pending, rules: regions.scannerRules(against: pending.screen))
             tracker.textPassStarted()
             log.verbose("text rules: checking \(candidate.name) off the loop")
         }

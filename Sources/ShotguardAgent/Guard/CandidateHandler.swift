@@ -33,8 +33,9 @@ struct PendingTextPass: Sendable {
     var image: PixelBuffer
     let origin: Rect
     let skipping: [Rect]
-    /// The snapshot it was placed on (the rules limited to windows are resolved against it).
-    let screen: Int
+    /// The windows of the snapshot it was placed on (the rules limited to windows are resolved
+    /// against them).
+    let screen: ScreenContext
     /// The file's key as it was read: the second rewrite touches only that file or guard's own
     /// first rewrite of it, never one written there since.
     let fileKey: String?
@@ -124,9 +125,10 @@ final class CandidateHandler {
         }
         context.betweenSteps()
         let examineStart = monotonicNow()
+        let screens = Self.screens(for: candidate, in: context.event)
         let examination = Examiner.examine(ExaminationInput(
             image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
-            screens: context.event.snapshots, contextNow: context.contextNow(), rules: context.rules,
+            screens: screens, contextNow: context.contextNow(), rules: context.rules,
             protectedMeanwhile: context.protectedSince(min(context.event.start.monotonic, evidence.screenRead?.read.time.monotonic
                 ?? .infinity) - Self.protectionMargin),
             reads: context.reads, now: context.now))
@@ -144,7 +146,7 @@ final class CandidateHandler {
             }
             if context.hasTextRules {
                 result.textPass = PendingTextPass(candidate: candidate, image: redacted, origin: alignment.rect,
-                                                  skipping: examination.hits.map(\.rect), screen: screen,
+                                                  skipping: examination.hits.map(\.rect), screen: screens[screen].context,
                                                   fileKey: read.file.map { FileKeys.key($0.identity) }, rewrittenAt: result.rewrittenAt)
             }
             let placed = PlacedImage(candidate: candidate, image: redacted, alignment: alignment, redactions: examination.hits,
@@ -153,6 +155,15 @@ final class CandidateHandler {
             result.said.append("placed \(candidate.name) by \(alignment.method.rawValue) at \(alignment.rect): "
                 + "\(examination.hits.count) rectangles (\(examination.judgment.reason); \(timing))")
             return result
+        }
+    }
+
+    /// The screens an image is placed on: the event's, then those of the moment its pixels were
+    /// read when that was before the event (an editor saving a capture a minute after it, the
+    /// screen changed since).
+    static func screens(for candidate: Candidate, in event: CaptureEvent) -> [Snapshot] {
+        event.snapshots + candidate.readScreens.filter { screen in
+            !event.snapshots.contains { $0.time.monotonic == screen.time.monotonic }
         }
     }
 

@@ -5,8 +5,9 @@ import ShotguardBase
 /// What following the pixels found.
 enum FollowedPixels: Sendable {
     /// A file a holder wrote, held open since the agent first saw it, complete now: with the
-    /// read its pixels came from and how the file is tied to it.
-    case file(BytePath, held: HeldFile?, read: ScreenReadRecord, link: ReadLink)
+    /// read its pixels came from, how the file is tied to it, and the screen the agent grabbed
+    /// at that read (when it kept one).
+    case file(BytePath, held: HeldFile?, read: ScreenReadRecord, link: ReadLink, screen: Snapshot?)
     /// Every process holding a read's pixels is gone, and no image of theirs was guarded: the
     /// pixels went where the agent could not follow (a pipe to another machine, a format it
     /// cannot see, a folder in no namespace it reaches).
@@ -29,8 +30,9 @@ final class PixelFollower {
     private var folders: [Int32: Set<BytePath>] = [:]
     /// Paths each holder named on its command line (made absolute).
     private var named: [Int32: Set<BytePath>] = [:]
-    /// Each holder's working folder, where an image it wrote may land unseen.
-    private var workingFolders: [Int32: BytePath] = [:]
+    /// Each holder's working folder and the folders it names, where an image it wrote may land
+    /// unseen.
+    private var workingFolders: [Int32: Set<BytePath>] = [:]
     /// Descriptors that become readable when a holder exits, by pid.
     private var exits: [Int32: Int32] = [:]
     private var nextPoll: Double?
@@ -89,18 +91,28 @@ final class PixelFollower {
         }
     }
 
+    /// Keeps the screen the agent grabbed at `read` while its pixels are followed; says so as
+    /// the event `holding` (a test changes the screen only once the agent has it).
+    func keep(_ screen: Snapshot?, for read: ScreenReadRecord) {
+        guard let pid = read.pid, let holder = holders.holder(pid) else { return }
+        if let screen { holders.keep(screen, for: read) }
+        log.events.say("holding", [("program", .string(holder.program)), ("pid", .number(Int(pid))),
+                                   ("screen", .bool(holders.screen(of: read) != nil))])
+    }
+
     /// The holder behind `pid`: the process itself, or the nearest holder among its ancestors.
     func holder(of pid: Int32) -> PixelHolder? {
         holders.holder(of: pid, ancestry: Self.ancestry(of: pid))
     }
 
     /// The file `identity` names, when a holder wrote it: the file held, its read and link.
-    func writer(of path: BytePath, identity: FileIdentity) -> (held: HeldFile?, read: ScreenReadRecord, link: ReadLink)? {
+    func writer(of path: BytePath, identity: FileIdentity)
+        -> (held: HeldFile?, read: ScreenReadRecord, link: ReadLink, screen: Snapshot?)? {
         if let entry = files.entry(device: identity.device, inode: identity.inode), let holder = holders.holder(entry.writer) {
-            return (entry.file, holder.read, holder.link)
+            return (entry.file, holder.read, holder.link, holders.screen(of: holder.read))
         }
         for (pid, paths) in named where paths.contains(path) {
-            if let holder = holders.holder(pid) { return (nil, holder.read, .writer) }
+            if let holder = holders.holder(pid) { return (nil, holder.read, .writer, holders.screen(of: holder.read)) }
         }
         return nil
     }
@@ -131,10 +143,13 @@ final class PixelFollower {
     func readEvents(at now: Double) -> [FollowedPixels] {
         guard let inotify else { return [] }
         var found: [FollowedPixels] = []
-        for event in inotify.read() where event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) {
+        for event in inotify.read() where event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) || event.has(IN_CREATE) {
             guard let folder = inotify.folder(of: event.watch) else { continue }
             let path = folder.appending(event.name)
             guard let identity = FileIdentity.of(path: path), identity.mode & S_IFMT == S_IFREG else { continue }
+            // A name made for a file: empty when made to be written (its close comes later), an
+            // image already when an unnamed file written whole is linked in (`linkat`).
+            if event.has(IN_CREATE), identity.size == 0 { continue }
             if files.entry(device: identity.device, inode: identity.inode) != nil {
                 // A held file: closed now (handed on), or only moved (still being written).
                 if event.has(IN_CLOSE_WRITE), let done = files.complete(device: identity.device, inode: identity.inode),
@@ -195,16 +210,23 @@ final class PixelFollower {
         if let details = ProcessDetails.of(pid: pid) {
             let folder = details.workingFolder.map { BytePath(bytes: $0) }
             if let folder {
-                workingFolders[pid] = folder
+                workingFolders[pid, default: []].insert(folder)
                 watch(folder, for: pid)
             }
             // Image paths it names: arguments, and the words of a command it was given to run
             // (`scrot -e 'convert $f -resize 50% ~/small.png'`).
+            // Folders it names are watched too: a file it links into one (an O_TMPFILE's
+            // `linkat`) may be written and named between two looks at its descriptors.
             var paths = Set<BytePath>()
             for argument in details.arguments.dropFirst() {
-                for word in argument.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" }).map(String.init)
-                where ScreenshotFileClassifier.looksLikeImage(BytePath(word).lastComponent) {
-                    paths.insert(Self.absolute(BytePath(word), in: folder))
+                for word in argument.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" }).map(String.init) {
+                    let path = Self.absolute(BytePath(word), in: folder)
+                    if ScreenshotFileClassifier.looksLikeImage(BytePath(word).lastComponent) {
+                        paths.insert(path)
+                    } else if path.bytes.first == UInt8(ascii: "/"), FileIdentity.of(path: path).map({ $0.mode & S_IFMT == S_IFDIR }) ?? false {
+                        workingFolders[pid, default: []].insert(path)
+                        watch(path, for: pid)
+                    }
                 }
             }
             named[pid] = paths
@@ -314,24 +336,25 @@ final class PixelFollower {
             return nil
         }
         log.verbose("\(holder.program) (pid \(holder.pid)) wrote \(path)")
-        return .file(path, held: entry.file, read: holder.read, link: holder.link)
+        return .file(path, held: entry.file, read: holder.read, link: holder.link, screen: holders.screen(of: holder.read))
     }
 
-    /// A file closed or moved into a followed folder, not held: a holder named it, or it is an
-    /// image in a holder's working folder written while it ran (weak: anyone may write there).
+    /// A file closed, moved or linked into a followed folder, not held: a holder named it, or it
+    /// is an image in a holder's working folder (or a folder it named) written while it ran, or
+    /// as it exited (weak: anyone may write there).
     private func arrived(_ path: BytePath, identity: FileIdentity, now: Double) -> [FollowedPixels] {
         guard let held = HeldFile.open(path, expecting: identity), ImageSignature.isImage(held.head(ImageSignature.length)) else {
             return []
         }
         for (pid, paths) in named where paths.contains(path) {
             guard let holder = holders.holder(pid) else { continue }
-            return [.file(path, held: held, read: holder.read, link: holder.link)]
+            return [.file(path, held: held, read: holder.read, link: holder.link, screen: holders.screen(of: holder.read))]
         }
         guard let parent = path.parent else { return [] }
-        for (pid, folder) in workingFolders where folder == parent {
-            guard let holder = holders.holder(pid), holder.exitedAt == nil,
+        for (pid, folders) in workingFolders where folders.contains(parent) {
+            guard let holder = holders.holder(pid), holder.exitedAt.map({ now - $0 < PixelHolders.afterExit }) ?? true,
                   seconds(identity.modified) >= holder.read.time.wall - 1 else { continue }
-            return [.file(path, held: held, read: holder.read, link: .folder)]
+            return [.file(path, held: held, read: holder.read, link: .folder, screen: holders.screen(of: holder.read))]
         }
         return []
     }
@@ -343,7 +366,7 @@ final class PixelFollower {
         if watched[folder] == nil {
             guard watched.count < Self.maximumFolders else { return }
             do throws(SystemError) {
-                try inotify.watch(folder, mask: IN_CLOSE_WRITE | IN_MOVED_TO)
+                try inotify.watch(folder, mask: IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
             } catch {
                 return
             }

@@ -59,6 +59,9 @@ struct Candidate: Sendable {
     /// The file held open since the agent first saw it: it is read and rewritten through this,
     /// wherever it went meanwhile (moved, renamed, in another mount namespace).
     var held: HeldFile?
+    /// The screen as it was when its pixels were read, when that was before its capture event
+    /// (a late save): it is placed on that screen too.
+    var readScreens: [Snapshot] = []
 
     var name: String { path?.description ?? "the clipboard image" }
 
@@ -67,9 +70,9 @@ struct Candidate: Sendable {
     var isUrgent: Bool { source == .clipboard || naming == .strong || !evidence.isEmpty }
 
     static func file(_ path: BytePath, naming: Naming, key: String, evidence: Evidence, at moment: Moment,
-                     held: HeldFile? = nil) -> Candidate {
+                     held: HeldFile? = nil, readScreen: Snapshot? = nil) -> Candidate {
         Candidate(source: .file, path: path, clipboard: nil, naming: naming, key: key, evidence: evidence, arrived: moment,
-                  held: held)
+                  held: held, readScreens: readScreen.map { [$0] } ?? [])
     }
 
     static func clipboard(_ offer: ClipboardOffer, key: String, evidence: Evidence, at moment: Moment) -> Candidate {

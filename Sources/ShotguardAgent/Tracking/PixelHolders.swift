@@ -60,6 +60,12 @@ struct PixelHolders: Sendable {
         }
     }
 
+    /// The screen as the agent grabbed it at a followed read, the newest few: an image saved
+    /// long after its read (an editor's) is placed on the screen it was read from.
+    private var screens: [ReadKey: Snapshot] = [:]
+    /// A 1080p screen is 8 MB: a few are kept, the newest reads'.
+    static let screensKept = 4
+
     /// The most holders at once: past it the ones that exited first, then the oldest, go.
     static let capacity = 64
     /// Children, pipes and open files are looked at often this long after a holder's read.
@@ -85,6 +91,19 @@ struct PixelHolders: Sendable {
     }
 
     func holder(_ pid: Int32) -> PixelHolder? { holders[pid] }
+
+    /// Keeps `screen`, grabbed at `read`, while a holder of that read lives.
+    mutating func keep(_ screen: Snapshot, for read: ScreenReadRecord) {
+        let key = ReadKey(read)
+        guard followed[key] != nil else { return }
+        screens[key] = screen
+        while screens.count > Self.screensKept, let oldest = screens.keys.min(by: { $0.time < $1.time }) {
+            screens[oldest] = nil
+        }
+    }
+
+    /// The screen kept for `read`, if any.
+    func screen(of read: ScreenReadRecord) -> Snapshot? { screens[ReadKey(read)] }
 
     /// The holder that is `pid` or, up its `ancestry` (parent first), the nearest holder.
     func holder(of pid: Int32, ancestry: [Int32]) -> PixelHolder? {
@@ -115,6 +134,7 @@ struct PixelHolders: Sendable {
         let live = Set(holders.values.map { ReadKey($0.read) })
         for (key, wasGuarded) in followed where !live.contains(key) {
             followed[key] = nil
+            screens[key] = nil
             if !wasGuarded, let read = lastReads[key] { lost.append(read) }
             lastReads[key] = nil
         }

@@ -1,0 +1,177 @@
+// The pixels a program read off the screen, followed wherever they go: moved, renamed, piped, linked, to another mount namespace.
+import Foundation
+import ShotguardBase
+import ShotguardImaging
+import ShotguardTestSupport
+import XCTest
+
+/// `shotguard watch` (guard on, RECORD): each way a screenshot's pixels leave the program that
+/// read them, into folders the agent does not watch, ends with every protected pixel covered
+/// where the pixels landed, and every other pixel the screen's.
+final class FollowPixelsTests: WatchDesktopTestCase {
+    private func agent() throws -> WatchAgent {
+        try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox, display: desk.name)
+    }
+
+    /// A folder the agent does not watch.
+    private func elsewhere() throws -> TemporaryFolder { try TemporaryFolder(self, label: "not-watched") }
+
+    /// Waits for the next report, checks that guard rewrote the file, and that `path` (which
+    /// may be another name of it) holds the screen with the rules applied.
+    private func assertRewritten(_ path: String, by watch: WatchAgent, screen: PixelBuffer,
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        let report = try XCTUnwrap(watch.nextReport(), "no report for \(path): \(watch.log)", file: file, line: line)
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", "\(report.json)\n\(watch.log)",
+                       file: file, line: line)
+        try assertRedactedFile(path, screen: screen, file: file, line: line)
+    }
+
+    private func assertRedactedFile(_ path: String, screen: PixelBuffer, file: StaticString = #filePath, line: UInt = #line) throws {
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path), "\(path) is gone", file: file, line: line)
+        let written = try ImageCodec.decode([UInt8](bytes), source: path).image
+        assertRedacted(written, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions(), file: file, line: line)
+    }
+
+    /// scrot's own idiom: the screenshot moved away by the command scrot runs once it is written.
+    func testScrotMovingItsScreenshotAwayGetsItRedactedWhereItWent() throws {
+        _ = try requireTool("scrot", package: "scrot")
+        let first = try elsewhere(), second = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        try runTool("scrot", ["-o", first.at("shot.png"), "-e", "mv $f '\(second.path)/'"], display: desk.name)
+        try assertRewritten(second.at("shot.png"), by: watch, screen: screen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: first.at("shot.png")))
+    }
+
+    /// Written under a name that is no image's, then renamed by another program.
+    func testAScreenshotWrittenUnderAnotherNameAndRenamedIsRedacted() throws {
+        _ = try requireTool("import", package: "imagemagick")
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        try runTool("cd '\(folder.path)' && import -window root png:x.bin && mv x.bin x.png", display: desk.name)
+        try assertRewritten(folder.at("x.png"), by: watch, screen: screen)
+    }
+
+    /// An unnamed file (O_TMPFILE) written by the reader, then linked into place.
+    func testAnUnnamedFileLinkedIntoPlaceIsRedacted() throws {
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        let script = """
+            import ctypes, io, os, sys
+            from PIL import Image
+            from Xlib import X, display
+            d = display.Display()
+            root = d.screen().root
+            geometry = root.get_geometry()
+            reply = root.get_image(0, 0, geometry.width, geometry.height, X.ZPixmap, 0xFFFFFFFF)
+            data = io.BytesIO()
+            Image.frombytes("RGB", (geometry.width, geometry.height), reply.data, "raw", "BGRX").save(data, "PNG")
+            fd = os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600)
+            os.write(fd, data.getvalue())
+            # linkat(2) with AT_SYMLINK_FOLLOW, as open(2) shows (Python's os.link calls link(2)).
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.linkat(-100, b"/proc/self/fd/%d" % fd, -100, (sys.argv[1] + "/linked.png").encode(), 0x400) != 0:
+                sys.exit("linkat: " + os.strerror(ctypes.get_errno()))
+            os.close(fd)
+            """
+        let file = try sandbox.write("made/tmpfile-writer.py", text: script)
+        try runTool("/usr/bin/python3 '\(file)' '\(folder.path)'", display: desk.name)
+        try assertRewritten(folder.at("linked.png"), by: watch, screen: screen)
+    }
+
+    /// The reader writes to a pipe; the program at the other end writes the file.
+    func testPipedScreenshotsAreRedacted() throws {
+        for tool in [("import", "imagemagick"), ("maim", "maim"), ("xwd", "x11-apps"), ("convert", "imagemagick")] {
+            _ = try requireTool(tool.0, package: tool.1)
+        }
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        let pipelines = [
+            ("cat.png", "import -window root png:- | cat > '\(folder.at("cat.png"))'"),
+            ("tee.png", "maim -u | tee '\(folder.at("tee.png"))' > /dev/null"),
+            ("convert.png", "xwd -root -silent | convert xwd:- '\(folder.at("convert.png"))'"),
+        ]
+        for (name, pipeline) in pipelines {
+            try runTool(pipeline, display: desk.name)
+            try assertRewritten(folder.at(name), by: watch, screen: screen)
+        }
+    }
+
+    /// A second name made for the screenshot at once: the file itself is redacted, so both names
+    /// show the redacted image.
+    func testAHardLinkMadeAtOnceKeepsNoProtectedPixel() throws {
+        _ = try requireTool("scrot", package: "scrot")
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        try runTool("scrot -o '\(folder.at("f.png"))' && ln '\(folder.at("f.png"))' '\(folder.at("g.png"))'", display: desk.name)
+        try assertRewritten(folder.at("f.png"), by: watch, screen: screen)
+        try assertRedactedFile(folder.at("g.png"), screen: screen)
+    }
+
+    /// A screenshot program in a mount namespace of its own, writing into a folder only that
+    /// namespace sees: reached through the program's own descriptor.
+    func testAWriterInAMountNamespaceOfItsOwnIsRedactedThere() throws {
+        _ = try requireTool("scrot", package: "scrot")
+        _ = try requireTool("unshare", package: "util-linux")
+        let hidden = sandbox.path("made/private")
+        try FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)
+        let out = sandbox.path("made/seen-inside.png")
+        let go = sandbox.path("made/go")
+        XCTAssertEqual(mkfifo(go, 0o600), 0)
+        // Opened for reading and writing, the FIFO never blocks; the shell's `read` gets the line
+        // whenever it comes to it, as long as this end is open.
+        let release = open(go, O_RDWR)
+        XCTAssertGreaterThanOrEqual(release, 0)
+        defer { close(release) }
+        let screen = try desk.screen()
+        let watch = try agent()
+        let inside = "mount -t tmpfs none '\(hidden)' && scrot -o '\(hidden)/s.png' && read line < '\(go)' && cat '\(hidden)/s.png' > '\(out)'"
+        let unshare = getuid() == 0 ? ["-m"] : ["-r", "-m"]
+        let child = try ChildProcess("unshare", unshare + ["sh", "-c", inside], environment: ["DISPLAY": desk.name], output: .standardError)
+        let report = try XCTUnwrap(watch.nextReport(), watch.log)
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", "\(report.json)\n\(watch.log)")
+        XCTAssertEqual(write(release, "go\n", 3), 3)
+        XCTAssertEqual(child.waitForExit(), 0, "the namespace's shell failed")
+        try assertRedactedFile(out, screen: screen)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: hidden), [], "the agent's namespace never had the file")
+    }
+
+    /// The agent stopped while a program connects and reads: when it runs again, it still ties
+    /// the read to the program (its pid is learnt while it is connected), and follows it.
+    func testAReadMadeWhileTheAgentWasStoppedIsStillFollowed() throws {
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        watch.send(SIGSTOP)
+        let reader = try HeldReader(self, area: fullScreen, display: desk.name)
+        watch.send(SIGCONT)
+        XCTAssertTrue(watch.waitForEvent("holding") { $0["pid"] as? Int == Int(reader.pid) }, watch.log)
+        try reader.run("save \(folder.at("late.png"))")
+        try reader.run("exit")
+        try assertRewritten(folder.at("late.png"), by: watch, screen: screen)
+    }
+
+    /// GNOME's screenshot program saving into a folder nobody watches, as a new user does.
+    func testGnomeScreenshotSavingAnywhereIsRedacted() throws {
+        try assertProgramSavingAnywhereIsRedacted("gnome-screenshot", ["-f"])
+    }
+
+    /// Xfce's, the same.
+    func testXfceScreenshooterSavingAnywhereIsRedacted() throws {
+        try assertProgramSavingAnywhereIsRedacted("xfce4-screenshooter", ["-f", "-s"])
+    }
+
+    private func assertProgramSavingAnywhereIsRedacted(_ program: String, _ arguments: [String],
+                                                       file: StaticString = #filePath, line: UInt = #line) throws {
+        _ = try requireTool(program, package: program, file: file, line: line)
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        try runTool(program, arguments + [folder.at("shot.png")], display: desk.name, file: file, line: line)
+        try assertRewritten(folder.at("shot.png"), by: watch, screen: screen, file: file, line: line)
+    }
+}
