@@ -53,6 +53,9 @@ final class CandidateHandler {
     let textPasses = TextPasses()
     /// The screenshots whose text pass runs, by pass number.
     var waitingText: [Int: PendingTextPass] = [:]
+    /// Screenshots redacted or set aside lately, by their original bytes and pixels: a copy of
+    /// one is guarded as it was.
+    private(set) var originals = RecentOriginals()
 
     /// Largest screenshot file read; a larger one that is a screenshot is set aside unread.
     static let maximumFileSize = 64 * 1024 * 1024
@@ -107,25 +110,40 @@ final class CandidateHandler {
             return unreadable(candidate, failure, evidence: evidence, in: context)
         }
         // Looked at again, a file may now be what guard wrote in its place.
-        if context.isOwn("bytes:" + fnv1a(read.bytes)) || read.file.map({ context.isOwn(FileKeys.key($0.identity)) }) ?? false {
+        let bytesKey = "bytes:" + fnv1a(read.bytes)
+        if context.isOwn(bytesKey) || read.file.map({ context.isOwn(FileKeys.key($0.identity)) }) ?? false {
             return HandlingResult(outcome: .left(reason: "it is guard's own output now"))
         }
+        // A copy of a screenshot guard took in, made before the rewrite: its bytes tell first.
+        var original = originals.original(bytes: bytesKey, pixels: { nil }, at: context.now.monotonic)
+        if let original { evidence.copyOf = original.name }
         let decoded: DecodedImage
         let decodeStart = monotonicNow()
         do throws(ImagingError) {
             decoded = try ImageCodec.decode(read.bytes, source: candidate.name)
         } catch {
             // Not complete yet (a writer in steps), or not an image at all: looked at again a
-            // few times before it is judged.
-            if candidate.source == .file, candidate.looks < CaptureTracker.maximumLooks {
+            // few times before it is judged. An image in a format guard does not read (MIFF,
+            // PDF, JPEG 2000…) is judged at once: looking again changes nothing.
+            let foreign = ImageSignature.foreignFormat(Array(read.bytes.prefix(ImageSignature.length)))
+            if candidate.source == .file, candidate.looks < CaptureTracker.maximumLooks, foreign == nil {
                 return HandlingResult(outcome: .lookAgain(delay: CaptureTracker.lookInterval))
             }
-            return judgeUnplaced(candidate, reason: "could not be decoded: \(error.message)", read: read, evidence: evidence,
-                                 in: context, size: nil)
+            let reason = foreign.map { "is a \($0) image, a format guard cannot read" } ?? "could not be decoded: \(error.message)"
+            let result = judgeUnplaced(candidate, reason: reason, read: read, evidence: evidence, in: context, size: nil)
+            remember(candidate, result, keys: { [bytesKey] }, screen: nil, at: context.now)
+            return result
+        }
+        // Or its pixels, in another lossless format (`convert shot.png shot.webp` from the original).
+        var pixelsKey: String?
+        if original == nil, !originals.isEmpty {
+            pixelsKey = "pixels:" + pixelFingerprint(decoded.image)
+            original = originals.original(bytes: bytesKey, pixels: { pixelsKey }, at: context.now.monotonic)
+            if let original { evidence.copyOf = original.name }
         }
         context.betweenSteps()
         let examineStart = monotonicNow()
-        let screens = Self.screens(for: candidate, in: context.event)
+        let screens = Self.screens(for: candidate, in: context.event, original: original?.screen)
         let examination = Examiner.examine(ExaminationInput(
             image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
             screens: screens, contextNow: context.contextNow(), rules: context.rules,
@@ -137,10 +155,15 @@ final class CandidateHandler {
         context.betweenSteps()
         switch examination.place {
         case .unplaced(let reason):
-            return act(on: candidate, examination, read: read, in: context, size: (decoded.image.width, decoded.image.height),
-                       unplacedReason: reason)
+            let result = act(on: candidate, examination, read: read, in: context, size: (decoded.image.width, decoded.image.height),
+                             unplacedReason: reason)
+            remember(candidate, result, keys: { [bytesKey, pixelsKey ?? "pixels:" + pixelFingerprint(decoded.image)] }, screen: nil,
+                     at: context.now)
+            return result
         case .placed(let alignment, let screen):
             var result = act(on: candidate, examination, read: read, in: context, size: nil, unplacedReason: nil)
+            let pixels = pixelsKey ?? "pixels:" + pixelFingerprint(decoded.image)
+            remember(candidate, result, keys: { [bytesKey, pixels] }, screen: screens[screen], at: context.now)
             guard examination.judgment.isScreenshot, case .left = result.outcome, let redacted = examination.redacted else {
                 return result
             }
@@ -151,7 +174,7 @@ final class CandidateHandler {
             }
             let placed = PlacedImage(candidate: candidate, image: redacted, alignment: alignment, redactions: examination.hits,
                                      notes: examination.notes, evidence: examination.evidence.phrases)
-            result.outcome = .placed(placed, fingerprint: "pixels:" + pixelFingerprint(decoded.image))
+            result.outcome = .placed(placed, fingerprint: pixels)
             result.said.append("placed \(candidate.name) by \(alignment.method.rawValue) at \(alignment.rect): "
                 + "\(examination.hits.count) rectangles (\(examination.judgment.reason); \(timing))")
             return result
@@ -160,11 +183,23 @@ final class CandidateHandler {
 
     /// The screens an image is placed on: the event's, then those of the moment its pixels were
     /// read when that was before the event (an editor saving a capture a minute after it, the
-    /// screen changed since).
-    static func screens(for candidate: Candidate, in event: CaptureEvent) -> [Snapshot] {
-        event.snapshots + candidate.readScreens.filter { screen in
-            !event.snapshots.contains { $0.time.monotonic == screen.time.monotonic }
+    /// screen changed since), and that of the original it is a copy of.
+    static func screens(for candidate: Candidate, in event: CaptureEvent, original: Snapshot?) -> [Snapshot] {
+        var screens = event.snapshots
+        for screen in candidate.readScreens + [original].compactMap({ $0 })
+        where !screens.contains(where: { $0.time.monotonic == screen.time.monotonic }) {
+            screens.append(screen)
         }
+        return screens
+    }
+
+    /// Notes a screenshot guard redacted or set aside as an original, by its bytes and pixels:
+    /// a copy of it seen later is guarded as it was.
+    private func remember(_ candidate: Candidate, _ result: HandlingResult, keys: () -> [String], screen: Snapshot?, at now: Moment) {
+        let guarded = ["rewritten", "quarantined", "unreadable"].contains(result.file ?? "")
+            || ["replaced", "withheld"].contains(result.clipboard ?? "")
+        guard guarded else { return }
+        originals.note(keys: Set(keys()), RecentOriginal(name: candidate.name, screen: screen, at: now.monotonic))
     }
 
     /// Carries out the examination's action. The outcome is `.left` for a placed screenshot

@@ -99,12 +99,14 @@ enum GuardPolicy {
 
     /// Evidence that holds without placement: a read that held protected pixels, tied to the
     /// image by the reading process itself, the file it (or a process it started or piped to)
-    /// wrote, or the image's bytes being a copy of its screenshot; a tool window, the shield's
-    /// key, a screenshot program. A read by a program merely in the same process group or
-    /// with the same parent could be an unrelated copy; a read of nothing protected is no
-    /// reason to set anything aside.
+    /// wrote; the image's bytes or pixels being a screenshot's guard took in (a copy of its
+    /// original); a tool window, the shield's key, a screenshot program. A read by a program
+    /// merely in the same process group or with the same parent could be an unrelated copy; a
+    /// read of nothing protected is no reason to set anything aside.
     static func hasStrongEvidence(_ evidence: Evidence) -> Bool {
-        if evidence.toolWindow != nil || evidence.shieldKey || evidence.screenshotProgram != nil { return true }
+        if evidence.toolWindow != nil || evidence.shieldKey || evidence.screenshotProgram != nil || evidence.copyOf != nil {
+            return true
+        }
         guard let (read, link) = evidence.screenRead, read.holdsProtectedPixels else { return false }
         return [.sameProcess, .writer, .childOfReader, .channelOfReader, .copy].contains(link)
     }

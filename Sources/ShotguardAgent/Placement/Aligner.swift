@@ -80,8 +80,10 @@ enum Aligner {
     }
 
     /// `align` on each of `screens` in turn (the event-time screen first): the first screen the
-    /// image matches exactly wins; failing that, the first it was found on with differences.
-    /// Nil when it is on none of them. `screen` is the index of the chosen one.
+    /// image matches exactly wins; failing that, the one it differs from least (an editor's
+    /// save with an arrow drawn on it, placed on the screen of its read rather than on today's,
+    /// where a window now covers everything), the first among equals. Nil when it is on none of
+    /// them. `screen` is the index of the chosen one.
     static func alignOnBest(_ image: PixelBuffer, screens: [(root: PixelBuffer, context: ScreenContext)], verify: Bool,
                             tolerance: MatchTolerance = .exact) -> (alignment: Alignment, screen: Int)? {
         var unverified: (alignment: Alignment, screen: Int)?
@@ -89,7 +91,9 @@ enum Aligner {
             guard let alignment = align(image, root: screen.root, context: screen.context, verify: verify,
                                         tolerance: tolerance) else { continue }
             if alignment.verified { return (alignment, index) }
-            if unverified == nil { unverified = (alignment, index) }
+            // An alignment without differing areas (found by a search) tells nothing to compare.
+            func share(_ found: Alignment) -> Double { found.differingAreas.isEmpty ? .infinity : found.differingFraction }
+            if unverified.map({ share(alignment) < share($0.alignment) }) ?? true { unverified = (alignment, index) }
         }
         return unverified
     }

@@ -7,9 +7,13 @@ struct FileKey: Hashable, Sendable {
 }
 
 /// Files a holder holds open for writing, each opened by the agent too (`HeldFile`) at first
-/// sight and handed on once: when its writer closed it (its event, or its descriptor gone from
-/// the writer's list), or when its writer exited. Bounded: a holder that opens thousands of
-/// files (a converter run over a folder) holds at most `capacity` at once.
+/// sight and handed on when its writer closed it (its event, or its descriptor gone from the
+/// writer's list), or when its writer exited. A file its writer opens for writing again is
+/// held again: a new write (the same file handed on twice unchanged is one screenshot to the
+/// tracker, which knows it by its identity). Nothing is remembered by inode once handed on:
+/// the file system gives a freed inode's number to the next new file (a rewrite frees the
+/// original's). Bounded: a holder that opens thousands of files (a converter run over a folder)
+/// holds at most `capacity` at once.
 struct HeldFiles {
     struct Entry {
         let file: HeldFile
@@ -20,17 +24,13 @@ struct HeldFiles {
     }
 
     private var entries: [FileKey: Entry] = [:]
-    /// Files handed on already, so that a later event of the same file does not hand it twice.
-    private var handedOn: Set<FileKey> = []
 
     static let capacity = 128
 
     /// Holds `file`, which `writer` has open for writing as `path`. Returns whether it is new.
-    /// `again`: a file handed on empty, held again for its real write.
-    mutating func hold(_ file: HeldFile, writer: Int32, path: BytePath, at now: Double, again: Bool = false) -> Bool {
+    mutating func hold(_ file: HeldFile, writer: Int32, path: BytePath, at now: Double) -> Bool {
         let key = FileKey(device: file.device, inode: file.inode)
-        if again { handedOn.remove(key) }
-        guard entries[key] == nil, !handedOn.contains(key), entries.count < Self.capacity else { return false }
+        guard entries[key] == nil, entries.count < Self.capacity else { return false }
         entries[key] = Entry(file: file, writer: writer, firstPath: path, heldAt: now)
         return true
     }
@@ -40,24 +40,18 @@ struct HeldFiles {
     /// The file closed by its writer: handed on (once).
     mutating func complete(device: UInt64, inode: UInt64) -> Entry? {
         let key = FileKey(device: device, inode: inode)
-        guard let entry = entries.removeValue(forKey: key) else { return nil }
-        handedOn.insert(key)
-        return entry
+        return entries.removeValue(forKey: key)
     }
 
     /// Every file `writer` held and no longer holds open for writing (none of `except`).
     mutating func completeAll(writtenBy writer: Int32, except: Set<FileKey> = []) -> [Entry] {
         let done = entries.filter { $0.value.writer == writer && !except.contains($0.key) }
-        for key in done.keys {
-            entries[key] = nil
-            handedOn.insert(key)
-        }
+        for key in done.keys { entries[key] = nil }
         return done.values.sorted { $0.heldAt < $1.heldAt }
     }
 
     /// Drops what `writer` held (it is forgotten), without handing anything on.
     mutating func forget(writtenBy writer: Int32) {
         entries = entries.filter { $0.value.writer != writer }
-        if entries.isEmpty { handedOn = [] }
     }
 }

@@ -36,6 +36,10 @@ final class PixelFollower {
     /// Descriptors that become readable when a holder exits, by pid.
     private var exits: [Int32: Int32] = [:]
     private var nextPoll: Double?
+    /// Whether the usual places to save in are watched (while any holder lives).
+    private var commonWatched = false
+    /// The watcher of those places in `folders`: no process has pid 0.
+    private static let commonWatcher: Int32 = 0
     /// When each holder is looked at next, and its session scanned next.
     private var nextLook: [Int32: Double] = [:]
     private var nextScan: [Int32: Double] = [:]
@@ -81,13 +85,31 @@ final class PixelFollower {
     /// is found by that pipe.
     func hold(_ read: ScreenReadRecord, process: ProcessSnapshot?, at now: Double) {
         guard let pid = read.pid, read.holdsProtectedPixels else { return }
-        add(pid: pid, read: read, origin: .read, at: now)
-        if holders.holder(pid) == nil, let output = process?.output {
-            // Gone before the agent looked (xwd -root | convert xwd:- f): its pipe's reader.
+        add(pid: pid, read: read, origin: .read, at: now, seen: process?.details)
+        guard holders.holder(pid) == nil, !excluded.contains(pid), let process else { return }
+        // Gone before the agent looked (xwd -root -out f, xwd -root | convert xwd:- f): the
+        // files its command line names, written since the read, and its pipe's reader.
+        let named = Self.namedPaths(process.details, folder: process.details.workingFolder.map { BytePath(bytes: $0) })
+        stashed += written(named.files, by: read, link: .writer)
+        if let output = process.output {
             let known = Set(holders.holders.keys).union(excluded)
             for reader in ProcessTree.processes(reading: output, except: known) {
                 add(pid: reader, read: read, origin: .channel(with: pid), at: now)
             }
+        }
+    }
+
+    /// The files of `paths` that exist now, written since `read` (a second before it, for the
+    /// clocks), whose bytes start as an image: a holder named them, and they are complete
+    /// since it is gone.
+    private func written(_ paths: Set<BytePath>, by read: ScreenReadRecord, link: ReadLink) -> [FollowedPixels] {
+        paths.compactMap { path in
+            guard !Self.isAgentsOwn(path), let identity = FileIdentity.of(path: path), identity.mode & S_IFMT == S_IFREG,
+                  identity.size > 0, seconds(identity.modified) >= read.time.wall - 1,
+                  let held = HeldFile.open(path, expecting: identity), ImageSignature.isImage(held.head(ImageSignature.length)) else {
+                return nil
+            }
+            return .file(path, held: held, read: read, link: link, screen: holders.screen(of: read))
         }
     }
 
@@ -135,8 +157,15 @@ final class PixelFollower {
     func exited(_ pid: Int32, at now: Double) -> [FollowedPixels] {
         if let fd = exits.removeValue(forKey: pid) { close(fd) }
         holders.exited(pid, at: now)
-        // What it held open is complete now; what it wrote in its last moments is in inotify.
-        return readEvents(at: now) + files.completeAll(writtenBy: pid).compactMap { complete($0) }
+        // What it held open is complete now; what it wrote in its last moments is in inotify,
+        // or, when it was closed before the agent watched its folder, at the names it gave.
+        var found = readEvents(at: now) + files.completeAll(writtenBy: pid).compactMap { complete($0) }
+        if let holder = holders.holder(pid) {
+            let handed = Set(found.compactMap { if case .file(let path, _, _, _, _) = $0 { path } else { nil } })
+            found += written((named[pid] ?? []).subtracting(handed), by: holder.read, link: holder.link)
+            log.verbose("\(holder.program) (pid \(pid)) exited; \(found.count) of its files handed on at its exit")
+        }
+        return found
     }
 
     /// Files closed or moved in the watched folders.
@@ -149,7 +178,14 @@ final class PixelFollower {
             guard let identity = FileIdentity.of(path: path), identity.mode & S_IFMT == S_IFREG else { continue }
             // A name made for a file: empty when made to be written (its close comes later), an
             // image already when an unnamed file written whole is linked in (`linkat`).
-            if event.has(IN_CREATE), identity.size == 0 { continue }
+            // A new file anywhere followed: the holders' open files are looked at now, while it
+            // is being written (a save takes milliseconds, less than the wait between looks).
+            if event.has(IN_CREATE), identity.size == 0 {
+                for holder in holders.holders.values where holder.exitedAt == nil {
+                    found += lookAt(holder, closely: false, now: now)
+                }
+                continue
+            }
             if files.entry(device: identity.device, inode: identity.inode) != nil {
                 // A held file: closed now (handed on), or only moved (still being written).
                 if event.has(IN_CLOSE_WRITE), let done = files.complete(device: identity.device, inode: identity.inode),
@@ -191,7 +227,13 @@ final class PixelFollower {
         }
         if handingOn {
             for read in holders.prune(at: now) { found.append(.lost(read)) }
-            for pid in Set(folders.keys).union(nextLook.keys) where holders.holder(pid) == nil { forget(pid) }
+            for pid in Set(folders.keys).union(nextLook.keys) where pid != Self.commonWatcher && holders.holder(pid) == nil {
+                forget(pid)
+            }
+            if holders.isEmpty, commonWatched {
+                forget(Self.commonWatcher)
+                commonWatched = false
+            }
         }
         let live = holders.holders.values.filter { $0.exitedAt == nil }.compactMap { nextLook[$0.pid] }
         nextPoll = holders.isEmpty ? nil : min(live.min() ?? .infinity, now + Self.slowInterval)
@@ -200,37 +242,35 @@ final class PixelFollower {
 
     // MARK: holders
 
-    private func add(pid: Int32, read: ScreenReadRecord, origin: PixelHolder.Origin, at now: Double) {
+    /// `seen`: what /proc showed of it when it read (the sentinel looks at once), preferred to
+    /// what it shows now when that has no command line left: a process that exited and was not
+    /// reaped yet (a zombie) has none, nor a working folder.
+    private func add(pid: Int32, read: ScreenReadRecord, origin: PixelHolder.Origin, at now: Double, seen: ProcessDetails? = nil) {
         guard !excluded.contains(pid), let stat = ProcessStat.of(pid: pid) else { return }
-        let program = ProcessDetails.of(pid: pid)?.program ?? read.program
+        let current = ProcessDetails.of(pid: pid)
+        let details = current.map { $0.arguments.isEmpty ? (seen ?? $0) : $0 } ?? seen
+        let program = details?.program ?? read.program
         let holder = PixelHolder(pid: pid, startTime: stat.startTime, session: stat.session, program: program, origin: origin,
                                  read: read, watchedUntil: now + PixelHolders.watchFor)
         guard holders.add(holder) else { return }
         if exits[pid] == nil, let fd = pidfdOpen(pid) { exits[pid] = fd }
-        if let details = ProcessDetails.of(pid: pid) {
+        watchCommonFolders()
+        if let details {
             let folder = details.workingFolder.map { BytePath(bytes: $0) }
             if let folder {
                 workingFolders[pid, default: []].insert(folder)
                 watch(folder, for: pid)
             }
-            // Image paths it names: arguments, and the words of a command it was given to run
-            // (`scrot -e 'convert $f -resize 50% ~/small.png'`).
-            // Folders it names are watched too: a file it links into one (an O_TMPFILE's
-            // `linkat`) may be written and named between two looks at its descriptors.
-            var paths = Set<BytePath>()
-            for argument in details.arguments.dropFirst() {
-                for word in argument.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" }).map(String.init) {
-                    let path = Self.absolute(BytePath(word), in: folder)
-                    if ScreenshotFileClassifier.looksLikeImage(BytePath(word).lastComponent) {
-                        paths.insert(path)
-                    } else if path.bytes.first == UInt8(ascii: "/"), FileIdentity.of(path: path).map({ $0.mode & S_IFMT == S_IFDIR }) ?? false {
-                        workingFolders[pid, default: []].insert(path)
-                        watch(path, for: pid)
-                    }
-                }
+            // Paths it names: files it may write (watched by their folders) and folders it may
+            // write into (a file it links into one, an O_TMPFILE's `linkat`, may be written and
+            // named between two looks at its descriptors).
+            let paths = Self.namedPaths(details, folder: folder)
+            for named in paths.folders {
+                workingFolders[pid, default: []].insert(named)
+                watch(named, for: pid)
             }
-            named[pid] = paths
-            for path in paths { if let parent = path.parent { watch(parent, for: pid) } }
+            named[pid] = paths.files
+            for path in paths.files { if let parent = path.parent { watch(parent, for: pid) } }
         }
         nextPoll = now
         log.verbose("following \(program) (pid \(pid)): it holds protected pixels read by \(read.program)"
@@ -313,13 +353,13 @@ final class PixelFollower {
         // before its linkat): nothing can open it by a name. Held while its writer lives, in case
         // it gets one; dropped after.
         if links == 0 {
-            if alive { _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt, again: true) }
+            if alive { _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt) }
             return nil
         }
         // A name that is no image's (x.bin, a tool's temporary file) waits for its writer's
         // exit: a temporary file is gone by then, an output renamed into place (or not).
         if alive, !ScreenshotFileClassifier.looksLikeImage(path.lastComponent) {
-            _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt, again: true)
+            _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt)
             return nil
         }
         if Self.isAgentsOwn(path) { return nil }
@@ -327,7 +367,7 @@ final class PixelFollower {
         if head.isEmpty, alive {
             // Opened and closed before anything was written (a program checking it can write
             // there): held again, its real write is still to come.
-            _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt, again: true)
+            _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt)
             return nil
         }
         // Its log, the terminal output it was started with: no image, nothing to guard.
@@ -375,6 +415,21 @@ final class PixelFollower {
         folders[pid, default: []].insert(folder)
     }
 
+    /// Watches where people and programs save what they make (the home folder and its usual
+    /// folders, the temporary folder): a file made there wakes a look at every holder at once.
+    private func watchCommonFolders() {
+        guard !commonWatched else { return }
+        commonWatched = true
+        var places = ["/tmp"]
+        if let temporary = getenv("TMPDIR").map({ String(cString: $0) }), temporary.hasPrefix("/") { places.append(temporary) }
+        if let home = UserFolders.home() {
+            places += [home] + ["Desktop", "Documents", "Downloads", "Pictures", "Pictures/Screenshots", "Videos"].map { home + "/" + $0 }
+        }
+        for place in places where FileIdentity.of(path: BytePath(place)).map({ $0.mode & S_IFMT == S_IFDIR }) ?? false {
+            watch(BytePath(place), for: Self.commonWatcher)
+        }
+    }
+
     private func forget(_ pid: Int32) {
         for folder in folders.removeValue(forKey: pid) ?? [] {
             guard let count = watched[folder] else { continue }
@@ -404,6 +459,37 @@ final class PixelFollower {
     /// screenshot to guard.
     static func isAgentsOwn(_ path: BytePath) -> Bool {
         path.isInside(BytePath(UserFolders.stateFolder()))
+    }
+
+    /// The paths a process names on its command line, in its arguments and in the words of a
+    /// command it was given to run (`scrot -e 'convert $f -resize 50% ~/small.png'`), made
+    /// absolute against its working folder: the folders that exist, and the files (existing or
+    /// not) in a folder that exists. ImageMagick's format prefix is taken off (`png:x.bin`); an
+    /// option (`-window`) or a bare word without a dot or slash (`root`) names nothing.
+    static func namedPaths(_ details: ProcessDetails, folder: BytePath?) -> (files: Set<BytePath>, folders: Set<BytePath>) {
+        var files = Set<BytePath>(), folders = Set<BytePath>()
+        let isFolder = { (path: BytePath) in FileIdentity.of(path: path).map { $0.mode & S_IFMT == S_IFDIR } ?? false }
+        for argument in details.arguments.dropFirst() {
+            for piece in argument.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" || $0 == "=" }) {
+                var word = String(piece)
+                if let colon = word.firstIndex(of: ":"), !word.hasPrefix("/"), word[..<colon].count <= 8,
+                   word[..<colon].allSatisfy({ $0.isLetter || $0.isNumber }) {
+                    word = String(word[word.index(after: colon)...])
+                }
+                guard !word.isEmpty, !word.hasPrefix("-"), word.contains(".") || word.contains("/"), word != "." && word != ".." else {
+                    continue
+                }
+                let path = absolute(BytePath(word), in: folder)
+                guard path.bytes.first == UInt8(ascii: "/"), path.bytes.count < 4096 else { continue }
+                if isFolder(path) {
+                    folders.insert(path)
+                } else if let parent = path.parent, isFolder(parent) {
+                    files.insert(path)
+                }
+                if files.count + folders.count >= 32 { return (files, folders) }
+            }
+        }
+        return (files, folders)
     }
 
     /// `pid`'s parent, grandparent… up to the first process of another session or init.

@@ -75,10 +75,13 @@ struct Evidence: Equatable, Sendable {
     var shieldKey = false
     /// The clipboard owner's (or the writer's) process is a known screenshot program.
     var screenshotProgram: String?
+    /// Its bytes, or its pixels, are those of a screenshot guard redacted or set aside lately
+    /// (named here), as it was before guard rewrote it: a copy made from the original.
+    var copyOf: String?
 
     static let none = Evidence()
 
-    var isEmpty: Bool { screenRead == nil && toolWindow == nil && !shieldKey && screenshotProgram == nil }
+    var isEmpty: Bool { screenRead == nil && toolWindow == nil && !shieldKey && screenshotProgram == nil && copyOf == nil }
 
     /// Each piece as a short phrase, for the report and the log.
     var phrases: [String] {
@@ -90,6 +93,7 @@ struct Evidence: Equatable, Sendable {
         if let toolWindow { phrases.append("screenshot tool window (\(toolWindow))") }
         if shieldKey { phrases.append("shield key") }
         if let screenshotProgram { phrases.append("screenshot program (\(screenshotProgram))") }
+        if let copyOf { phrases.append("a copy of the screenshot \(copyOf) as it was before guard rewrote it") }
         return phrases
     }
 
@@ -100,13 +104,14 @@ struct Evidence: Equatable, Sendable {
         merged.toolWindow = merged.toolWindow ?? other.toolWindow
         merged.shieldKey = merged.shieldKey || other.shieldKey
         merged.screenshotProgram = merged.screenshotProgram ?? other.screenshotProgram
+        merged.copyOf = merged.copyOf ?? other.copyOf
         return merged
     }
 
     static func == (left: Evidence, right: Evidence) -> Bool {
         left.screenRead?.read == right.screenRead?.read && left.screenRead?.link == right.screenRead?.link
             && left.toolWindow == right.toolWindow && left.shieldKey == right.shieldKey
-            && left.screenshotProgram == right.screenshotProgram
+            && left.screenshotProgram == right.screenshotProgram && left.copyOf == right.copyOf
     }
 }
 
