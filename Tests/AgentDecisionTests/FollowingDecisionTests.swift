@@ -1,0 +1,100 @@
+// Following the pixels without X: copies of originals, the paths a command line names, foreign formats, the screen an image is placed on.
+import Foundation
+@testable import ShotguardAgent
+import ShotguardBase
+import ShotguardImaging
+import XCTest
+
+final class FollowingDecisionTests: XCTestCase {
+    /// A copy is known by its original's bytes first, else its pixels; only within the
+    /// lifetime, and the pixels are asked only when some original is known.
+    func testACopyIsKnownByItsOriginalsBytesOrPixels() {
+        var originals = RecentOriginals()
+        var asked = 0
+        XCTAssertNil(originals.original(bytes: "bytes:a", pixels: { asked += 1; return "pixels:a" }, at: 0))
+        XCTAssertEqual(asked, 0, "no original known: the pixels are not fingerprinted")
+        originals.note(keys: ["bytes:a", "pixels:a"], RecentOriginal(name: "/shots/a.png", screen: Fixture.snapshot(at: 0), at: 0))
+        XCTAssertEqual(originals.original(bytes: "bytes:a", pixels: { nil }, at: 1)?.name, "/shots/a.png")
+        XCTAssertEqual(originals.original(bytes: "bytes:b", pixels: { "pixels:a" }, at: 1)?.name, "/shots/a.png",
+                       "the same pixels in another lossless format")
+        XCTAssertNil(originals.original(bytes: "bytes:b", pixels: { "pixels:b" }, at: 1), "a photo is no copy")
+        XCTAssertNil(originals.original(bytes: "bytes:a", pixels: { nil }, at: RecentOriginals.lifetime + 1), "too old")
+    }
+
+    /// Bounded: the newest `capacity` originals, and screens for the newest few only.
+    func testOnlyTheNewestOriginalsKeepTheirScreens() {
+        var originals = RecentOriginals()
+        for index in 0..<(RecentOriginals.capacity + 2) {
+            originals.note(keys: ["bytes:\(index)"], RecentOriginal(name: "\(index)", screen: Fixture.snapshot(at: Double(index)),
+                                                                     at: Double(index)))
+        }
+        XCTAssertNil(originals.original(bytes: "bytes:0", pixels: { nil }, at: 20), "the oldest went")
+        let newest = RecentOriginals.capacity + 1
+        XCTAssertNotNil(originals.original(bytes: "bytes:\(newest)", pixels: { nil }, at: 20)?.screen)
+        XCTAssertNil(originals.original(bytes: "bytes:\(newest - RecentOriginals.screensKept)", pixels: { nil }, at: 20)?.screen)
+    }
+
+    /// A copy of an original is strong evidence: an image that cannot be placed is set aside.
+    func testACopyOfAnOriginalIsStrongEvidence() {
+        var evidence = Evidence()
+        evidence.copyOf = "/shots/a.png"
+        XCTAssertTrue(GuardPolicy.hasStrongEvidence(evidence))
+        XCTAssertTrue(evidence.phrases.contains("a copy of the screenshot /shots/a.png as it was before guard rewrote it"))
+    }
+
+    /// The paths a command line names: files in folders that exist, folders; ImageMagick's
+    /// format prefix off; options and bare words name nothing; relative to the working folder.
+    func testTheCommandLineNamesFilesAndFolders() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shotguard-named-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: root) }
+        let folder = (path: root, at: { (name: String) in root + "/" + name })
+        let details = ProcessDetails(pid: 1, program: "import", executable: nil, workingFolder: Array(folder.path.utf8),
+                                     arguments: ["import", "-window", "root", "png:x.bin", "./out", "-quality", "90", "/nowhere/a.png",
+                                                 "sh -c 'convert \(folder.at("a.png")) out/b.miff'"],
+                                     parentPID: 1, processGroup: 1)
+        let named = PixelFollower.namedPaths(details, folder: BytePath(folder.path))
+        XCTAssertEqual(named.files, Set([folder.at("x.bin"), folder.at("a.png"), folder.at("out/b.miff")].map { BytePath($0) }))
+        XCTAssertEqual(named.folders, [BytePath(folder.at("out"))])
+    }
+
+    /// Formats guard cannot read are named by their first bytes, and count as images.
+    func testForeignFormatsAreNamed() {
+        XCTAssertEqual(ImageSignature.foreignFormat(Array("id=ImageMagick  version=1.0\n".utf8)), "MIFF")
+        XCTAssertEqual(ImageSignature.foreignFormat(Array("%PDF-1.7\n".utf8)), "PDF")
+        XCTAssertEqual(ImageSignature.foreignFormat([0, 0, 0, 0x18] + Array("ftypheic".utf8)), "HEIF")
+        XCTAssertTrue(ImageSignature.isImage(Array("id=ImageMagick".utf8)))
+        XCTAssertNil(ImageSignature.foreignFormat([0x89] + Array("PNG\r\n".utf8)), "PNG is read")
+        XCTAssertNil(ImageSignature.foreignFormat(Array("2026-12-06 log line".utf8)))
+        XCTAssertFalse(ImageSignature.isImage(Array("2026-12-06 log line".utf8)))
+    }
+
+    /// An annotated late save: it differs from both screens, least from the one of its read.
+    func testAnImageIsPlacedOnTheScreenItDiffersFromLeast() {
+        let read = WatchPattern.noise(width: 512, height: 256, seed: 1)
+        let now = WatchPattern.noise(width: 512, height: 256, seed: 2)
+        var annotated = read
+        for x in 400..<440 { annotated[x, 200] = 0xFFFF_0000 }
+        let context = Fixture.snapshot(at: 0, width: 512, height: 256).context
+        let chosen = Aligner.alignOnBest(annotated, screens: [(now, context), (read, context)], verify: false)
+        XCTAssertEqual(chosen?.screen, 1, "the screen of the read, not today's")
+        XCTAssertEqual(Aligner.alignOnBest(read, screens: [(now, context), (read, context)], verify: false)?.alignment.verified, true)
+    }
+}
+
+/// Pseudo-random pixels, every row different.
+enum WatchPattern {
+    static func noise(width: Int, height: Int, seed: UInt32) -> PixelBuffer {
+        var image = PixelBuffer(width: width, height: height)
+        var state = seed &* 2_654_435_761 | 1
+        for y in 0..<height {
+            for x in 0..<width {
+                state ^= state << 13
+                state ^= state >> 17
+                state ^= state << 5
+                image[x, y] = 0xFF00_0000 | (state & 0x7F7F7F) | 0x202020
+            }
+        }
+        return image
+    }
+}
