@@ -1,13 +1,17 @@
 """`make bench`, guard's part: how fast the screenshot itself is redacted.
 
 File: from scrot's exit (its file closed) to the redacted file renamed over it (a new inode at
-the path). Clipboard: from a tool taking CLIPBOARD to the agent owning it, and to the first
+the path). Followed pixels, in folders the agent does not watch: from the command's exit to the
+file read back redacted, for a screenshot moved by the command scrot runs (`scrot -e 'mv $f …'`)
+and for one piped (`import png:- | cat > f`). Clipboard: from a tool taking CLIPBOARD to the agent owning it, and to the first
 paste arriving redacted (timed inside scripts/clipboard-probe.py, one process, one clock).
 """
 import os
 import statistics
 import subprocess
 import time
+
+from PIL import Image  # python3-pil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTGUARD = os.path.join(ROOT, ".build", "release", "shotguard")
@@ -54,6 +58,43 @@ def file_rewrites(folder, env, runs):
             times.append(time.perf_counter() - closed)
             time.sleep(1.2)
         return times
+    finally:
+        stop_agent(agent)
+
+
+def followed_rewrites(folder, env, runs):
+    """(moved, piped) seconds from the command's exit to its file read back redacted (guard's
+    rewrite, in place or in its inode), in folders the agent does not watch."""
+    first, second = os.path.join(folder, "guard-moved-from"), os.path.join(folder, "guard-moved-to")
+    for place in (first, second):
+        os.makedirs(place, exist_ok=True)
+    agent = start_agent(folder, env, ["--no-clipboard"])
+
+    def until_changed(path, started):
+        # Redacted when the rule's rectangle reads black (a file read half-written is skipped).
+        deadline = started + 10
+        while True:
+            try:
+                with Image.open(path) as image:
+                    if image.convert("RGB").crop((100, 100, 500, 300)).getextrema() == ((0, 0), (0, 0), (0, 0)):
+                        return time.perf_counter() - started
+            except (OSError, SyntaxError):
+                pass
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"guard did not rewrite {path} within 10 s")
+            time.sleep(0.002)
+
+    try:
+        moved, piped = [], []
+        for index in range(runs):
+            subprocess.run(["scrot", "-o", os.path.join(first, f"m-{index}.png"), "-e", f"mv $f '{second}/'"], env=env, check=True)
+            moved.append(until_changed(os.path.join(second, f"m-{index}.png"), time.perf_counter()))
+            time.sleep(1.2)
+            target = os.path.join(second, f"p-{index}.png")
+            subprocess.run(f"import -window root png:- | cat > '{target}'", shell=True, env=env, check=True)
+            piped.append(until_changed(target, time.perf_counter()))
+            time.sleep(1.2)
+        return moved, piped
     finally:
         stop_agent(agent)
 
@@ -109,6 +150,11 @@ def describe(values):
 def bench_guard(width, height, folder, env, runs):
     rewrites = [seconds * 1000 for seconds in file_rewrites(folder, env, runs)]
     print(f"\nguard, {width}x{height}: scrot's file closed -> redacted file renamed over it, {runs} runs: {describe(rewrites)}")
+    moved, piped = followed_rewrites(folder, env, runs)
+    print(f"guard, {width}x{height}: scrot -e 'mv $f elsewhere/' exits -> the moved file redacted, {runs} runs: "
+          f"{describe([seconds * 1000 for seconds in moved])}")
+    print(f"guard, {width}x{height}: import png:- | cat > f exits -> f redacted, {runs} runs: "
+          f"{describe([seconds * 1000 for seconds in piped])}")
     clip = clipboard_takeovers(folder, env, runs)
     print(f"guard, {width}x{height}: tool takes CLIPBOARD -> agent owns it, {runs} runs: {describe([c[0] for c in clip])}")
     print(f"guard, {width}x{height}: tool takes CLIPBOARD -> first paste arrives redacted, {runs} runs: "
