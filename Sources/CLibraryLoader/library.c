@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include "sg_library.h"
 
+/* All or nothing: when a symbol is missing, every slot filled before it is emptied again and the
+ * library closed, so that no caller can reach half a library through a slot left set. */
 int sg_library_load(const char *library, const struct sg_symbol *symbols, size_t count, char *reason, size_t size) {
     void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) {
@@ -15,6 +17,10 @@ int sg_library_load(const char *library, const struct sg_symbol *symbols, size_t
         if (*symbols[index].slot == NULL) {
             const char *error = dlerror();
             snprintf(reason, size, "cannot load %s (%s)", library, error != NULL ? error : symbols[index].name);
+            for (size_t filled = 0; filled < index; filled++) {
+                *symbols[filled].slot = NULL;
+            }
+            dlclose(handle);
             return -1;
         }
     }

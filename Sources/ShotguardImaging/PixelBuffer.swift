@@ -9,14 +9,24 @@ public struct PixelBuffer: Sendable, Equatable {
     /// Whether the fourth byte is meaningful alpha (a PNG with transparency); otherwise it is
     /// 0xFF and not written out.
     public var hasAlpha: Bool
-    public var pixels: [UInt32]
+    /// The pixels, `width * height` of them, always: a change that alters their count stops
+    /// the process before the buffer reaches C code that trusts its size. Changed in place
+    /// (`_modify`), never copied for a write.
+    public var pixels: [UInt32] {
+        get { storage }
+        _modify {
+            yield &storage
+            precondition(storage.count == width * height, "a pixel buffer's pixels no longer match its size")
+        }
+    }
+    private var storage: [UInt32]
 
     /// A buffer filled with one 0xAARRGGBB value.
     public init(width: Int, height: Int, fill: UInt32 = 0xFF00_0000, hasAlpha: Bool = false) {
         self.width = width
         self.height = height
         self.hasAlpha = hasAlpha
-        self.pixels = [UInt32](repeating: fill, count: width * height)
+        self.storage = [UInt32](repeating: fill, count: width * height)
     }
 
     /// Wraps pixels already laid out row by row; `pixels.count` must be `width * height`.
@@ -25,7 +35,7 @@ public struct PixelBuffer: Sendable, Equatable {
         self.width = width
         self.height = height
         self.hasAlpha = hasAlpha
-        self.pixels = pixels
+        self.storage = pixels
     }
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
