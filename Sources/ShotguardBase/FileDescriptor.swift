@@ -25,20 +25,24 @@ public struct FileDescriptor: Sendable {
         return FileDescriptor(fd, name: path)
     }
 
-    /// Writes every byte, however many calls it takes. A call that writes nothing is an error
-    /// rather than a reason to loop.
-    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = try retryingInterrupts(name, "write") { Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset) }
+    /// Writes every byte, however many calls it takes: at the descriptor's offset, or from
+    /// `offset` on (`pwrite`, which leaves the descriptor's offset alone). A call that writes
+    /// nothing is an error rather than a reason to loop. The one write loop of shotguard.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: off_t? = nil) throws(FileError) {
+        var done = 0
+        while done < bytes.count {
+            let base = bytes.baseAddress! + done, left = bytes.count - done
+            let count = try retryingInterrupts(name, offset == nil ? "write" : "pwrite") {
+                offset.map { Glibc.pwrite(rawValue, base, left, $0 + off_t(done)) } ?? Glibc.write(rawValue, base, left)
+            }
             guard count > 0 else { throw FileError(.io, path: name, "write: no bytes were written") }
-            offset += count
+            done += count
         }
     }
 
-    public func writeAll(_ bytes: [UInt8]) throws(FileError) {
+    public func writeAll(_ bytes: [UInt8], at offset: off_t? = nil) throws(FileError) {
         // withUnsafeBytes rethrows untyped: the typed error comes out through a Result.
-        try bytes.withUnsafeBytes { buffer in Result { () throws(FileError) in try writeAll(buffer) } }.get()
+        try bytes.withUnsafeBytes { buffer in Result { () throws(FileError) in try writeAll(buffer, at: offset) } }.get()
     }
 
     /// Writes `text` as UTF-8.
@@ -71,19 +75,16 @@ public struct FileDescriptor: Sendable {
     public func close() throws(FileError) {
         guard Glibc.close(rawValue) != 0 else { return }
         let code = errno
-        if code != EINTR { throw FileError(.io, path: name, "close: \(errnoText(code))") }
+        if code != EINTR { throw FileError(path: name, call: "close", code: code) }
     }
 }
 
 /// Calls `body` again while it fails with `EINTR`; any other failure (a negative result)
-/// throws a `FileError` naming `path`, `call` and errno's text, read before anything can
-/// change it.
+/// throws a `FileError` naming `path`, `call` and errno, read before anything can change it.
 @discardableResult
 public func retryingInterrupts<T: SignedInteger>(_ path: String, _ call: String, _ body: () -> T) throws(FileError) -> T {
-    while true {
-        let result = body()
-        if result >= 0 { return result }
-        let code = errno
-        if code != EINTR { throw FileError(.io, path: path, "\(call): \(errnoText(code))") }
+    switch uninterrupted(body) {
+    case .success(let result): return result
+    case .failure(let failure): throw FileError(path: path, call: call, code: failure.code)
     }
 }

@@ -84,9 +84,8 @@ enum ProcFile {
         var bytes = [UInt8](repeating: 0, count: limit)
         var filled = 0
         while filled < limit {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, limit - filled) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
+            let read = bytes.withUnsafeMutableBytes { buffer in uninterrupted { Glibc.read(fd, buffer.baseAddress! + filled, limit - filled) } }
+            guard case .success(let count) = read else { return nil }
             if count == 0 { break }
             filled += count
         }

@@ -17,9 +17,24 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
 /// Runs `body` until it does not fail with EINTR; a negative result throws `SystemError`.
 @discardableResult
 public func retrying<T: SignedInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws(SystemError) -> T {
+    switch uninterrupted(body) {
+    case .success(let result): return result
+    case .failure(let failure): throw SystemError(call: call(), code: failure.code)
+    }
+}
+
+/// errno of a failed call, taken the moment it failed.
+public struct Errno: Error, Sendable {
+    public let code: Int32
+}
+
+/// The one `EINTR` loop: runs `body` again while it fails (a negative result) with `EINTR`;
+/// its result, or the errno of the failure that ended it, read before anything else runs.
+public func uninterrupted<T: SignedInteger>(_ body: () -> T) -> Result<T, Errno> {
     while true {
         let result = body()
-        if result >= 0 { return result }
-        if errno != EINTR { throw SystemError(call: call(), code: errno) }
+        if result >= 0 { return .success(result) }
+        let code = errno
+        if code != EINTR { return .failure(Errno(code: code)) }
     }
 }

@@ -18,8 +18,7 @@ public final class SessionBus {
     public static func user() throws(BusError) -> SessionBus {
         let environment = (getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) } ?? "")
         if environment.isEmpty {
-            let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? ""
-            if runtime.isEmpty {
+            guard let runtime = XDGPaths.runtimeDirectory() else {
                 throw .noSessionBus("DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set")
             }
             var status = stat()

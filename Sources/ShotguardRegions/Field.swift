@@ -1,5 +1,6 @@
 // What a `field` rule selects of the accessible fields on screen.
 
+import ShotguardText
 import ShotguardScreen
 
 /// The conditions of a `field` rule on the accessible object itself; conditions on its window

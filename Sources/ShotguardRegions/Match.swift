@@ -1,4 +1,5 @@
 // The conditions a `window` rule puts on a window: class, instance, title, title pattern, type.
+import ShotguardText
 import ShotguardScreen
 
 /// One condition of a `window` rule. A window matches a rule when it meets all of them.

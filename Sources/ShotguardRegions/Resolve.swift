@@ -1,5 +1,6 @@
 // Turns rules into screen rectangles for one moment's windows, and screen rectangles into image ones.
 
+import ShotguardText
 import ShotguardImaging
 import ShotguardScreen
 

@@ -1,5 +1,6 @@
 // Resolves `field` rules: the accessible fields they select, at the fields' screen extents.
 
+import ShotguardText
 import ShotguardImaging
 import ShotguardScreen
 

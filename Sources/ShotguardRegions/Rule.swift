@@ -1,5 +1,6 @@
 // One line of a regions file: what to cover, and with what.
 
+import ShotguardText
 import ShotguardImaging
 import ShotguardScreen
 

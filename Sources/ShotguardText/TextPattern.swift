@@ -84,12 +84,39 @@ public final class TextPattern: @unchecked Sendable, CustomStringConvertible {
         return (ranges, exhausted)
     }
 
+    /// Whether the expression matches anywhere in `text` (one attempt, within the budget): the
+    /// one matcher `title~` rules use too.
+    public func search(_ text: String) -> PatternSearch {
+        var text = text
+        guard text.utf8.count <= Self.maximumLineBytes else { return .undecided }
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return .undecided }
+        defer { pcre2_match_data_free_8(data) }
+        return text.withUTF8 { subject in
+            // An empty buffer may have no base address; PCRE2 wants a pointer even for length 0.
+            let empty: [UInt8] = [0]
+            let result = empty.withUnsafeBufferPointer { fallback in
+                pcre2_match_8(code, subject.baseAddress ?? fallback.baseAddress, subject.count, 0, 0, data, context)
+            }
+            if result >= 0 { return .match }
+            // Match, depth or heap limit, or any other failure: not decided, so not "no match".
+            return result == PCRE2_ERROR_NOMATCH ? .noMatch : .undecided
+        }
+    }
+
     private static func message(for code: Int32) -> String {
         var buffer = [UInt8](repeating: 0, count: 256)
         let length = pcre2_get_error_message_8(code, &buffer, buffer.count)
         guard length > 0 else { return "invalid regular expression" }
         return String(decoding: buffer.prefix(Int(length)), as: UTF8.self)
     }
+}
+
+/// What one search decided.
+public enum PatternSearch: Sendable, Equatable {
+    case match, noMatch
+    /// The budget ran out (a pattern that backtracks without end on this text, or text longer
+    /// than the pattern examines).
+    case undecided
 }
 
 /// A `text pattern~` expression that PCRE2 rejects: its reason on one line, and the UTF-8

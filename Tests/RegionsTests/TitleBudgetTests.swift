@@ -1,4 +1,5 @@
 // title~ patterns in bounded time: a decided answer within PCRE2's budget, or undecided, redacted.
+import ShotguardText
 import ShotguardImaging
 import ShotguardRegions
 import XCTest

@@ -194,12 +194,10 @@ struct FileRewrite {
         // Emptied first: on a full disk the old bytes' blocks are what the new ones need (the
         // caller kept the original elsewhere first).
         guard ftruncate(fd, 0) == 0 else { throw RewriteError(kind: .io, description: "cannot truncate \(path): \(errnoText())") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, $0.count - written, off_t(written)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw RewriteError(kind: .io, description: "cannot write \(path): \(errnoText())") }
-            written += count
+        do throws(FileError) {
+            try FileDescriptor(fd, name: path.description).writeAll(bytes, at: 0)
+        } catch {
+            throw RewriteError(kind: .io, description: "cannot write \(path): \(error.code.map { errnoText($0) } ?? error.message)")
         }
         guard ftruncate(fd, off_t(bytes.count)) == 0 else {
             throw RewriteError(kind: .io, description: "cannot truncate \(path): \(errnoText())")
@@ -228,14 +226,10 @@ struct FileRewrite {
     }
 
     private func writeAll(_ bytes: [UInt8], to fd: Int32) throws(RewriteError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw RewriteError(kind: .io, description: "cannot write beside \(path): \(errnoText())")
-            }
-            written += count
+        do throws(FileError) {
+            try FileDescriptor(fd, name: path.description).writeAll(bytes)
+        } catch {
+            throw RewriteError(kind: .io, description: "cannot write beside \(path): \(error.code.map { errnoText($0) } ?? error.message)")
         }
     }
 

@@ -13,7 +13,7 @@ struct Thumbnails {
         if let folder {
             self.folder = folder
         } else {
-            self.folder = (XDGPaths.absolute("XDG_CACHE_HOME") ?? (XDGPaths.home() ?? "/") + "/.cache") + "/thumbnails"
+            self.folder = XDGPaths.cacheHome() + "/thumbnails"
         }
     }
 

@@ -80,9 +80,8 @@ final class Inotify {
         var events: [InotifyEvent] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return events }
+            let read = buffer.withUnsafeMutableBytes { bytes in uninterrupted { Glibc.read(fileDescriptor, bytes.baseAddress, bytes.count) } }
+            guard case .success(let count) = read, count > 0 else { return events }
             var offset = 0
             buffer.withUnsafeBytes { bytes in
                 while offset + MemoryLayout<inotify_event>.size <= count {

@@ -12,6 +12,7 @@ enum DefaultFolders {
     }
 
     static func picturesFolder(home: String) -> String {
+        // The home given, not the environment's: a test or caller may name another.
         let config = XDGPaths.absolute("XDG_CONFIG_HOME") ?? home + "/.config"
         guard let file = fopen(config + "/user-dirs.dirs", "r") else { return home + "/Pictures" }
         defer { fclose(file) }

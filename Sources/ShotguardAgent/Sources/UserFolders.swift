@@ -21,7 +21,7 @@ public enum UserFolders {
     /// `$XDG_STATE_HOME/shotguard` (an absolute `XDG_STATE_HOME` only), else
     /// `~/.local/state/shotguard`: the agent's private state (reports, lock, quarantine).
     public static func stateFolder() -> String {
-        normalized(XDGPaths.absolute("XDG_STATE_HOME") ?? (home() ?? "/") + "/.local/state") + "/shotguard"
+        normalized(XDGPaths.stateHome()) + "/shotguard"
     }
 
     /// `path` made absolute against the current folder, without trailing or doubled slashes.
