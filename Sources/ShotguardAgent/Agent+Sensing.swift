@@ -78,7 +78,7 @@ extension Agent {
             ("pid", info.pid.map { .number(Int($0)) } ?? .null), ("geometry", info.area.map { .string($0.description) } ?? .null),
             ("frames", .number(info.frames)),
         ])
-        if !outputs.sink.announce(line) { inputs.stopping = true }
+        if !outputs.sink.announce(line) { inputs.stop(because: .outputClosed) }
         log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program))])
         outputs.desktop.recording(started: started, program: info.program, pid: info.pid, geometry: info.area?.description,
                                   rulesInForce: !(rules.inForce?.rules.isEmpty ?? true), shielded: outputs.shield.shieldsReads)

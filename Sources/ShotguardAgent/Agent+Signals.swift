@@ -261,6 +261,6 @@ extension Agent {
             log.verbose("capture event \(event.id) \(why): no report")
             return
         }
-        if !outputs.sink.deliver(report) { inputs.stopping = true }
+        if !outputs.sink.deliver(report) { inputs.stop(because: .outputClosed) }
     }
 }

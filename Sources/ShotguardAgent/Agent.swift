@@ -91,7 +91,7 @@ public final class Agent {
             }
             if inputs.isLost { return lostDisplay() }
             afterTurn()
-            if options.once, outputs.sink.delivered > 0 { inputs.stopping = true }
+            if options.once, outputs.sink.delivered > 0 { inputs.stop(because: .once) }
         }
         settleEverything()
         (handler.clipboardGuard as? ClipboardGuard)?.handOff(displayLost: inputs.display.isLost)
@@ -194,7 +194,7 @@ public final class Agent {
             switch signal {
             case SIGINT, SIGTERM:
                 log.info("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
-                inputs.stopping = true
+                inputs.stop(because: .signal(signal))
             case SIGHUP:
                 if rules.reload(reason: "SIGHUP") != nil { refreshShield() }
             case SIGCHLD:

@@ -36,8 +36,7 @@ extension ClipboardServer {
             }
             expire(now: monotonicNow())
             guard let deadline = handOff?.deadline, !display.isLost else { break }
-            var descriptor = pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(max(0, (deadline - monotonicNow()) * 1000).rounded(.up)))
+            display.waitForServer(until: deadline)
         }
         return events.contains { if case .handedOff(_, true) = $0 { return true } else { return false } }
     }

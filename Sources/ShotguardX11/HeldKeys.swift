@@ -26,9 +26,7 @@ extension Display {
             guard remaining > 0, !isLost else { return false }
             // Events Xlib already read from the socket would not wake poll().
             if XPending(handle) == 0 {
-                let wait = hearsReleases ? remaining : min(remaining, 0.02)
-                var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, Int32((wait * 1000).rounded(.up)))
+                waitForServer(until: monotonicNow() + (hearsReleases ? remaining : min(remaining, 0.02)))
             }
             var event = XEvent()
             while XPending(handle) > 0 { XNextEvent(handle, &event) }

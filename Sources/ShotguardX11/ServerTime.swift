@@ -15,6 +15,9 @@ private func isPropertyEvent(_ display: OpaquePointer?, _ event: UnsafeMutablePo
 }
 
 extension ClipboardServer {
+    /// How long guard waits for the server's time before it gives up taking the clipboard.
+    static let serverTimeLimit = 1.0
+
     /// The server's time now. Selections must be owned with a real timestamp: with
     /// CurrentTime, a requestor cannot tell a stale ownership from ours (ICCCM 2.1). Appending
     /// nothing to a property of our own window makes the server send a PropertyNotify stamped
@@ -25,19 +28,19 @@ extension ClipboardServer {
         XFlush(display.handle)
         var wanted: [UInt] = [UInt(window), UInt(timestampProperty)]
         var event = XEvent()
-        // The server answers at once; the bound only guards against a server that stopped.
-        let deadline = monotonicNow() + 2
+        // The server answers at once; the bound only guards against a server that stopped, and
+        // keeps the agent's loop (which asks this when guard takes the clipboard) from waiting
+        // long on it.
+        let deadline = monotonicNow() + Self.serverTimeLimit
         while true {
             let found = wanted.withUnsafeMutableBytes { bytes in
                 XCheckIfEvent(display.handle, &event, isPropertyEvent, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
             }
             if found != 0 { return event.xproperty.time }
-            let remaining = deadline - monotonicNow()
-            guard remaining > 0, !display.isLost else {
-                throw X11Error(.clipboard, "the X server '\(display.name)' did not report its time within 2 s (expected a PropertyNotify on window \(hexID(UInt(window))))")
+            guard deadline > monotonicNow(), !display.isLost else {
+                throw X11Error(.clipboard, "the X server '\(display.name)' did not report its time within \(Self.serverTimeLimit) s (expected a PropertyNotify on window \(hexID(UInt(window))))")
             }
-            var descriptor = pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            display.waitForServer(until: deadline)
         }
     }
 }

@@ -62,8 +62,7 @@ extension Display {
                 }
             }
             if isLost { throw X11Error(.connectionLost, "the X display '\(name)' went away while picking a window") }
-            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, -1)
+            waitForServer(until: nil)
         }
     }
 }

@@ -24,8 +24,7 @@ extension Display {
                 let remaining = deadline - monotonicNow()
                 guard remaining > 0, !isLost else { return false }
                 if changed { break }
-                var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+                waitForServer(until: deadline)
                 // Reading the socket happens in XCheckWindowEvent's next call.
                 _ = XEventsQueued(handle, QueuedAfterReading)
             }

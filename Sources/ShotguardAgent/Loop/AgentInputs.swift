@@ -19,8 +19,14 @@ final class AgentInputs {
     /// Follows protected pixels from the programs that read them to the files they write.
     let pixels: PixelFollower
     let clock: any AgentClock
-    /// Set by SIGINT/SIGTERM, a reporter that can take no more, or `--once` after its report.
-    var stopping = false
+    /// Why the loop ends after this turn, once something asked it to (`stop(because:)`).
+    private(set) var stopReason: StopReason?
+    var stopping: Bool { stopReason != nil }
+
+    /// Ends the loop after this turn; the first reason given is the one kept.
+    func stop(because reason: StopReason) {
+        if stopReason == nil { stopReason = reason }
+    }
     /// The X connection hung up (POLLHUP/POLLERR) without Xlib noticing yet.
     var connectionClosed = false
     /// The process of the last clipboard owner that handed its offer to a clipboard manager.
@@ -76,4 +82,14 @@ final class AgentInputs {
             sink.childExited()
         }
     }
+}
+
+/// Why the agent's loop ends.
+enum StopReason: Equatable, Sendable {
+    /// SIGINT or SIGTERM.
+    case signal(Int32)
+    /// `--once`, after its report.
+    case once
+    /// The report sink can take no more (standard output closed, `--exec` failing for good).
+    case outputClosed
 }

@@ -64,6 +64,11 @@ struct CaptureTracker {
     static let maximumLooks = 8
     /// Signals listed per event (its report); more still count, but are not listed.
     static let maximumSignals = 64
+    /// A read narrower or shorter than this (a colour picker, a magnifier) is no screenshot.
+    static let smallestScreenshotSide = 32
+    /// How many times an event with a screenshot signal and no image looks for the newest
+    /// screenshot-like file in the watched folders before it settles without one.
+    static let looksForAFile = 2
 
     typealias Snapshotter = () -> Snapshot?
 
@@ -132,7 +137,7 @@ struct CaptureTracker {
     /// A read of a few pixels (a colour picker, a magnifier) is no screenshot.
     static func isScreenshotSized(_ area: Rect?) -> Bool {
         guard let area else { return true }
-        return area.width >= 32 && area.height >= 32
+        return area.width >= smallestScreenshotSide && area.height >= smallestScreenshotSide
     }
 
     private mutating func receive(_ candidate: Candidate, at now: Moment, snapshot: Snapshotter) -> [String] {
@@ -209,7 +214,8 @@ struct CaptureTracker {
                 event = current
                 return ["\(candidate.name) shows a screenshot already handled: no second report"]
             }
-            if current.placed == nil || (current.placed!.candidate.naming == .weak && candidate.naming != .weak) {
+            // The first placed image is the event's, unless a screenshot-named one comes after a weak one.
+            if current.placed.map({ $0.candidate.naming == .weak && candidate.naming != .weak }) ?? true {
                 current.placed = placed
             }
             if candidate.naming == .weak { current.count(.image(key: candidate.key), at: now.monotonic) }
@@ -285,7 +291,7 @@ struct CaptureTracker {
         if !final {
             guard queue.isEmpty, current.textPending == 0 || now.monotonic >= current.start.monotonic + CaptureEvent.limit + TextPasses.limit,
                   now.monotonic >= current.settleTime else { return nil }
-            if current.hasCountedSignal, !current.hasRealImage, current.looks < 2 {
+            if current.hasCountedSignal, !current.hasRealImage, current.looks < Self.looksForAFile {
                 current.looks += 1
                 current.retryAt = nil
                 if let found = lookForFile(current.start.wall - ScreenshotFileClassifier.maximumAge),
@@ -297,7 +303,7 @@ struct CaptureTracker {
                     event = current
                     return nil
                 }
-                if current.looks < 2 {
+                if current.looks < Self.looksForAFile {
                     current.retryAt = now.monotonic + CaptureEvent.retryDelay
                     event = current
                     return nil
