@@ -15,7 +15,7 @@ extension Agent {
         let burst = arrivals.count > Self.burstArrivals
         for arrival in arrivals {
             let path = arrival.path
-            if path.isInside(BytePath(outputs.sink.spool.folder)) { continue }  // our own reports
+            if own.contains(path) { continue }  // its reports, its quarantine
             if burst, isUnrelatedImage(path) {
                 if !arrival.created { log.verbose("left \(path) as it is: no program read the screen in the half minute before it") }
                 continue

@@ -37,13 +37,16 @@ public final class Agent {
     var resolveThrottle = ResolveThrottle()
     let handler: CandidateHandler
     let outputs: AgentOutputs
+    /// The agent's own folders (state, spool): nothing in them is a user's screenshot.
+    let own: OwnFolders
 
     public init(options: AgentOptions) throws(AgentError) {
         let log = Log(verbose: options.verbose)
         self.options = options
         self.log = log
         let clock = SystemClock()
-        inputs = try AgentInputs(options: options, log: log, clock: clock)
+        own = OwnFolders(spool: options.spoolFolder)
+        inputs = try AgentInputs(options: options, own: own, log: log, clock: clock)
         rules = try RulesInForce(path: options.regionsPath, log: log)
         if options.once, !rules.hasFiles {
             throw AgentError(message: "watch --once: no regions file at \(rules.path) (nothing would be protected; "
@@ -53,7 +56,7 @@ public final class Agent {
         let quarantine = QuarantineStore()
         let clipboardGuard = options.guarding && options.watchClipboard
             ? ClipboardGuard(server: inputs.desktop.clipboardServer, log: log) : nil
-        handler = CandidateHandler(fileGuard: options.guarding ? DiskFileGuard(quarantine: quarantine, agentStart: clock.now().wall) : nil,
+        handler = CandidateHandler(fileGuard: options.guarding ? DiskFileGuard(quarantine: quarantine, agentStart: clock.now().wall, own: own) : nil,
                                    clipboardGuard: clipboardGuard)
         outputs = try AgentOutputs(options: options, sentinel: inputs.sentinel, log: log)
         // shotguard's own windows (the shield's covers, the tray's menu, the recording mark) are

@@ -62,11 +62,13 @@ final class DiskFileGuard: FileGuarding {
     private let restored: RestoredFilesWatch
     private let thumbnails = Thumbnails()
     private let agentStart: Double
+    private let own: OwnFolders
 
-    init(quarantine: QuarantineStore, agentStart: Double) {
+    init(quarantine: QuarantineStore, agentStart: Double, own: OwnFolders = OwnFolders()) {
         self.quarantine = quarantine
         restored = RestoredFilesWatch(store: quarantine)
         self.agentStart = agentStart
+        self.own = own
     }
 
     func mayTouch(_ identity: FileIdentity) -> Bool {
@@ -80,7 +82,7 @@ final class DiskFileGuard: FileGuarding {
 
     /// Whether the file is in the agent's own folders (its reports, its quarantine): never touched.
     private func isAgentsOwn(_ path: BytePath, held: HeldFile?) -> Bool {
-        held?.isAgentsOwn ?? path.isInside(BytePath(UserFolders.stateFolder()))
+        held?.lies(in: own) ?? own.contains(path)
     }
 
     func redact(_ path: BytePath, read: FileRead, with image: PixelBuffer, id: String) -> FileGuardResult {

@@ -63,7 +63,7 @@ final class HeldFile: Sendable {
 
     /// Whether the file now lies in the agent's own folders (set aside into quarantine): it is
     /// never guarded again.
-    var isAgentsOwn: Bool { kernelName.map { $0.isInside(BytePath(UserFolders.stateFolder())) } ?? false }
+    func lies(in own: OwnFolders) -> Bool { kernelName.map(own.contains) ?? false }
 
     /// Where the file is now, as this process sees it: the kernel's name for the descriptor,
     /// when that name opens this very file. Nil when the file has no name left (unlinked, an
@@ -72,7 +72,7 @@ final class HeldFile: Sendable {
         guard let path = kernelName, path.bytes.first == UInt8(ascii: "/") else { return nil }
         guard let named = FileIdentity.of(path: path), isFile(named), named.mode & S_IFMT == S_IFREG else { return nil }
         // Moved into the agent's own folders (its quarantine): no longer the user's file.
-        guard !path.isInside(BytePath(UserFolders.stateFolder())) else { return nil }
+        guard !OwnFolders().contains(path) else { return nil }
         return path
     }
 

@@ -33,7 +33,7 @@ final class AgentInputs {
     var handOffs = ClipboardHandOffs()
     private let lock: InstanceLock
 
-    init(options: AgentOptions, log: Log, clock: any AgentClock) throws(AgentError) {
+    init(options: AgentOptions, own: OwnFolders, log: Log, clock: any AgentClock) throws(AgentError) {
         self.clock = clock
         do throws(X11Error) {
             display = try Display()
@@ -57,7 +57,7 @@ final class AgentInputs {
             log.warning("\(why); screenshots are noticed by their files, the clipboard and tool windows only, "
                 + "and a file named as a screenshot counts as one")
         }
-        pixels = PixelFollower(log: log)
+        pixels = PixelFollower(own: own, log: log)
         do throws(SystemError) {
             signals = try SignalReader()
             files = options.watchFiles ? try FileSource(folders: DefaultFolders.screenshotFolders() + options.folders, log: log) : nil

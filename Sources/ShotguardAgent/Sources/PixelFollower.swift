@@ -60,7 +60,11 @@ final class PixelFollower {
     /// How often its session is scanned for processes sharing its pipes, while watched closely.
     static let scanInterval = 0.1
 
-    init(log: Log) {
+    /// The agent's own folders: nothing a holder writes there is followed.
+    private let own: OwnFolders
+
+    init(own: OwnFolders, log: Log) {
+        self.own = own
         self.log = log
         let agent = getpid()
         excluded = Set([agent] + Self.ancestry(of: agent))
@@ -104,7 +108,7 @@ final class PixelFollower {
     /// since it is gone.
     private func written(_ paths: Set<BytePath>, by read: ScreenReadRecord, link: ReadLink) -> [FollowedPixels] {
         paths.compactMap { path in
-            guard !Self.isAgentsOwn(path), let identity = FileIdentity.of(path: path), identity.mode & S_IFMT == S_IFREG,
+            guard !own.contains(path), let identity = FileIdentity.of(path: path), identity.mode & S_IFMT == S_IFREG,
                   identity.size > 0, seconds(identity.modified) >= read.time.wall - 1,
                   let held = HeldFile.open(path, expecting: identity), ImageSignature.isImage(held.head(ImageSignature.length)) else {
                 return nil
@@ -319,7 +323,7 @@ final class PixelFollower {
         }
         var writing = Set<FileKey>()
         for file in ProcessDetails.openFiles(of: pid, limit: 256) where file.access != .read {
-            guard !Self.isAgentsOwn(BytePath(bytes: file.path)), let opened = HeldFile.open(descriptor: file.descriptor, of: pid) else {
+            guard !own.contains(BytePath(bytes: file.path)), let opened = HeldFile.open(descriptor: file.descriptor, of: pid) else {
                 continue
             }
             let key = FileKey(device: opened.device, inode: opened.inode)
@@ -362,7 +366,7 @@ final class PixelFollower {
             _ = files.hold(entry.file, writer: entry.writer, path: entry.firstPath, at: entry.heldAt)
             return nil
         }
-        if Self.isAgentsOwn(path) { return nil }
+        if own.contains(path) { return nil }
         let head = entry.file.head(ImageSignature.length)
         if head.isEmpty, alive {
             // Opened and closed before anything was written (a program checking it can write
@@ -455,11 +459,6 @@ final class PixelFollower {
         ProcessTree.secondsSinceBoot() - (now - read.time.monotonic)
     }
 
-    /// The agent's own folders (its state: reports, quarantine, lock): nothing in them is a
-    /// screenshot to guard.
-    static func isAgentsOwn(_ path: BytePath) -> Bool {
-        path.isInside(BytePath(UserFolders.stateFolder()))
-    }
 
     /// The paths a process names on its command line, in its arguments and in the words of a
     /// command it was given to run (`scrot -e 'convert $f -resize 50% ~/small.png'`), made
