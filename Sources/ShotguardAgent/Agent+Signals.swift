@@ -51,18 +51,16 @@ extension Agent {
     /// More file events than this in one read are a burst.
     static let burstArrivals = 16
 
-    /// With capture sensing, an image without a screenshot's name, written by no program that
-    /// read the screen, while no program read it in the half minute before and no open event
-    /// holds other evidence (a tool window, the shield key), is left without being opened: the
-    /// examination would leave it too. Ten thousand photos copied at once then cost a name check
-    /// each, and a screenshot saved among them is not held up behind them.
+    /// The facts the burst shortcut is decided on (`ArrivalPolicy`).
     private func isUnrelatedImage(_ path: BytePath) -> Bool {
-        // While paused, every signal goes to track(), which says it was not followed.
-        guard inputs.sensing != nil, !rules.isPaused, !ScreenshotFileClassifier.isStronglyNamed(path) else { return false }
         let now = inputs.clock.now()
-        return FileIdentity.of(path: path).map { inputs.pixels.writer(of: path, identity: $0) == nil } ?? true
-            && !tracker.reads.anyRead(within: ReadHistory.horizon, at: now)
-            && (tracker.event.map { $0.evidence.isEmpty } ?? true)
+        let facts = FileArrivalFacts(
+            burst: true, sensingAnswers: inputs.sensing != nil && !rules.isPaused,
+            stronglyNamed: ScreenshotFileClassifier.isStronglyNamed(path),
+            writtenByHolder: FileIdentity.of(path: path).map { inputs.pixels.writer(of: path, identity: $0) != nil } ?? false,
+            anyRecentRead: tracker.reads.anyRead(within: ReadHistory.horizon, at: now),
+            eventHasEvidence: !(tracker.event.map { $0.evidence.isEmpty } ?? true))
+        return ArrivalPolicy.decide(facts) == .leaveUnopened
     }
 
     func handleDesktop(_ signals: [DesktopSignal]) {
@@ -118,32 +116,31 @@ extension Agent {
             }
             if evidence.screenRead == nil { evidence.screenRead = tracker.reads.read(relatedTo: origin, at: now) }
         }
-        if let clipboardGuard = handler.clipboardGuard {
-            // A clipboard manager's image handed over by the owner before it is a new copy (the
-            // manager's window may be the one guard took CLIPBOARD from last time): no retake.
-            let arrival = read.handedOverBy == nil ? clipboardGuard.arrival(of: offer, at: now) : .fresh
-            switch arrival {
-            case .fresh:
-                break
-            case .retake(let count):
-                log.warning("guard: \(read.ownerDescription) put an image guard replaced back on the clipboard; guarding it again "
-                    + "(\(count) of \(ClipboardRetakes.limit) within \(Int(ClipboardRetakes.window)) s)")
-            case .overLimit:
-                clipboardGuard.withhold(reason: "\(read.ownerDescription) keeps putting back an image guard replaced")
-                return
-            }
-            let rulesHitNow = !(rules.inForce?.hits(against: tracker.event?.snapshots.last?.context ?? screen.context()).isEmpty ?? true)
-            if GuardPolicy.takesOverAtOnce(evidence: evidence, rulesHitNow: rulesHitNow) {
-                let taken = clipboardGuard.takeOver(from: offer)
-                if !taken.taken { log.warning("guard: \(taken.why)") }
+        let isGuardsOwn = tracker.recent.contains("bytes:" + fnv1a(read.image), as: .own, at: now.monotonic)
+        // A clipboard manager's image handed over by the owner before it is a new copy (the
+        // manager's window may be the one guard took CLIPBOARD from last time): no retake.
+        let arrival = read.handedOverBy == nil && !isGuardsOwn ? handler.clipboardGuard?.arrival(of: offer, at: now) ?? .fresh : .fresh
+        let rulesHitNow = !(rules.inForce?.hits(against: tracker.event?.snapshots.last?.context ?? screen.context()).isEmpty ?? true)
+        let decision = ArrivalPolicy.decide(ClipboardArrivalFacts(arrival: arrival, handedOver: read.handedOverBy != nil,
+                                                                  evidence: evidence, rulesHitNow: rulesHitNow, isGuardsOwn: isGuardsOwn))
+        if case .retake(let count) = arrival {
+            log.warning("guard: \(read.ownerDescription) put an image guard replaced back on the clipboard; guarding it again "
+                + "(\(count) of \(ClipboardRetakes.limit) within \(Int(ClipboardRetakes.window)) s)")
+        }
+        switch decision {
+        case .ignoreOwn:
+            log.verbose("ignored the clipboard image from \(read.ownerDescription): guard's own image")
+            return
+        case .withhold:
+            handler.clipboardGuard?.withhold(reason: "\(read.ownerDescription) keeps putting back an image guard replaced")
+            return
+        case .examine(let takeOverNow):
+            if takeOverNow, let taken = handler.clipboardGuard?.takeOver(from: offer), !taken.taken {
+                log.warning("guard: \(taken.why)")
             }
         }
         outputs.shield.screenshotSettled(at: now.monotonic)
         let key = "clipboard:\(read.owner):\(read.image.count):\(fnv1a(read.image))"
-        if tracker.recent.contains("bytes:" + fnv1a(read.image), as: .own, at: now.monotonic) {
-            log.verbose("ignored the clipboard image from \(read.ownerDescription): guard's own image")
-            return
-        }
         track(.image(.clipboard(offer, key: key, evidence: evidence, at: now)))
     }
 
