@@ -27,6 +27,7 @@ RELEASE := -c release --static-swift-stdlib
 release:
 	@scripts/install-deps.sh --check build
 	$(SWIFT) build $(RELEASE) --product shotguard
+	$(SWIFT) build $(RELEASE) --product shotguard-hold
 	$(SWIFT) build $(RELEASE) --product sensing-probe
 
 # The test command of the README: every test, X tests on private Xvfb servers.
@@ -73,6 +74,10 @@ FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 # The user manager reads units from PREFIX/lib/systemd/user for /usr and /usr/local, and from
 # ~/.local/share/systemd/user ($XDG_DATA_HOME) for one user.
 SYSTEMDUSERDIR ?= $(if $(HOME_PREFIX),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
+# The hold helper (root) and its system unit: only for a system-wide PREFIX (systemd reads system
+# units from /usr/lib/systemd/system and /usr/local/lib/systemd/system); none for one user.
+LIBEXECDIR ?= $(PREFIX)/libexec/shotguard
+SYSTEMDSYSTEMDIR ?= $(if $(HOME_PREFIX),,$(PREFIX)/lib/systemd/system)
 # The autostart entry always goes to DATADIR/shotguard, for a user to copy into
 # ~/.config/autostart. AUTOSTART=1 also installs it where sessions start it: /etc/xdg/autostart
 # (every user of the machine) or, for a PREFIX in the home folder, ~/.config/autostart.
@@ -85,14 +90,16 @@ STRIP ?= strip
 
 INSTALL_PATHS = BINDIR="$(BINDIR)" MANDIR="$(MANDIR)" BASHCOMPDIR="$(BASHCOMPDIR)" ZSHCOMPDIR="$(ZSHCOMPDIR)" \
 	FISHCOMPDIR="$(FISHCOMPDIR)" SYSTEMDUSERDIR="$(SYSTEMDUSERDIR)" SHAREDIR="$(DATADIR)/shotguard" \
+	LIBEXECDIR="$(LIBEXECDIR)" SYSTEMDSYSTEMDIR="$(SYSTEMDSYSTEMDIR)" \
 	AUTOSTARTDIR="$(AUTOSTARTDIR)" AUTOSTART="$(AUTOSTART)" MANIFEST="$(MANIFEST)" DESTDIR="$(DESTDIR)"
 
-# Builds the release binary and installs that one, stripped: never whatever .build holds. The
-# shotguard product alone: every target would include the tests' support library, which imports
-# XCTest, found in debug builds only.
+# Builds the release binaries and installs those, stripped: never whatever .build holds. The
+# shotguard and shotguard-hold products alone: every target would include the tests' support
+# library, which imports XCTest, found in debug builds only.
 install:
 	@scripts/install-deps.sh --check build
 	$(SWIFT) build $(RELEASE) --product shotguard
+	$(if $(SYSTEMDSYSTEMDIR),$(SWIFT) build $(RELEASE) --product shotguard-hold)
 	$(INSTALL_PATHS) STRIP="$(STRIP)" packaging/install.sh install "$$($(SWIFT) build $(RELEASE) --show-bin-path)/shotguard"
 
 # Removes what install wrote, then the folders it made once they are empty.

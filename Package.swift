@@ -124,6 +124,9 @@ let package = Package(
         .target(name: "ShotguardTestSupport", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene"],
                 path: "Tests/Support", swiftSettings: strict),
         // The screen-read source's loop alone, for measuring what capture sensing costs (scripts/bench-sensing.py).
+        // The optional hold helper (root): fanotify permission events hold other programs' opens
+        // of a screenshot until the agent has redacted it.
+        .executableTarget(name: "shotguard-hold", dependencies: ["CShotguardSys", "ShotguardBase"], swiftSettings: strict),
         .executableTarget(name: "sensing-probe", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11"],
                           path: "Sources/SensingProbe", swiftSettings: strict),
 

@@ -14,6 +14,9 @@ set -eu
 : "${BINDIR:?}" "${MANDIR:?}" "${BASHCOMPDIR:?}" "${ZSHCOMPDIR:?}" "${FISHCOMPDIR:?}" "${SYSTEMDUSERDIR:?}" \
   "${SHAREDIR:?}" "${AUTOSTARTDIR:?}"
 DESTDIR=${DESTDIR:-}
+# The hold helper and its system unit: only when SYSTEMDSYSTEMDIR is set (a system-wide PREFIX).
+LIBEXECDIR=${LIBEXECDIR:-}
+SYSTEMDSYSTEMDIR=${SYSTEMDSYSTEMDIR:-}
 AUTOSTART=${AUTOSTART:-0}
 MANIFEST=${MANIFEST:-}
 STRIP=${STRIP:-strip}
@@ -42,6 +45,12 @@ done
 if [ "$AUTOSTART" = 1 ]; then
     files="$files
 $AUTOSTARTDIR/shotguard.desktop"
+fi
+if [ -n "$SYSTEMDSYSTEMDIR" ]; then
+    files="$files
+$LIBEXECDIR/shotguard-hold
+$MANDIR/man8/shotguard-hold.8
+$SYSTEMDSYSTEMDIR/shotguard-hold.service"
 fi
 
 # Prints "$1" and each of its parents that does not exist under DESTDIR, deepest first.
@@ -82,6 +91,15 @@ $(missing_folders "$(dirname "$file")")"
     if [ "$AUTOSTART" = 1 ]; then
         install -m 644 "$DESTDIR$SHAREDIR/shotguard.desktop" "$DESTDIR$AUTOSTARTDIR/shotguard.desktop"
     fi
+    if [ -n "$SYSTEMDSYSTEMDIR" ]; then
+        # The helper is built beside the agent's binary.
+        install -m 755 "$(dirname "$binary")/shotguard-hold" "$DESTDIR$LIBEXECDIR/shotguard-hold"
+        $STRIP "$DESTDIR$LIBEXECDIR/shotguard-hold"
+        install -m 644 man/shotguard-hold.8 "$DESTDIR$MANDIR/man8/shotguard-hold.8"
+        sed "s|^ExecStart=/usr/local/libexec/shotguard/shotguard-hold|ExecStart=$LIBEXECDIR/shotguard-hold|" \
+            packaging/shotguard-hold.service > "$DESTDIR$SYSTEMDSYSTEMDIR/shotguard-hold.service"
+        chmod 644 "$DESTDIR$SYSTEMDSYSTEMDIR/shotguard-hold.service"
+    fi
 
     if [ -n "$MANIFEST" ]; then
         # Files first, then the folders deepest first: the order uninstall removes them in.
@@ -120,8 +138,27 @@ $sudo_home/.config/systemd/user"
     done
 }
 
+# The hold helper's system unit, when this install wrote one: stopped and disabled before it goes
+# (on the real system only), so that neither a running helper nor a dangling link is left.
+remove_system_unit() {
+    [ -z "$DESTDIR" ] && [ -n "$SYSTEMDSYSTEMDIR" ] && [ -f "$SYSTEMDSYSTEMDIR/shotguard-hold.service" ] || return 0
+    if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+        systemctl disable --now shotguard-hold.service >/dev/null 2>&1 || true
+    fi
+    set +f
+    for link in /etc/systemd/system/*.wants/shotguard-hold.service; do
+        [ -L "$link" ] || continue
+        if [ "$(readlink "$link")" = "$SYSTEMDSYSTEMDIR/shotguard-hold.service" ] || [ ! -e "$link" ]; then
+            rm -f "$link"
+            echo "removed $link (the helper was enabled)"
+        fi
+    done
+    set -f
+}
+
 uninstall_files() {
     remove_unit_links
+    remove_system_unit
     if [ -n "$MANIFEST" ] && [ -f "$DESTDIR$MANIFEST" ]; then
         entries=$(cat "$DESTDIR$MANIFEST")
     else

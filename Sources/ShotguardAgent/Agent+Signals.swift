@@ -39,7 +39,10 @@ extension Agent {
                 }
                 // A screenshot is held from this first sight: read and rewritten through its
                 // descriptor wherever it goes next (a burst of photos holds none).
-                if held == nil, naming == .strong || !evidence.isEmpty { held = HeldFile.open(path, expecting: file.identity) }
+                if held == nil, naming == .strong || !evidence.isEmpty {
+                    held = HeldFile.open(path, expecting: file.identity)
+                    if let held { inputs.openers.hold(held, writer: nil, at: inputs.clock.now().monotonic) }
+                }
                 let candidate = Candidate.file(path, naming: naming, key: FileKeys.key(file.identity), evidence: evidence,
                                                at: inputs.clock.now(), held: held, readScreen: readScreen)
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
@@ -201,6 +204,12 @@ extension Agent {
             break
         }
         for line in tracker.examined(candidate, result.outcome, at: now) { log.verbose(line) }
+        // Done with the file, unless it is looked at again or its text pass rewrites it again:
+        // what waited to open it goes on and reads what guard left.
+        switch result.outcome {
+        case .lookAgain, .readAgain: break
+        default: if result.textPass == nil { inputs.openers.release(candidate.held) }
+        }
         if let pending = result.textPass, let regions = rules.inForce {
             handler.startTextPass(pending, rules: regions.scannerRules(against: pending.screen))
             tracker.textPassStarted()
@@ -219,6 +228,7 @@ extension Agent {
             tracker.recent.contains(key, as: .own, at: now.monotonic)
         }
         for outcome in outcomes {
+            inputs.openers.release(outcome.candidate.held)
             for key in outcome.ownKeys { tracker.noteOwn(key, at: now) }
             tracker.record({ guardOutcome in
                 if let file = outcome.file { guardOutcome.file = file }

@@ -149,8 +149,13 @@ public final class Agent {
         if inputs.desktop.hasNewWindows || inputs.desktop.hasQueuedEvents { return now.monotonic }
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline, resolveThrottle.deadline,
                 inputs.sentinelEvents.deadline, inputs.pixels.deadline, outputs.delivery.deadline,
+                inputs.openers.deadline(limit: Self.longestHold),
                 outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
     }
+
+    /// A file is held from other programs' opens at most this long: its examination and text
+    /// pass are done by then (the helper itself lets each open go after 5 s).
+    static let longestHold = 20.0
 
     /// The work of every turn after the ready descriptors: timers, one candidate, the settle.
     private func afterTurn() {
@@ -166,6 +171,7 @@ public final class Agent {
         outputs.delivery.process()
         handleSensed(inputs.sentinelEvents.expire())
         handleFollowed(inputs.pixels.poll(at: now.monotonic))
+        inputs.openers.releaseHeld(before: now.monotonic - Self.longestHold)
         if rules.endPauseIfDue(at: now) { protectionResumed() }
         if let line = rules.reloadIfDue(at: now.monotonic) {
             refreshShield()

@@ -4,7 +4,7 @@ import ShotguardTestSupport
 import XCTest
 
 final class ManPageTests: XCTestCase {
-    static let pages = ["man/shotguard.1", "man/shotguard-regions.5", "man/shotguard-agent.conf.5"]
+    static let pages = ["man/shotguard.1", "man/shotguard-regions.5", "man/shotguard-agent.conf.5", "man/shotguard-hold.8"]
 
     func testManPageHasASubsectionForEveryCommandAndNoOther() throws {
         let help = try ShotguardHelp.read()
@@ -46,7 +46,8 @@ final class ManPageTests: XCTestCase {
         let known = try ShotguardHelp.read().allOptionNames.union(["--force-renderer-accessibility"])
             // systemctl, busctl and gdbus, for the agent's unit and bus interface.
             .union(["--user", "--session", "--dest", "--object-path", "--method"])
-        for path in Self.pages {
+        // shotguard-hold(8) documents another program's options (HoldHelperPageTests).
+        for path in Self.pages where path != "man/shotguard-hold.8" {
             let page = try ManPage.render(path)
             for name in longOptionNames(in: page.text).subtracting(known).sorted() {
                 XCTFail("\(path) names \(name), which no shotguard command has")
@@ -138,6 +139,23 @@ final class ManPageTests: XCTestCase {
             let result = try runProgram(mandoc, ["-Tlint", "-W", "style", repositoryFile(path).path])
             XCTAssertEqual(result.stdoutText + result.stderr, "", "mandoc -Tlint -W style \(path)")
             XCTAssertEqual(result.status, 0, "mandoc -Tlint -W style \(path)")
+        }
+    }
+}
+
+/// shotguard-hold(8) names every option the helper takes, as its usage says them.
+final class HoldHelperPageTests: XCTestCase {
+    func testThePageNamesEveryOptionOfTheHelper() throws {
+        let page = try String(contentsOf: repositoryFile("man/shotguard-hold.8"), encoding: .utf8)
+        let source = try String(contentsOf: repositoryFile("Sources/shotguard-hold/main.swift"), encoding: .utf8)
+        let options = source.split(separator: "\n").compactMap { line -> String? in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("case \"--"), let end = text.dropFirst(6).firstIndex(of: "\"") else { return nil }
+            return String(text[text.index(text.startIndex, offsetBy: 6)..<end])
+        }
+        XCTAssertEqual(Set(options), ["--socket", "--verbose", "--help"], "the options main.swift takes")
+        for option in options {
+            XCTAssertTrue(page.contains(option.replacingOccurrences(of: "-", with: "\\-")), "shotguard-hold(8) names \(option)")
         }
     }
 }

@@ -18,6 +18,9 @@ final class PackagingTests: XCTestCase {
             "\(prefix)/lib/systemd/user/shotguard.service": 0o644,
             "\(prefix)/share/shotguard/shotguard.desktop": 0o644,
             "\(prefix)/share/shotguard/installed": 0o644,
+            "\(prefix)/libexec/shotguard/shotguard-hold": 0o755,
+            "\(prefix)/share/man/man8/shotguard-hold.8": 0o644,
+            "\(prefix)/lib/systemd/system/shotguard-hold.service": 0o644,
         ]
         for preset in presets { files["\(prefix)/share/shotguard/presets/\(preset)"] = 0o644 }
         if autostart { files["/etc/xdg/autostart/shotguard.desktop"] = 0o644 }
@@ -34,6 +37,7 @@ final class PackagingTests: XCTestCase {
         "shotguard.1": "man/shotguard.1",
         "shotguard-regions.5": "man/shotguard-regions.5",
         "shotguard-agent.conf.5": "man/shotguard-agent.conf.5",
+        "shotguard-hold.8": "man/shotguard-hold.8",
         "keepassxc": "presets/keepassxc",
         "shotguard.fish": "completions/shotguard.fish",
         "_shotguard": "completions/_shotguard",
@@ -134,7 +138,8 @@ final class PackagingTests: XCTestCase {
                          "BINARY=/nonexistent/old/shotguard"] + (autostart ? ["AUTOSTART=1"] : [])
         let install = try runProgram(make, ["install"] + arguments, environment: swift.environment(home: destination))
         XCTAssertEqual(install.status, 0, "make install: \(install.stdoutText)\(install.stderr)")
-        XCTAssertEqual(try swift.builds(), ["build -c release --static-swift-stdlib --product shotguard"],
+        XCTAssertEqual(try swift.builds(), ["build -c release --static-swift-stdlib --product shotguard",
+                                            "build -c release --static-swift-stdlib --product shotguard-hold"],
                        "make install builds the release, warnings not as errors")
 
         var expected = Self.installedFiles(prefix: prefix, autostart: autostart)
@@ -154,6 +159,8 @@ final class PackagingTests: XCTestCase {
         }
         try checkRewritten(String(decoding: try installed("\(prefix)/lib/systemd/user/shotguard.service"), as: UTF8.self),
                            source: "packaging/shotguard.service", bin: "\(prefix)/bin")
+        let helperUnit = String(decoding: try installed("\(prefix)/lib/systemd/system/shotguard-hold.service"), as: UTF8.self)
+        XCTAssertTrue(helperUnit.split(separator: "\n").contains("ExecStart=\(prefix)/libexec/shotguard/shotguard-hold"), helperUnit)
         let entry = String(decoding: try installed("\(prefix)/share/shotguard/shotguard.desktop"), as: UTF8.self)
         try checkRewritten(entry, source: "packaging/shotguard.desktop", bin: "\(prefix)/bin")
         if autostart {
@@ -365,7 +372,9 @@ struct FakeSwift {
                 *" --show-bin-path "*) echo "\(products.path)"; exit 0 ;;
             esac
             echo "$*" >> "\(log.path)"
-            mkdir -p "\(products.path)" && cp "\(built.path)" "\(products.path)/shotguard"
+            product=shotguard; previous=
+            for argument in "$@"; do [ "$previous" = --product ] && product=$argument; previous=$argument; done
+            mkdir -p "\(products.path)" && cp "\(built.path)" "\(products.path)/$product"
             """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
     }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
+#include <sys/types.h>
 
 /* signalfd(2). */
 int sg_signalfd(int fd, const sigset_t *mask, int flags);
@@ -39,5 +40,36 @@ extern const short sg_posix_spawn_setsid;
  * descriptor that becomes readable when process `pid` exits. -1 with errno ENOSYS on an older
  * kernel, ESRCH when there is no such process. */
 int sg_pidfd_open(pid_t pid);
+
+/* The hold helper (shotguard-hold, root): fanotify permission events on single files, so that
+ * no program but the agent and the file's writer opens a screenshot until guard has redacted it.
+ * fanotify_init with FAN_CLASS_CONTENT, non-blocking and close-on-exec. */
+int sg_fanotify_open(void);
+
+/* Adds (or removes) FAN_OPEN_PERM on the inode `fd` is open on. */
+int sg_fanotify_mark_file(int fanotify, int fd, int add);
+
+/* One open of a marked file: the event's descriptor on the file (the helper answers with it and
+ * closes it) and the opening process. */
+struct sg_fan_event {
+    int fd;
+    int pid;
+    int permission;
+};
+
+/* The events waiting (at most `capacity`); 0 when none, -1 with errno on a failure. */
+int sg_fanotify_read(int fanotify, struct sg_fan_event *events, int capacity);
+
+/* Lets the open waiting on `fd` go on. The helper never denies an open. */
+int sg_fanotify_allow(int fanotify, int fd);
+
+/* sendmsg of `length` bytes with `fd` attached (SCM_RIGHTS) when it is not negative. */
+ssize_t sg_send_with_fd(int socket, const void *bytes, size_t length, int fd);
+
+/* recvmsg, non-blocking: the bytes, and in `fd` the descriptor attached, or -1. */
+ssize_t sg_receive_with_fd(int socket, void *bytes, size_t capacity, int *fd);
+
+/* SO_PEERCRED: the process and user at the other end of a Unix socket. */
+int sg_peer_credentials(int socket, pid_t *pid, uid_t *uid);
 
 #endif

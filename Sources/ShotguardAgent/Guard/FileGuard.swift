@@ -133,6 +133,16 @@ final class DiskFileGuard: FileGuarding {
                     case .success(let entry): kept = entry
                     }
                     try rewrite.overwriteInPlace(bytes)
+                } else if read.held?.isHeldForOpeners ?? false {
+                    // Held by the hold helper: a program waiting to open it found this inode by
+                    // its name already, so the inode itself is rewritten (a rename would hand it
+                    // the original). The original is kept in quarantine only while it is.
+                    switch keepOriginal(read, of: name, id: id, why: "rewritten in its own inode while other programs waited for it") {
+                    case .failure(let why): return makeUnreadable(name, reason: why)
+                    case .success(let entry):
+                        try rewrite.overwriteInPlace(bytes)
+                        quarantine.remove(entry)
+                    }
                 } else {
                     try rewrite.prepare(bytes)
                     if case .originalHasOtherNames(let other) = try rewrite.commit() {

@@ -1,6 +1,7 @@
 // A screenshot file held open from the moment the agent first saw it: read and rewritten through that descriptor wherever the file went.
 import Glibc
 import ShotguardBase
+import Synchronization
 
 /// A descriptor on a file that may hold protected pixels, opened when the agent first saw the
 /// file (its event in a watched folder, or a reading program holding it open for writing) and
@@ -11,6 +12,14 @@ final class HeldFile: Sendable {
     let fd: Int32
     let device: UInt64
     let inode: UInt64
+    private let heldForOpeners = Mutex(false)
+
+    /// Whether the hold helper holds other programs' opens of this file (`OpenersHold`): it is
+    /// then rewritten in its own inode, never renamed over.
+    var isHeldForOpeners: Bool {
+        get { heldForOpeners.withLock { $0 } }
+        set { heldForOpeners.withLock { $0 = newValue } }
+    }
 
     private init(fd: Int32, status: stat) {
         self.fd = fd

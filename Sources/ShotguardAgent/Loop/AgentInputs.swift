@@ -18,6 +18,8 @@ final class AgentInputs {
     let sentinelEvents: ScreenSensing
     /// Follows protected pixels from the programs that read them to the files they write.
     let pixels: PixelFollower
+    /// The hold helper, when it runs: other programs' opens of a screenshot wait for guard.
+    let openers: OpenersHold
     let clock: any AgentClock
     /// Why the loop ends after this turn, once something asked it to (`stop(because:)`).
     private(set) var stopReason: StopReason?
@@ -57,7 +59,8 @@ final class AgentInputs {
             log.warning("\(why); screenshots are noticed by their files, the clipboard and tool windows only, "
                 + "and a file named as a screenshot counts as one")
         }
-        pixels = PixelFollower(own: own, log: log)
+        openers = OpenersHold(log: log)
+        pixels = PixelFollower(own: own, openers: openers, log: log)
         do throws(SystemError) {
             signals = try SignalReader()
             files = options.watchFiles ? try FileSource(folders: DefaultFolders.screenshotFolders() + options.folders, log: log) : nil

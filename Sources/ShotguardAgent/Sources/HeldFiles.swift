@@ -50,8 +50,11 @@ struct HeldFiles {
         return done.values.sorted { $0.heldAt < $1.heldAt }
     }
 
-    /// Drops what `writer` held (it is forgotten), without handing anything on.
-    mutating func forget(writtenBy writer: Int32) {
+    /// Drops what `writer` held (it is forgotten), without handing anything on; returns them.
+    @discardableResult
+    mutating func forget(writtenBy writer: Int32) -> [HeldFile] {
+        let dropped = entries.values.filter { $0.writer == writer }.map(\.file)
         entries = entries.filter { $0.value.writer != writer }
+        return dropped
     }
 }

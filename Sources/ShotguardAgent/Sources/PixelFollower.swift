@@ -62,9 +62,12 @@ final class PixelFollower {
 
     /// The agent's own folders: nothing a holder writes there is followed.
     private let own: OwnFolders
+    /// Where a file held is also held from other programs' opens (the hold helper, if it runs).
+    private let openers: OpenersHold?
 
-    init(own: OwnFolders, log: Log) {
+    init(own: OwnFolders, openers: OpenersHold? = nil, log: Log) {
         self.own = own
+        self.openers = openers
         self.log = log
         let agent = getpid()
         excluded = Set([agent] + Self.ancestry(of: agent))
@@ -330,6 +333,12 @@ final class PixelFollower {
             writing.insert(key)
             if files.hold(opened, writer: pid, path: BytePath(bytes: file.path), at: now) {
                 if let parent = BytePath(bytes: file.path).parent, file.path.first == UInt8(ascii: "/") { watch(parent, for: pid) }
+                // Held from other programs' opens while it may be a screenshot: an image's name,
+                // or an image's first bytes (not its log, nor the terminal it writes to).
+                if ScreenshotFileClassifier.looksLikeImage(BytePath(bytes: file.path).lastComponent)
+                    || ImageSignature.isImage(opened.head(ImageSignature.length)) {
+                    openers?.hold(opened, writer: pid, at: now)
+                }
                 log.verbose("\(holder.program) (pid \(pid)) writes \(BytePath(bytes: file.path)): held until it is complete")
             }
         }
@@ -348,7 +357,17 @@ final class PixelFollower {
         return found
     }
 
+    /// A held file complete (or so its writer says): handed on as an image, held again for a
+    /// writer still at it, or dropped — and then no longer held from other programs' opens.
     private func complete(_ entry: HeldFiles.Entry) -> FollowedPixels? {
+        let followed = decide(entry)
+        if followed == nil, files.entry(device: entry.file.device, inode: entry.file.inode) == nil {
+            openers?.release(entry.file)
+        }
+        return followed
+    }
+
+    private func decide(_ entry: HeldFiles.Entry) -> FollowedPixels? {
         guard let holder = holders.holder(entry.writer) else { return nil }
         let path = entry.file.currentPath ?? entry.firstPath
         let alive = holder.exitedAt == nil
@@ -449,7 +468,7 @@ final class PixelFollower {
         nextScan[pid] = nil
         nextLook[pid] = nil
         if let fd = exits.removeValue(forKey: pid) { close(fd) }
-        files.forget(writtenBy: pid)
+        for file in files.forget(writtenBy: pid) { openers?.release(file) }
     }
 
     // MARK: helpers
