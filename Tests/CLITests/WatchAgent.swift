@@ -57,11 +57,7 @@ final class WatchAgent {
     var log: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
     /// The decisions the agent made so far, oldest first (see EventStream).
-    var events: [[String: Any]] {
-        ((try? String(contentsOf: eventsURL, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
+    var events: [[String: Any]] { EventFile.read(eventsURL) }
 
     /// Waits (bounded) until at least `count` events named `name` (and meeting `condition`)
     /// were said; false on timeout.
@@ -80,7 +76,7 @@ final class WatchAgent {
 
     /// The events named `name` (and meeting `condition`) said so far, oldest first.
     func events(_ name: String, where condition: ([String: Any]) -> Bool = { _ in true }) -> [[String: Any]] {
-        events.filter { $0["event"] as? String == name && condition($0) }
+        EventFile.named(name, in: events, where: condition)
     }
 
     /// Waits (bounded) until the examination of `name` (a file's path, or "the clipboard image")
