@@ -47,6 +47,7 @@ extension Agent {
         let until = rules.pause(seconds: seconds, at: inputs.clock.now())
         outputs.shield.pause(true)
         log.info("protection paused " + (until.map { _ in "for \(Int(seconds)) s" } ?? "until resumed"))
+        log.events.say("pause", [("state", .string("paused")), ("seconds", until.map { _ in .number(Int(seconds)) } ?? .null)])
         refreshShield()
         outputs.desktop.paused(until: until?.wall)
         return .paused(until: until?.wall)
@@ -62,6 +63,7 @@ extension Agent {
     func protectionResumed() {
         outputs.shield.pause(false)
         log.info("protection resumed")
+        log.events.say("pause", [("state", .string("resumed")), ("seconds", .null)])
         refreshShield()
         outputs.desktop.resumed()
     }

@@ -22,6 +22,7 @@ extension Agent {
                 let now = inputs.clock.now()
                 if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime,
                                                       covers: covers, wallNow: now.wall, monotonicNow: now.monotonic) {
+                    log.events.say("shield-key", [("covers", .number(record.covers))])
                     track(.shieldKey(record))
                 }
             case .coversRaised(let client, let area, let covers):

@@ -17,7 +17,10 @@ extension Agent {
             let path = arrival.path
             if own.contains(path) { continue }  // its reports, its quarantine
             if burst, isUnrelatedImage(path) {
-                if !arrival.created { log.verbose("left \(path) as it is: no program read the screen in the half minute before it") }
+                if !arrival.created {
+                    log.verbose("left \(path) as it is: no program read the screen in the half minute before it")
+                    log.events.say("left", [("name", .string(path.description)), ("why", .string(LeftBecause.noScreenRead.rawValue))])
+                }
                 continue
             }
             // A name created without a write (`link`, `linkat` of an O_TMPFILE) is examined only
@@ -26,7 +29,10 @@ extension Agent {
                                                                checkingAge: false, checkingCompleteness: arrival.created)
             switch classified {
             case .failure(let reason):
-                if !arrival.created { log.verbose("ignored \(path): \(reason)") }
+                if !arrival.created {
+                    log.verbose("ignored \(path): \(reason)")
+                    log.events.say("ignored", [("name", .string(path.description)), ("why", .string(reason.code))])
+                }
             case .success(let file):
                 let naming: Naming = file.strength == .strong ? .strong : .weak
                 var evidence = Evidence()
@@ -73,17 +79,22 @@ extension Agent {
                 clipboardArrived(read)
             case .clipboardFailed(let reason):
                 log.warning("clipboard: \(reason)")
+                log.events.say("clipboard-failed")
             case .clipboardHandOff(let from, let to):
                 // Found now: the owner that handed over exits once the manager has its offer.
                 let process = ClientProcess.of(window: from, on: inputs.display)
                 inputs.handOffs.note(from: from, process: process, at: inputs.clock.now().monotonic)
                 log.verbose("clipboard: \(hexID(to)) took CLIPBOARD over from \(hexID(from))"
                     + "\(process.map { " (\($0.program), pid \($0.pid))" } ?? "") while its offer was being read")
+                log.events.say("clipboard-handover", [("from", .string(hexID(from))), ("to", .string(hexID(to))),
+                                                      ("program", process.map { .string($0.program) } ?? .null)])
             case .toolWindowOpened(let id, let tool):
                 log.verbose("screenshot tool window \(hexID(id)) (\(tool)) created")
+                log.events.say("tool-window", [("window", .string(hexID(id))), ("tool", .string(tool)), ("state", .string("created"))])
                 track(.toolWindowCreated(id: id, tool: tool))
             case .toolWindowMapped(let id, let tool):
                 log.verbose("screenshot tool window \(hexID(id)) (\(tool)) shown")
+                log.events.say("tool-window", [("window", .string(hexID(id))), ("tool", .string(tool)), ("state", .string("shown"))])
                 track(.toolWindowShown(id: id, tool: tool))
             case .toolWindowClosed(let id):
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
@@ -101,6 +112,9 @@ extension Agent {
         let now = inputs.clock.now()
         log.verbose("clipboard image (\(read.imageTargets.first ?? "image"), \(read.image.count) bytes\(read.incremental ? ", INCR" : "")) "
             + "from \(read.ownerDescription); \(read.targets.count) targets read\(read.complete ? "" : ", not all")")
+        log.events.say("clipboard", [("type", read.imageTargets.first.map(JSON.string) ?? .null), ("bytes", .number(read.image.count)),
+                                     ("incremental", .bool(read.incremental)), ("targets", .number(read.targets.count)),
+                                     ("complete", .bool(read.complete))])
         let process = ClientProcess.of(window: read.owner, on: inputs.display)
         let owner = ClipboardOwner(window: read.owner, description: read.ownerDescription, process: process,
                                    selectionTime: read.selectionTime)
@@ -129,10 +143,12 @@ extension Agent {
         if case .retake(let count) = arrival {
             log.warning("guard: \(read.ownerDescription) put an image guard replaced back on the clipboard; guarding it again "
                 + "(\(count) of \(ClipboardRetakes.limit) within \(Int(ClipboardRetakes.window)) s)")
+            log.events.say("clipboard-retake", [("count", .number(count)), ("limit", .number(ClipboardRetakes.limit))])
         }
         switch decision {
         case .ignoreOwn:
             log.verbose("ignored the clipboard image from \(read.ownerDescription): guard's own image")
+            log.events.say("ignored", [("name", .string("the clipboard image")), ("why", .string(IgnoreReason.ownImage.rawValue))])
             return
         case .withhold:
             handler.clipboardGuard?.withhold(reason: "\(read.ownerDescription) keeps putting back an image guard replaced")
@@ -147,11 +163,13 @@ extension Agent {
         track(.image(.clipboard(offer, key: key, evidence: evidence, at: now)))
     }
 
-    /// Hands a signal to the tracker (grabbing the screen when it opens an event) and logs why
-    /// anything was ignored.
+    /// Hands a signal to the tracker (grabbing the screen when it opens an event) and says what
+    /// it did.
     func track(_ signal: CaptureSignal) {
         guard !rules.isPaused else {
             log.verbose("protection is paused: a signal was not followed")
+            log.events.say("ignored", [("name", signal.imageName.map(JSON.string) ?? .null),
+                                       ("why", .string(IgnoreReason.paused.rawValue))])
             return
         }
         let before = (tracker.event?.id, tracker.event?.snapshots.count ?? 0)
@@ -165,11 +183,15 @@ extension Agent {
            event.id != before.0 || event.snapshots.count > before.1 {
             handler.textPasses?.warm(snapshot.root, rules: regions.scannerRules(against: snapshot.context))
         }
-        for line in said {
-            log.verbose(line)
-            if line.hasPrefix("ignored ") { log.events.say("ignored", [("why", .string(line))]) }
+        say(said)
+    }
+
+    /// Writes what the tracker did: its verbose line, and its event when it has one.
+    private func say(_ notes: [TrackerNote]) {
+        for note in notes {
+            log.verbose(note.line)
+            if let event = note.event { log.events.say(event.name, event.fields) }
         }
-        if case .image(let candidate) = signal { log.events.say("taken", [("name", .string(candidate.name))]) }
     }
 
     /// Examines one candidate, carries out guard's action, and tells the tracker.
@@ -191,9 +213,7 @@ extension Agent {
             if let clipboard = result.clipboard { outcome.clipboard = clipboard }
             if let quarantine = result.quarantine { outcome.quarantine = quarantine }
         }, note: result.note)
-        for line in result.said { if line.hasPrefix("guard: ") { log.info(line) } else { log.verbose(line) } }
-        for line in result.warnings { log.warning(line) }
-        for line in result.errors { log.error(line) }
+        log.write(result.lines)
         // A screenshot found (placed or set aside): the reads behind it were followed to it.
         switch result.outcome {
         case .placed, .screenshotUnplaced:
@@ -203,7 +223,7 @@ extension Agent {
         default:
             break
         }
-        for line in tracker.examined(candidate, result.outcome, at: now) { log.verbose(line) }
+        say(tracker.examined(candidate, result.outcome, at: now))
         // Done with the file, unless it is looked at again or its text pass rewrites it again:
         // what waited to open it goes on and reads what guard left.
         switch result.outcome {
@@ -215,8 +235,15 @@ extension Agent {
             tracker.textPassStarted()
             log.verbose("text rules: checking \(candidate.name) off the loop")
         }
+        var placement: (geometry: JSON, rectangles: JSON) = (.null, .null)
+        if case .placed(let placed, _) = result.outcome {
+            placement = (.string(placed.alignment.rect.description), .number(placed.redactions.count))
+        }
         log.events.say("examined", [("name", .string(candidate.name)), ("source", .string(candidate.source.rawValue)),
-                                    ("outcome", .string(result.outcome.kind)), ("file", result.file.map(JSON.string) ?? .null),
+                                    ("outcome", .string(result.outcome.kind)),
+                                    ("why", result.leftBecause.map { .string($0.rawValue) } ?? .null),
+                                    ("geometry", placement.geometry), ("rectangles", placement.rectangles),
+                                    ("file", result.file.map(JSON.string) ?? .null),
                                     ("clipboard", result.clipboard.map(JSON.string) ?? .null),
                                     ("quarantine", result.quarantine.map(JSON.string) ?? .null)])
     }
@@ -235,12 +262,10 @@ extension Agent {
                 if let clipboard = outcome.clipboard { guardOutcome.clipboard = clipboard }
                 if let quarantine = outcome.quarantine { guardOutcome.quarantine = quarantine }
             })
-            for line in outcome.said { log.info(line) }
-            for line in outcome.warnings { log.warning(line) }
-            for line in outcome.errors { log.error(line) }
+            log.write(outcome.lines)
             tracker.textPassEnded(key: outcome.candidate.key, image: outcome.image,
                                   covers: outcome.covers.map { (kind: $0.kind.rawValue, line: $0.line, rect: $0.rect) },
-                                  note: outcome.errors.first ?? outcome.warnings.first)
+                                  note: outcome.note)
             log.events.say("text-pass", [("name", .string(outcome.candidate.name)), ("covers", .number(outcome.covers.count)),
                                          ("file", outcome.file.map(JSON.string) ?? .null),
                                          ("clipboard", outcome.clipboard.map(JSON.string) ?? .null)])
@@ -263,9 +288,10 @@ extension Agent {
                 + "\(CandidateQueue.weakPerEvent) of a burst are looked at; screenshots named as such always are)")
         }
         let (report, why) = ReportBuilder.build(event, rules: rules.inForce)
-        log.events.say("settled", [("id", .string(event.id)), ("report", .bool(report != nil)), ("why", .string(why))])
+        log.events.say("settled", [("id", .string(event.id)), ("report", .bool(report != nil)),
+                                   ("why", why.map { .string($0.rawValue) } ?? .null), ("unexamined", .number(event.weakDropped))])
         guard let report else {
-            log.verbose("capture event \(event.id) \(why): no report")
+            log.verbose("capture event \(event.id) \(why?.text ?? ""): no report")
             return
         }
         if !outputs.sink.deliver(report) { inputs.stop(because: .outputClosed) }

@@ -70,9 +70,17 @@ public final class Agent {
         if clipboardGuard != nil, let manager = inputs.desktop.clipboardServer.clipboardManager {
             log.warning("a clipboard manager (window 0x\(String(manager, radix: 16))) runs: its history may keep "
                 + "originals it copied before guard took over")
+            log.events.say("clipboard-manager", [("window", .string(hexID(manager)))])
         }
         // History programs that do not own CLIPBOARD_MANAGER (Parcellite, CopyQ, GPaste…).
-        if clipboardGuard != nil, let warning = ClipboardHistories.warning(ClipboardHistories.running(on: inputs.display.name)) { log.warning(warning) }
+        if clipboardGuard != nil {
+            let histories = ClipboardHistories.running(on: inputs.display.name)
+            if let warning = ClipboardHistories.warning(histories) {
+                log.warning(warning)
+                log.events.say("clipboard-history", [("programs", .array(histories.map { .string($0.program) })),
+                                                     ("images", .bool(histories.contains { $0.keeps == .images }))])
+            }
+        }
         rules.watchFields()
         refreshShield()
         let control = AgentControlAdapter()
@@ -173,10 +181,7 @@ public final class Agent {
         handleFollowed(inputs.pixels.poll(at: now.monotonic))
         inputs.openers.releaseHeld(before: now.monotonic - Self.longestHold)
         if rules.endPauseIfDue(at: now) { protectionResumed() }
-        if let line = rules.reloadIfDue(at: now.monotonic) {
-            refreshShield()
-            log.events.say("rules", [("summary", .string(line))])
-        }
+        if rules.reloadIfDue(at: now.monotonic) { refreshShield() }
         // One candidate a turn: signals and X events are answered between the images of a burst.
         if let candidate = tracker.next(at: inputs.clock.now()) { examine(candidate) }
         settleIfDue()
@@ -186,6 +191,7 @@ public final class Agent {
     /// settle it before exiting.
     private func lostDisplay() -> Int32 {
         log.error("lost the connection to X display '\(inputs.display.name)'")
+        log.events.say("stopping", [("why", .string("display-lost"))])
         settleEverything()
         outputs.sink.drain(seconds: 5) { inputs.waitForChild(sink: outputs.sink) }
         return 1
@@ -203,9 +209,10 @@ public final class Agent {
             switch signal {
             case SIGINT, SIGTERM:
                 log.info("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
+                log.events.say("stopping", [("why", .string(signal == SIGINT ? "SIGINT" : "SIGTERM"))])
                 inputs.stop(because: .signal(signal))
             case SIGHUP:
-                if rules.reload(reason: "SIGHUP") != nil { refreshShield() }
+                if rules.reload(reason: "SIGHUP") { refreshShield() }
             case SIGCHLD:
                 outputs.sink.childExited()
             default:
@@ -246,6 +253,13 @@ public final class Agent {
             + "guard: \(guardText)\(shieldText); reports in \(outputs.sink.spool.folder)")
         log.info(rules.hasFiles ? "protecting with \(rules.summary) from \(rules.path)" : "protecting with \(rules.summary)")
         if let files = inputs.files { log.info("screenshot folders: \(files.targets.joined(separator: ", "))") }
+        log.events.say("watching", [
+            ("display", .string(inputs.display.name)), ("sources", .array(sourceNames.map(JSON.string))),
+            ("guard", .bool(options.guarding)),
+            ("keys", .array(outputs.shield.keys.map(JSON.string))), ("recordings", .bool(outputs.shield.shieldsReads)),
+            ("folders", .array((inputs.files?.targets ?? []).map(JSON.string))), ("regions", rules.hasFiles ? .string(rules.path) : .null),
+            ("rules", .number(rules.regions?.rules.count ?? 0)),
+        ])
     }
 
     /// Guard's leftovers from a crash: temporary files of its naming pattern in watched folders.
@@ -253,6 +267,7 @@ public final class Agent {
         for folder in folders {
             for path in FileRewrite.removeLeftovers(in: folder) {
                 log.info("removed \(path), left by an interrupted rewrite")
+                log.events.say("leftover-removed", [("path", .string(path))])
             }
         }
     }

@@ -1,5 +1,6 @@
 // The capture tracker's decisions, without X: when events open, count and settle; which images go first.
 @testable import ShotguardAgent
+import ShotguardBase
 import ShotguardImaging
 import ShotguardScreen
 import XCTest
@@ -106,14 +107,27 @@ final class CaptureTrackerTests: XCTestCase {
         var tracker = CaptureTracker()
         tracker.noteOwn("file:rewritten.png", at: Fixture.at(0))
         XCTAssertEqual(tracker.receive(.image(Fixture.file("rewritten.png")), at: Fixture.at(0.1), snapshot: take(at: 0.1)),
-                       ["ignored /shots/rewritten.png: guard's own rewrite"])
+                       [.ignored(name: "/shots/rewritten.png", why: .ownRewrite)])
         XCTAssertNil(tracker.event, "its own output opens no event")
         XCTAssertEqual(tracker.receive(.image(Fixture.file("a.png")), at: Fixture.at(1), snapshot: take(at: 1)).last,
-                       "screenshot /shots/a.png")
+                       .taken(name: "/shots/a.png", naming: .strong))
         XCTAssertEqual(tracker.receive(.image(Fixture.file("a.png")), at: Fixture.at(1.2), snapshot: take(at: 1.2)),
-                       ["ignored /shots/a.png: already seen"])
+                       [.ignored(name: "/shots/a.png", why: .alreadySeen)])
         XCTAssertNotNil(tracker.next(at: Fixture.at(1.3)))
         XCTAssertNil(tracker.next(at: Fixture.at(1.3)), "one candidate for one file")
+    }
+
+    /// The tracker's notes are values: the agent writes each one's line and event and reads
+    /// neither back; the event carries codes, not the line's words.
+    func testANoteIsALineForTheLogAndAnEventOfCodes() {
+        let ignored = TrackerNote.ignored(name: "/shots/a.png", why: .ownRewrite)
+        XCTAssertEqual(ignored.line, "ignored /shots/a.png: guard's own rewrite")
+        XCTAssertEqual(ignored.event?.name, "ignored")
+        XCTAssertEqual(ignored.event.map { JSON.object($0.fields).text }, #"{"name":"/shots/a.png","why":"own-rewrite"}"#)
+        let opened = TrackerNote.opened(event: "20261129-140703-120", windows: 3, fallback: Rect(x: 1, y: 2, width: 30, height: 40))
+        XCTAssertEqual(opened.event.map { JSON.object($0.fields).text },
+                       #"{"id":"20261129-140703-120","windows":3,"fallback":"30x40+1+2"}"#)
+        XCTAssertNil(TrackerNote.left(name: "/shots/a.png", reason: "not found on the screen").event, "the examined event says it")
     }
 
     /// A photo import must not delay a real screenshot: urgent candidates go first, weak ones
@@ -143,7 +157,7 @@ final class CaptureTrackerTests: XCTestCase {
             candidate = tracker.next(at: Fixture.at(Double(look) + 0.3))!
         }
         XCTAssertEqual(tracker.examined(candidate, .lookAgain(delay: 0.25), at: Fixture.at(9)),
-                       ["gave up waiting for /shots/slow.webp to be complete"])
+                       [.gaveUp(name: "/shots/slow.webp")])
     }
 
     func testTheSamePixelsAgainAreNotReportedTwice() {
@@ -158,7 +172,7 @@ final class CaptureTrackerTests: XCTestCase {
         _ = tracker.receive(.image(copy), at: Fixture.at(0.2), snapshot: take(at: 0.2))
         let again = tracker.next(at: Fixture.at(0.2))!
         XCTAssertEqual(tracker.examined(again, .placed(placed, fingerprint: "pixels:1"), at: Fixture.at(0.3)),
-                       ["the clipboard image shows a screenshot already handled: no second report"])
+                       [.repeated(name: "the clipboard image")])
         XCTAssertEqual(tracker.event?.repeats, 1)
     }
 

@@ -116,7 +116,8 @@ final class AgentServiceTests: XCTestCase {
         let bus = try PrivateBus(self)
         let agent = try ServedAgent(on: bus)
         XCTAssertEqual(try reply(try call("Reload", agent, bus)).1.first as? String, "3 rules: 2 windows, 1 field")
-        agent.control.reloadAnswer = .failed("regions:4:8: unknown target 'windw' (expected window, screen, monitor or field)")
+        agent.control.reloadAnswer = .failed("regions:4:8: unknown target 'windw' (expected 'window', 'screen', 'monitor', 'field' "
+            + "or 'text', the first four optionally after 'allow')")
         let failed = try call("Reload", agent, bus)
         XCTAssertNotEqual(failed.exitStatus, 0)
         XCTAssertTrue(failed.stderrText.contains("regions:4:8: unknown target 'windw'"), failed.stderrText)

@@ -63,9 +63,9 @@ final class AgentConfigTests: WatchDesktopTestCase {
     func testTheAgentRunsWithTheFilesSettings() throws {
         try sandbox.write(".config/shotguard/agent.conf", text: "shield = true\ndir = ~/Shots\nno-tray = true\nindicator = false\n")
         let watch = try WatchAgent(["--regions", regions, "--no-clipboard", "--no-tools"], sandbox: sandbox, display: desk.name)
-        XCTAssertTrue(watch.waitForLog("screenshot folders: ", seconds: 10), watch.log)
-        XCTAssertTrue(watch.log.contains("shield: keys Print"), watch.log)
-        XCTAssertTrue(watch.log.contains(sandbox.path("Shots")), watch.log)
+        let watching = try XCTUnwrap(watch.events("watching").first, watch.log)
+        XCTAssertEqual(watching["keys"] as? [String], ["Print"], "shield = true: \(watching)")
+        XCTAssertTrue((watching["folders"] as? [String])?.contains(sandbox.path("Shots")) ?? false, "dir = ~/Shots: \(watching)")
         XCTAssertTrue(watch.waitForEvent("presence"), watch.log)
         XCTAssertNil(try findWindow(named: "shotguard tray icon", display: desk.name), "tray = false")
     }

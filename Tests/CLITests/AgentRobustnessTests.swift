@@ -19,9 +19,10 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
         let tool = try PaintedWindow(display: desk.display, frame: Rect(x: 300, y: 60, width: 220, height: 150),
                                      content: WatchDesktop.pattern(width: 220, height: 150, seed: 21), instance: "fakeshutter",
                                      className: "FakeShutter", title: "Shutter")
-        XCTAssertTrue(watch.waitForLog("(fakeshutter) shown", seconds: 5), watch.log)
+        XCTAssertTrue(watch.waitForEvent("tool-window") { $0["tool"] as? String == "fakeshutter" && $0["state"] as? String == "shown" },
+                      watch.log)
         tool.destroy()
-        XCTAssertTrue(watch.waitForLog("fresh screen", seconds: 5), watch.log)
+        XCTAssertTrue(watch.waitForEvent("fresh-screen"), watch.log)
         let screen = try desk.screen()
         try runTool("scrot -o '\(shots)/shutter-1.png'", display: desk.name)
         let report = try XCTUnwrap(watch.nextReport(seconds: 15), watch.log)
@@ -36,16 +37,20 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
         let binary = try shotguardBinary().path
         let status = sandbox.path("status")
         let log = sandbox.path("agent.err")
+        let events = sandbox.path("agent.events")
         let command = "{ '\(binary)' watch --json --verbose --no-clipboard --no-tools --regions '\(regions)' --dir '\(shots)' "
             + "--spool '\(sandbox.path("spool"))' 2>'\(log)'; echo $? > '\(status)'; } | head -1 > '\(sandbox.path("first"))'"
+        let changes = try FileChanges([try sandbox.write("agent.err", []), try sandbox.write("status", []),
+                                       try sandbox.write("agent.events", [])])
         let pipeline = try ChildProcess("/bin/sh", ["-c", command],
                                         environment: ["DISPLAY": desk.name, "HOME": sandbox.home.path,
-                                                      "XDG_CONFIG_HOME": sandbox.path(".config")],
+                                                      "XDG_CONFIG_HOME": sandbox.path(".config"), "SHOTGUARD_EVENTS": events],
                                         output: .standardError)
-        let changes = try FileChanges([try sandbox.write("agent.err", []), try sandbox.write("status", [])])
-        XCTAssertTrue(changes.wait(seconds: 10) { self.text(log).contains("watching display") }, text(log))
+        // The agent's events, as WatchAgent reads them.
+        let said = { (name: String) in self.text(events).contains("{\"event\":\"\(name)\"") }
+        XCTAssertTrue(changes.wait(seconds: 10) { said("watching") }, text(log))
         try runTool("scrot -o '\(shots)/scrot-pipe-1.png'", display: desk.name)
-        XCTAssertTrue(changes.wait(seconds: 10) { self.text(log).contains("report ") }, text(log))
+        XCTAssertTrue(changes.wait(seconds: 10) { said("settled") }, text(log))
         try runTool("scrot -o '\(shots)/scrot-pipe-2.png'", display: desk.name)
         XCTAssertTrue(changes.wait(seconds: 15) { !self.text(status).isEmpty }, "the agent did not stop: \(text(log))")
         XCTAssertEqual(pipeline.waitForExit(), 0)
@@ -67,19 +72,27 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
         let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
                                    sandbox: sandbox, display: desk.name)
         try runTool("cp '\(made)'/*.png '\(shots)/'", display: desk.name)
-        let examined = "left \(shots)/photo-"
-        XCTAssertTrue(watch.waitForLog(examined, seconds: 30), watch.log)
+        // The photos examined (and left) before the first event named `name`, or in all.
+        let photos = shots + "/photo-"
+        let photo = { (event: [String: Any]) in
+            event["event"] as? String == "examined" && event["outcome"] as? String == "left"
+                && (event["name"] as? String ?? "").hasPrefix(photos)
+        }
+        let examined = { (before: String?) -> Int in
+            let events = watch.events
+            let end = before.flatMap { name in events.firstIndex { $0["event"] as? String == name } } ?? events.endIndex
+            return events[..<end].filter(photo).count
+        }
+        XCTAssertTrue(watch.wait(seconds: 30) { examined(nil) > 0 }, watch.log)
         watch.send(SIGHUP)
-        XCTAssertTrue(watch.waitForLog("reloaded ", seconds: 30), watch.log)
-        let beforeReload = watch.log.components(separatedBy: "reloaded ")[0].components(separatedBy: examined).count - 1
-        XCTAssertLessThan(beforeReload, 64, "SIGHUP waited for the whole burst: \(watch.log)")
+        XCTAssertTrue(watch.waitForEvent("rules", seconds: 30) { $0["state"] as? String == "reloaded" }, watch.log)
+        XCTAssertLessThan(examined("rules"), 64, "SIGHUP waited for the whole burst: \(watch.log)")
         watch.send(SIGTERM)
         XCTAssertEqual(watch.waitForExit(seconds: 60), 0, watch.log)
-        let beforeStop = watch.log.components(separatedBy: "stopping on SIGTERM")[0].components(separatedBy: examined).count - 1
-        XCTAssertLessThan(beforeStop, 64, "SIGTERM waited for the whole burst: \(watch.log)")
-        let total = watch.log.components(separatedBy: examined).count - 1
-        XCTAssertEqual(total, 64, "the first 64 of the burst were examined before the exit")
-        XCTAssertTrue(watch.log.contains("\(count - 64) images written at once were not examined"), watch.log)
+        XCTAssertLessThan(examined("stopping"), 64, "SIGTERM waited for the whole burst: \(watch.log)")
+        XCTAssertEqual(examined(nil), 64, "the first 64 of the burst were examined before the exit")
+        XCTAssertTrue(watch.events("settled").contains { $0["unexamined"] as? Int == count - 64 },
+                      "the rest counted and left: \(watch.log)")
     }
 
     /// The X server dies while an event is open: the agent still writes the report of the
@@ -94,10 +107,10 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
         let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"],
                                    sandbox: sandbox, display: server.name)
         try runTool("scrot -o '\(shots)/scrot-lost.png'", display: server.name)
-        XCTAssertTrue(watch.waitForLog("guard: rewrote", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForRewrite(of: "\(shots)/scrot-lost.png"), watch.log)
         server.stop()
         XCTAssertEqual(watch.waitForExit(seconds: 10), 1, watch.log)
-        XCTAssertTrue(watch.log.contains("lost the connection"), watch.log)
+        XCTAssertEqual(watch.events("stopping").map { $0["why"] as? String }, ["display-lost"], watch.log)
         let report = try XCTUnwrap(watch.nextReport(seconds: 1), "the report of the screenshot in hand: \(watch.log)")
         XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "file")
         XCTAssertEqual((report.json["redactions"] as? [Any])?.count, 2)

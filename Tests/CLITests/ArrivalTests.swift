@@ -31,7 +31,7 @@ final class ArrivalTests: WatchDesktopTestCase {
         let original = try sandbox.bytes("made/a.png")
         let linked = screenshots + "/Screenshot-ln.png"
         try runTool("ln '\(outside)' '\(linked)'", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("guard: rewrote \(linked)", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForRewrite(of: linked), watch.log)
 
         for path in [linked, outside] {
             assertRedacted(try PNGDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), source: path),
@@ -80,7 +80,7 @@ final class ArrivalTests: WatchDesktopTestCase {
                                       output: .standardError)
         defer { writer.stop() }
         XCTAssertTrue(changes.wait(seconds: 10) { (try? String(contentsOfFile: said, encoding: .utf8))?.contains("linked") ?? false })
-        XCTAssertTrue(watch.waitForLog("guard: rewrote \(named)", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForRewrite(of: named), watch.log)
         XCTAssertFalse(writer.hasExited, "the writer still holds the file open: no IN_CLOSE_WRITE came")
         assertRedacted(try sandbox.image("Pictures/Screenshots/Screenshot-tmpfile.png"), origin: fullScreen, screen: screen,
                        expected: try desk.expectedRedactions())

@@ -4,24 +4,30 @@ import ShotguardTestSupport
 import XCTest
 
 /// One running `shotguard` (not the agent: `WatchAgent` is that), with the test environment,
-/// `DISPLAY` set, the sandbox as home and working folder, and standard error in a file.
+/// `DISPLAY` set, the sandbox as home and working folder, standard error in a file, and its
+/// event stream (`SHOTGUARD_EVENTS`, for the commands that say one) in another.
 final class BackgroundShotguard {
     let process = Process()
     let stderrURL: URL
+    let eventsURL: URL
     private let changes: FileChanges
     private let exited = DispatchSemaphore(value: 0)
 
     init(_ arguments: [String], sandbox: Sandbox, display: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        stderrURL = sandbox.home.appendingPathComponent("shotguard-\(UUID().uuidString).err")
-        try Data().write(to: stderrURL)
+        let name = "shotguard-\(UUID().uuidString)"
+        stderrURL = sandbox.home.appendingPathComponent(name + ".err")
+        eventsURL = sandbox.home.appendingPathComponent(name + ".events")
+        for url in [stderrURL, eventsURL] { try Data().write(to: url) }
         process.executableURL = try shotguardBinary(file: file, line: line)
         process.arguments = arguments
-        process.environment = testEnvironment(home: sandbox.home).merging(["DISPLAY": display]) { _, added in added }
+        process.environment = testEnvironment(home: sandbox.home).merging(["DISPLAY": display, "SHOTGUARD_EVENTS": eventsURL.path]) {
+            _, added in added
+        }
         process.currentDirectoryURL = sandbox.home
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: stderrURL)
-        changes = try FileChanges([stderrURL.path])
+        changes = try FileChanges([stderrURL.path, eventsURL.path])
         let exited = exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
@@ -30,6 +36,14 @@ final class BackgroundShotguard {
     deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
 
     var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    /// What the command said on its event stream so far, oldest first.
+    var events: [[String: Any]] { EventFile.read(eventsURL) }
+
+    /// Waits (bounded) until an event named `name` (and meeting `condition`) was said; false on timeout.
+    func waitForEvent(_ name: String, seconds: Double = 10, where condition: @escaping ([String: Any]) -> Bool = { _ in true }) -> Bool {
+        changes.wait(seconds: seconds) { !EventFile.named(name, in: self.events, where: condition).isEmpty }
+    }
 
     /// Waits (bounded) until standard error contains `text`; false on timeout.
     func waitForStderr(_ text: String, seconds: Double = 10) -> Bool {

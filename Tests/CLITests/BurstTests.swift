@@ -23,10 +23,16 @@ final class BurstTests: WatchDesktopTestCase {
                                    sandbox: sandbox, display: desk.name)
         let screen = try desk.screen()
         try runTool("cp '\(made)'/*.png '\(shots)/' && scrot -o '\(shots)/scrot-in-burst.png'", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("guard: rewrote \(shots)/scrot-in-burst.png", seconds: 30), watch.log)
+        XCTAssertTrue(watch.waitForRewrite(of: "\(shots)/scrot-in-burst.png", seconds: 30), watch.log)
         let rewritten = try PNGDecoder.decode(try sandbox.bytes("shots/scrot-in-burst.png"), source: "scrot-in-burst.png")
         assertRedacted(rewritten, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
-        XCTAssertTrue(watch.waitForLog("left \(shots)/Screenshot-old-", count: count, seconds: 60), watch.log)
+        // Each left as it was: unopened (the burst's shortcut) or examined and left.
+        let prefix = shots + "/Screenshot-old-"
+        let old = { (event: [String: Any]) in (event["name"] as? String ?? "").hasPrefix(prefix) }
+        XCTAssertTrue(watch.wait(seconds: 60) {
+            watch.events("left", where: old).count
+                + watch.events("examined") { old($0) && $0["outcome"] as? String == "left" }.count >= count
+        }, watch.log)
         for index in [0, 7, 119] {
             XCTAssertEqual(try sandbox.bytes("shots/Screenshot-old-\(index).png"), try sandbox.bytes("made/Screenshot-old-\(index).png"),
                            "left as it was")

@@ -68,8 +68,8 @@ final class CaptureMomentTests: WatchDesktopTestCase {
             let path = shots + "/Screenshot-shielded-\(index).png"
             let shield = try sandbox.run(["shield", "--", "scrot", "-o", path], environment: ["DISPLAY": desk.name])
             XCTAssertEqual(shield.status, 0, shield.stderr)
-            XCTAssertTrue(watch.waitForEvent("examined", seconds: 20) { $0["name"] as? String == path }, watch.log)
-            let outcome = watch.events.last { $0["event"] as? String == "examined" && $0["name"] as? String == path }
+            // Its examination that ended (a look at a file still being written plans another).
+            let outcome = watch.waitForExamined(path, seconds: 20)
             XCTAssertEqual(outcome?["file"] as? String, "rewritten", "screenshot \(index): \(watch.log)")
             let file = try PNGDecoder.decode(try sandbox.bytes(at: path), source: path)
             var shown = 0

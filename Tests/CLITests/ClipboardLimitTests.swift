@@ -23,15 +23,15 @@ final class ClipboardLimitTests: WatchDesktopTestCase {
             try runTool("cd '\(sandbox.path("made"))' && scrot -o s.png && xclip -selection clipboard -t image/png -i s.png",
                         display: desk.name)
             originals.insert(try sandbox.bytes("made/s.png"))
-            XCTAssertTrue(watch.waitForLog(ClipboardPastes.replaced, count: copy, seconds: 10), "copy \(copy): \(watch.log)")
+            XCTAssertTrue(watch.waitForClipboardReplaced(count: copy), "copy \(copy): \(watch.log)")
             let pasted = try XCTUnwrap(try ClipboardPastes.paste(sandbox: sandbox, display: desk.name), "copy \(copy) pasted nothing")
             XCTAssertFalse(originals.contains(pasted), "copy \(copy) pasted the original")
             assertRedacted(try PNGDecoder.decode(pasted, source: "paste \(copy)"), origin: fullScreen, screen: screen,
                            expected: try desk.expectedRedactions())
         }
         XCTAssertEqual(originals.count, 1, "scrot wrote the same original ten times")
-        XCTAssertFalse(watch.log.contains("guarding it again"), "a new owner's copy is no retake: \(watch.log)")
-        XCTAssertFalse(watch.log.contains("offers nothing"), watch.log)
+        XCTAssertEqual(watch.events("clipboard-retake").count, 0, "a new owner's copy is no retake: \(watch.log)")
+        XCTAssertEqual(watch.events("clipboard-withheld").count, 0, watch.log)
     }
 
     /// One owner (one process, one window) that takes CLIPBOARD back with the original each
@@ -39,8 +39,9 @@ final class ClipboardLimitTests: WatchDesktopTestCase {
     /// owner stops, a paste gets nothing, never the original.
     func testAnOwnerThatKeepsTakingTheClipboardBackEndsWithNothingToPaste() throws {
         let watch = try retakeFight(retakes: 8)  // three beyond ClipboardRetakes.limit (5)
-        XCTAssertTrue(watch.log.contains("guarding it again (5 of 5 within 60 s)"), watch.log)
-        XCTAssertFalse(watch.log.contains("guarding it again (6 of 5"), "the limit holds: \(watch.log)")
+        let retakes = watch.events("clipboard-retake").compactMap { $0["count"] as? Int }
+        XCTAssertEqual(retakes.max(), 5, "guarded again up to the limit: \(watch.log)")
+        XCTAssertTrue(watch.events("clipboard-retake").allSatisfy { $0["limit"] as? Int == 5 }, "the limit holds: \(watch.log)")
     }
 
     /// The same owner a thousand times over, as fast as the server lets it, while someone pastes
@@ -81,8 +82,8 @@ final class ClipboardLimitTests: WatchDesktopTestCase {
         let text = { (try? String(contentsOfFile: said, encoding: .utf8)) ?? "" }
         let gaveUp = changes.wait(seconds: 60) { text().contains("gave up") }
         paster?.stop()
-        let withheld = watch.log.components(separatedBy: "the clipboard offers nothing now: ").count - 1
-        let lastLines = watch.log.split(separator: "\n").suffix(3).joined(separator: "\n")
+        let withheld = watch.events("clipboard-withheld").count
+        let lastLines = watch.log.suffix(600)
         XCTAssertTrue(gaveUp, "the owner still holds CLIPBOARD after \(text().split(separator: "\n").last ?? "nothing"); "
             + "guard withheld \(withheld) times and then stopped taking it back; its last lines:\n\(lastLines)", file: file, line: line)
         XCTAssertGreaterThan(withheld, 0, watch.log, file: file, line: line)
@@ -106,23 +107,20 @@ final class ClipboardLimitWithRecordTests: WatchDesktopTestCase {
             try runTool("cd '\(sandbox.path("made"))' && scrot -o s.png && xclip -selection clipboard -t image/png -i s.png",
                         display: desk.name)
             // Guard replaced xclip's image, or xclip copied the file guard had already rewritten.
-            XCTAssertTrue(watch.waitForLog(seconds: 10) {
-                $0.components(separatedBy: ClipboardPastes.replaced).count + $0.components(separatedBy: ClipboardPastes.ownImage).count
-                    - 2 >= copy
+            XCTAssertTrue(watch.wait {
+                watch.events("examined") { $0["clipboard"] as? String == "replaced" }.count
+                    + watch.events("ignored") { $0["why"] as? String == "own-image" }.count >= copy
             }, "copy \(copy): \(watch.log)")
             let pasted = try XCTUnwrap(try ClipboardPastes.paste(sandbox: sandbox, display: desk.name), "copy \(copy) pasted nothing")
             assertRedacted(try PNGDecoder.decode(pasted, source: "paste \(copy)"), origin: fullScreen, screen: screen,
                            expected: try desk.expectedRedactions())
         }
-        XCTAssertFalse(watch.log.contains("offers nothing"), watch.log)
+        XCTAssertEqual(watch.events("clipboard-withheld").count, 0, watch.log)
     }
 }
 
 /// What the clipboard suites share: the agent on the clipboard only, and a paste.
 enum ClipboardPastes {
-    static let replaced = "guard: the clipboard now holds the redacted image"
-    static let ownImage = "guard's own image"
-
     /// An agent that guards the clipboard (files and tool windows off).
     static func agent(regions: String, sandbox: Sandbox, display: String) throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--no-files", "--no-tools"], sandbox: sandbox, display: display)

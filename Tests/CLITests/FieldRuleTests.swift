@@ -86,7 +86,8 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(plain.status, 0, plain.stderr)
         let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
                                    display: desk.name, environment: ["DBUS_SESSION_BUS_ADDRESS": desk.busAddress])
-        XCTAssertTrue(watch.log.contains("fields: 1 showing (password) through the accessibility bus"), watch.log)
+        XCTAssertEqual(watch.events("fields").first?["showing"] as? Int, 1,
+                       "the password field, through the accessibility bus: \(watch.log)")
         try runTool("scrot -o '\(shots)/login.png'", display: desk.name)
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
         let redactions = report.json["redactions"] as? [[String: Any]] ?? []
@@ -109,7 +110,7 @@ final class FieldRuleTests: XCTestCase {
                                    sandbox: sandbox, display: desk.name,
                                    environment: ["DBUS_SESSION_BUS_ADDRESS": desk.busAddress])
         try runTool("xdotool key Print", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("shield key: 1 covers mapped", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("shield-key") { $0["covers"] as? Int == 1 }, watch.log)
         let shielded = try run(["capture", "--no-redact", "-o", sandbox.path("shielded.png")])
         XCTAssertEqual(shielded.status, 0, shielded.stderr)
         assertSameColours(try sandbox.image("shielded.png"),
@@ -134,7 +135,7 @@ final class FieldRuleTests: XCTestCase {
                                    sandbox: sandbox, display: desk.name,
                                    environment: ["DBUS_SESSION_BUS_ADDRESS": desk.busAddress])
         try runTool("xdotool key Print", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("shield key: 1 covers mapped", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("shield-key") { $0["covers"] as? Int == 1 }, watch.log)
         // What a tool that read the screen before the cover was up saved: no cover in it.
         try runTool("cp '\(sandbox.path("plain.png"))' '\(shots)/Screenshot from 2026-12-02 11-00-00.png'", display: desk.name)
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
@@ -164,7 +165,7 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertTrue(capture.stderr.hasPrefix("shotguard: no accessibility bus"), capture.stderr)
         let watch = try WatchAgent(["--regions", regions, "--no-clipboard", "--no-tools"], sandbox: sandbox,
                                    display: server.name, environment: ["DBUS_SESSION_BUS_ADDRESS": missing])
-        XCTAssertTrue(watch.log.contains("no accessibility bus (AT-SPI2) in this session"), watch.log)
+        XCTAssertEqual(watch.events("fields").map { $0["state"] as? String }, ["unavailable"], watch.log)
         watch.send(SIGTERM)
         XCTAssertEqual(watch.waitForExit(seconds: 10), 0, watch.log)
     }

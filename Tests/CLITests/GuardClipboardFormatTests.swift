@@ -10,8 +10,6 @@ import XCTest
 final class GuardClipboardFormatTests: WatchDesktopTestCase {
     override class var serverHasRecord: Bool { false }
 
-    private let replaced = "guard: the clipboard now holds the redacted image"
-
     private func agent() throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--no-files", "--no-tools"], sandbox: sandbox, display: desk.name)
     }
@@ -38,8 +36,8 @@ final class GuardClipboardFormatTests: WatchDesktopTestCase {
         let watch = try agent()
         let shot = sandbox.path("made/shot.jpg")
         try runTool("scrot -q 90 -o '\(shot)' && xclip -selection clipboard -t image/jpeg -i '\(shot)'", display: desk.name)
-        XCTAssertTrue(watch.waitForLog(replaced, seconds: 10), watch.log)
-        XCTAssertTrue(watch.log.contains("clipboard image (image/jpeg,"), watch.log)
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log)
+        XCTAssertTrue(watch.events("clipboard").contains { $0["type"] as? String == "image/jpeg" }, watch.log)
         let targets = try offeredTargets()
         XCTAssertEqual(targets.filter { $0.hasPrefix("image/") }, ["image/png", "image/jpeg"])
         let expected = try desk.expectedRedactions()
@@ -59,7 +57,7 @@ final class GuardClipboardFormatTests: WatchDesktopTestCase {
         let made = sandbox.path("made/shot.png"), shot = sandbox.path("made/shot.webp")
         try runTool("maim -u '\(made)' && cwebp -quiet -q 90 '\(made)' -o '\(shot)' "
             + "&& xclip -selection clipboard -t image/webp -i '\(shot)'", display: desk.name)
-        XCTAssertTrue(watch.waitForLog(replaced, seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log)
         let expected = try desk.expectedRedactions()
         let webp = try paste("image/webp")
         XCTAssertEqual(webp.format, .webp, "image/webp is served as WebP")
@@ -81,8 +79,8 @@ final class GuardClipboardFormatTests: WatchDesktopTestCase {
                                                  + "'image/png=\(png)' 'image/jpeg=\(jpeg)' > '\(said)'"],
                                      environment: ["DISPLAY": desk.name], output: .standardError)
         defer { owner.stop() }
-        XCTAssertTrue(watch.waitForLog(replaced, seconds: 10), watch.log)
-        XCTAssertTrue(watch.log.contains("clipboard image (image/png,"), "PNG is read when offered: \(watch.log)")
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log)
+        XCTAssertTrue(watch.events("clipboard").contains { $0["type"] as? String == "image/png" }, "PNG is read when offered: \(watch.log)")
         // SAVE_TARGETS is the agent's: the owner in small offers none.
         let targets = try offeredTargets()
         XCTAssertTrue(targets.contains("SAVE_TARGETS"), "the agent owns CLIPBOARD: \(targets)")

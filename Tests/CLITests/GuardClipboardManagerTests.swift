@@ -7,8 +7,6 @@ import ShotguardTestSupport
 import XCTest
 
 final class GuardClipboardManagerTests: WatchDesktopTestCase {
-    private let replaced = "guard: the clipboard now holds the redacted image"
-
     private func agent() throws -> WatchAgent {
         try WatchAgent(["--regions", regions, "--no-files"], sandbox: sandbox, display: desk.name)
     }
@@ -53,8 +51,8 @@ final class GuardClipboardManagerTests: WatchDesktopTestCase {
         let screen = try desk.screen()
         let watch = try agent()
         XCTAssertEqual(try manager.run(tool, package: package), 0, "\(tool[0]) failed", file: file, line: line)
-        XCTAssertTrue(watch.waitForLog(replaced, seconds: 10), watch.log, file: file, line: line)
-        XCTAssertTrue(watch.log.contains("while its offer was being read"), "the hand-off is seen: \(watch.log)", file: file, line: line)
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log, file: file, line: line)
+        XCTAssertFalse(watch.events("clipboard-handover").isEmpty, "the hand-off is seen: \(watch.log)", file: file, line: line)
         let expected = try desk.expectedRedactions()
         let images = try offeredTargets().filter { $0.hasPrefix("image/") }
         XCTAssertEqual(images, ["image/png", "image/jpeg"], "only targets guard redacted are offered", file: file, line: line)
@@ -123,17 +121,19 @@ final class GuardClipboardManagerTests: WatchDesktopTestCase {
         }, "Parcellite did not keep reading the copied text")
         let screen = try desk.screen()
         let watch = try agent()
-        XCTAssertTrue(watch.log.contains("a clipboard history runs: parcellite (pid"), watch.log)
-        XCTAssertTrue(watch.log.contains("it keeps text only"), watch.log)
+        let warned = try XCTUnwrap(watch.events("clipboard-history").first, "warned of at start: \(watch.log)")
+        XCTAssertEqual(warned["programs"] as? [String], ["parcellite"], "\(warned)")
+        XCTAssertEqual(warned["images"] as? Bool, false, "it keeps text only: \(warned)")
         let shot = sandbox.path("made/screen.png")
         try runTool("maim -u '\(shot)' && xclip -selection clipboard -t image/png -i '\(shot)'", display: desk.name)
-        XCTAssertTrue(watch.waitForLog(replaced, seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log)
         assertRedacted(try paste("image/png").image, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
         let served = try XCTUnwrap(try TestScripts.owner(of: "CLIPBOARD", display: desk.name, sandbox: sandbox))
 
         watch.send(SIGTERM)
         XCTAssertEqual(watch.waitForExit(seconds: 10), 0, watch.log)
-        XCTAssertTrue(watch.log.contains("no clipboard manager keeps the redacted image"), watch.log)
+        XCTAssertEqual(watch.events("clipboard-handoff").map { $0["manager"] is NSNull }, [true],
+                       "no clipboard manager keeps it: \(watch.log)")
         XCTAssertNotNil(try TestScripts.owner(of: "CLIPBOARD", other: [served], display: desk.name, sandbox: sandbox),
                         "Parcellite did not take the clipboard back")
         XCTAssertFalse(try offeredTargets().contains { $0.hasPrefix("image/") }, "no image after the agent")

@@ -32,13 +32,11 @@ final class GuardClipboardTests: WatchDesktopTestCase {
         return try PNGDecoder.decode(bytes, source: "the pasted image")
     }
 
-    private func count(_ text: String, in log: String) -> Int { log.components(separatedBy: text).count - 1 }
-
     func testAPasteAfterTheTakeoverIsTheRedactedImage() throws {
         let screen = try desk.screen()
         let watch = try agent()
         try copy(try screenshot())
-        XCTAssertTrue(watch.waitForLog("guard: the clipboard now holds the redacted image", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log)
         assertRedacted(try paste(), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
         XCTAssertEqual((report.json["guard"] as? [String: Any])?["clipboard"] as? String, "replaced")
@@ -51,11 +49,10 @@ final class GuardClipboardTests: WatchDesktopTestCase {
         let watch = try agent()
         let shot = try screenshot()
         try copy(shot)
-        let replaced = "guard: the clipboard now holds the redacted image"
-        XCTAssertTrue(watch.waitForLog(replaced, seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log)
         try copy(shot)
-        XCTAssertTrue(watch.waitForLog(seconds: 10) { count(replaced, in: $0) == 2 }, watch.log)
-        XCTAssertFalse(watch.log.contains("guarding it again"), "a new owner's copy is no retake: \(watch.log)")
+        XCTAssertTrue(watch.waitForClipboardReplaced(count: 2), watch.log)
+        XCTAssertEqual(watch.events("clipboard-retake").count, 0, "a new owner's copy is no retake: \(watch.log)")
         assertRedacted(try paste(), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
         XCTAssertNotNil(watch.nextReport(), watch.log)
         XCTAssertTrue(watch.waitUntilSettled(examined: 2), "both copies examined and their events settled: \(watch.events)")
@@ -74,13 +71,13 @@ final class GuardClipboardTests: WatchDesktopTestCase {
         XCTAssertTrue(changes.wait(seconds: 10) { (try? String(contentsOfFile: said, encoding: .utf8))?.contains("ready") ?? false },
                       "the clipboard manager did not start")
         let watch = try agent()
-        XCTAssertTrue(watch.log.contains("clipboard manager"), "the start warns of the manager's history: \(watch.log)")
+        XCTAssertEqual(watch.events("clipboard-manager").count, 1, "the start warns of the manager's history: \(watch.log)")
         try copy(try screenshot())
-        XCTAssertTrue(watch.waitForLog("guard: the clipboard now holds the redacted image", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log)
 
         watch.send(SIGTERM)
         XCTAssertEqual(watch.waitForExit(seconds: 10), 0, watch.log)
-        XCTAssertTrue(watch.log.contains("handed the redacted clipboard image to the clipboard manager"), watch.log)
+        XCTAssertTrue(watch.events("clipboard-handoff").contains { $0["saved"] as? Bool == true }, "handed to the manager: \(watch.log)")
         XCTAssertEqual(manager.waitForExit(), 0)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: saved)))
         assertRedacted(try PNGDecoder.decode(bytes, source: saved), origin: fullScreen, screen: screen,

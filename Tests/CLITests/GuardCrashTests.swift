@@ -55,7 +55,7 @@ final class GuardCrashTests: WatchDesktopTestCase {
     /// (a file written before an agent started is never rewritten by it).
     private func restartCleansUp(_ leftover: String, path: String, holding expected: [UInt8]) throws {
         let watch = try agent(crashAt: nil)
-        XCTAssertTrue(watch.log.contains("removed \(leftover), left by an interrupted rewrite"), watch.log)
+        XCTAssertEqual(watch.events("leftover-removed").map { $0["path"] as? String }, [leftover], watch.log)
         XCTAssertEqual(try leftovers(), [], "no temporary file remains")
         XCTAssertTrue(try bytes(path) == expected, "the screenshot is as the crash left it")
     }

@@ -37,7 +37,7 @@ final class GuardFileTests: WatchDesktopTestCase {
         try sandbox.write(thumbnail, [1, 2, 3])
         let unrelated = try sandbox.write(".cache/thumbnails/normal/0123456789abcdef0123456789abcdef.png", [4])
         let shot = try screenshot("scrot-guard.png", "scrot -o '\(sandbox.path("made/scrot-guard.png"))'")
-        XCTAssertTrue(watch.waitForLog("guard: rewrote \(shot.path)", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForRewrite(of: shot.path), watch.log)
 
         let rewritten = try PNGDecoder.decode(try fileBytes(shot.path), source: shot.path)
         assertRedacted(rewritten, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
@@ -55,7 +55,7 @@ final class GuardFileTests: WatchDesktopTestCase {
         XCTAssertEqual(report.json["type"] as? String, "screenshot")
         XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten")
         // The rename of the rewrite is not a second screenshot.
-        XCTAssertTrue(watch.waitForEvent("ignored") { ($0["why"] as? String)?.contains("guard's own rewrite") ?? false },
+        XCTAssertTrue(watch.waitForEvent("ignored") { $0["why"] as? String == "own-rewrite" },
                       "the rename of the rewrite was seen and ignored: \(watch.events)")
         XCTAssertTrue(watch.waitUntilSettled(examined: 1))
         XCTAssertNil(watch.nextReport(seconds: 0), "one screenshot, one report")
@@ -65,7 +65,7 @@ final class GuardFileTests: WatchDesktopTestCase {
         let screen = try desk.screen()
         let watch = try agent()
         try runTool("scrot -o '\(shots)/scrot-direct.png'", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("guard: rewrote \(shots)/scrot-direct.png", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForRewrite(of: "\(shots)/scrot-direct.png"), watch.log)
         let rewritten = try PNGDecoder.decode(try fileBytes(shots + "/scrot-direct.png"), source: "scrot-direct.png")
         assertRedacted(rewritten, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
     }
@@ -98,7 +98,7 @@ final class GuardFileTests: WatchDesktopTestCase {
         let full = sandbox.path("made/full.png")
         let shot = try screenshot("screenshot-scaled.png",
                                   "scrot -o '\(full)' && /usr/bin/convert '\(full)' -resize 50% '\(sandbox.path("made/screenshot-scaled.png"))'")
-        XCTAssertTrue(watch.waitForLog("its original is in quarantine", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("examined") { $0["file"] as? String == "quarantined" && $0["quarantine"] is String }, watch.log)
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
         let guardObject = try XCTUnwrap(report.json["guard"] as? [String: Any])
         XCTAssertEqual(guardObject["file"] as? String, "quarantined")
@@ -141,7 +141,7 @@ final class GuardFileTests: WatchDesktopTestCase {
         let lookAlike = try sandbox.write("shots/.shotguard-rewrite-notmine.tmp", [4])
         let watch = try agent()
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover), watch.log)
-        XCTAssertTrue(watch.log.contains("left by an interrupted rewrite"), watch.log)
+        XCTAssertEqual(watch.events("leftover-removed").map { $0["path"] as? String }, [leftover], watch.log)
         XCTAssertTrue(FileManager.default.fileExists(atPath: lookAlike), "only guard's own pattern is removed")
     }
 

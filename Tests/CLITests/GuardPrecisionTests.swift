@@ -23,16 +23,15 @@ final class GuardPrecisionTests: WatchDesktopTestCase {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
-    private func count(_ text: String, in log: String) -> Int { log.components(separatedBy: text).count - 1 }
-
     /// Copying a photo while a protected window is on screen: the clipboard keeps the photo.
     func testACopiedPhotoIsNeverReplaced() throws {
         let watch = try agent(["--no-files", "--no-tools"])
         let path = try photo("holiday.png")
         try runTool("xclip -selection clipboard -t image/png -i '\(path)'", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("left the clipboard image as it is", seconds: 10), watch.log)
+        let examined = try XCTUnwrap(watch.waitForExamined("the clipboard image"), watch.log)
+        XCTAssertEqual(examined["outcome"] as? String, "left", "\(examined)")
         XCTAssertEqual(try paste("image/png"), try sandbox.bytes("made/holiday.png"), "the paste is the photo")
-        XCTAssertFalse(watch.log.contains("guard: the clipboard now holds"), watch.log)
+        XCTAssertTrue(examined["clipboard"] is NSNull, "guard served nothing: \(examined)")
     }
 
     /// A browser's "Copy Image" offers the image with HTML, a URI and text: every one of them
@@ -48,8 +47,8 @@ final class GuardPrecisionTests: WatchDesktopTestCase {
                                                  + "'text/html=\(html)' 'text/uri-list=\(uri)' 'UTF8_STRING=\(text)' > '\(said)'"],
                                      environment: ["DISPLAY": desk.name], output: .standardError)
         defer { owner.stop() }
-        XCTAssertTrue(watch.waitForLog("left the clipboard image as it is", seconds: 10), watch.log)
-        XCTAssertTrue(watch.log.contains("4 targets read"), "every target was read first: \(watch.log)")
+        XCTAssertEqual(watch.waitForExamined("the clipboard image")?["outcome"] as? String, "left", watch.log)
+        XCTAssertEqual(watch.events("clipboard").first?["targets"] as? Int, 4, "every target was read first: \(watch.log)")
         XCTAssertEqual(try paste("image/png"), try sandbox.bytes("made/cat.png"))
         XCTAssertEqual(try paste("text/html"), try sandbox.bytes("made/page.html"))
         XCTAssertEqual(try paste("text/uri-list"), try sandbox.bytes("made/uri.txt"))
@@ -64,14 +63,15 @@ final class GuardPrecisionTests: WatchDesktopTestCase {
         let shot = sandbox.path("made/screen.png")
         try runTool("maim -u '\(shot)'", display: desk.name)
         var lost: [Int] = []
-        let outcomes = ["guard: the clipboard now holds", "guard: did not replace", "left the clipboard image", "clipboard: "]
+        // What the agent did with an image: examined it, or failed to read it.
+        let outcomes = { watch.events("examined").count + watch.events("clipboard-failed").count }
         for attempt in 1...100 {
             let delay = String(format: "0.00%d", 2 + attempt % 4)
-            let before = outcomes.map { count($0, in: watch.log) }.reduce(0, +)
+            let before = outcomes()
             try runTool("xclip -selection clipboard -t image/png -i '\(shot)'; sleep \(delay); "
                         + "printf 'text %d' \(attempt) | xclip -selection clipboard", display: desk.name)
             // Until the agent did what it does with this image (or never read it: the text came first).
-            _ = watch.waitForLog(seconds: 2.5) { log in outcomes.map { self.count($0, in: log) }.reduce(0, +) > before }
+            _ = watch.wait(seconds: 2.5) { outcomes() > before }
             if String(decoding: try paste("UTF8_STRING"), as: UTF8.self) != "text \(attempt)" { lost.append(attempt) }
         }
         XCTAssertEqual(lost, [], "texts lost to a takeover: \(watch.log.suffix(4000))")
@@ -96,7 +96,7 @@ final class GuardPrecisionTests: WatchDesktopTestCase {
                 XCTAssertEqual(rewritten[rect.x + rect.width / 2, rect.y + rect.height / 2] & 0xFF_FFFF, fill, "covered")
             }
         }
-        XCTAssertFalse(watch.log.contains("quarantine"), watch.log)
+        XCTAssertEqual(setAside(by: watch), [], "never set aside: \(watch.log)")
     }
 
     /// ImageMagick writes a WebP in steps: guard judges it once it is whole, and rewrites it.
@@ -106,7 +106,13 @@ final class GuardPrecisionTests: WatchDesktopTestCase {
         try runTool("scrot -o '\(made)' && /usr/bin/convert '\(made)' -quality 90 '\(shots)/screenshot-im.webp'", display: desk.name)
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
         XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", watch.log)
-        XCTAssertFalse(watch.log.contains("quarantine"), watch.log)
+        XCTAssertEqual(setAside(by: watch), [], "never set aside: \(watch.log)")
+    }
+
+    /// The images the agent set aside (quarantined) so far, by name.
+    private func setAside(by watch: WatchAgent) -> [String] {
+        watch.events("examined") { $0["quarantine"] is String || $0["file"] as? String == "quarantined" }
+            .compactMap { $0["name"] as? String }
     }
 
     static let ownerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -29,12 +29,12 @@ class PhotoImportTestCase: WatchDesktopTestCase {
         let shot = pictures + "/Screenshots/scrot-import.png"
         try runTool("scrot -o '\(shot)'", display: desk.name)
         let scrotExited = Date()
-        let rewrote = "guard: rewrote \(shot)"
-        XCTAssertTrue(watch.waitForLog(rewrote, seconds: 60), watch.log, file: file, line: line)
-        let rewritten = LogTimes.time(of: rewrote, in: watch.log) ?? Date()
-        print("import: cp of \(Self.photos) photos took \(LogTimes.milliseconds(from: copyStarted, to: copied)) ms; "
-            + "scrot exited \(LogTimes.milliseconds(from: copied, to: scrotExited)) ms after it; the screenshot was rewritten "
-            + "\(LogTimes.milliseconds(from: scrotExited, to: rewritten)) ms after scrot exited "
+        let rewrote = watch.waitForExamined(shot, seconds: 60) { $0["file"] as? String == "rewritten" }
+        XCTAssertNotNil(rewrote, watch.log, file: file, line: line)
+        let rewritten = WatchAgent.time(of: rewrote) ?? Date()
+        print("import: cp of \(Self.photos) photos took \(milliseconds(from: copyStarted, to: copied)) ms; "
+            + "scrot exited \(milliseconds(from: copied, to: scrotExited)) ms after it; the screenshot was rewritten "
+            + "\(milliseconds(from: scrotExited, to: rewritten)) ms after scrot exited "
             + "(RECORD: \(Self.serverHasRecord ? "yes" : "no"))")
         assertRedacted(try sandbox.image("Pictures/Screenshots/scrot-import.png"), origin: fullScreen, screen: screen,
                        expected: try desk.expectedRedactions(), file: file, line: line)
@@ -56,18 +56,16 @@ class PhotoImportTestCase: WatchDesktopTestCase {
         let photosBefore = events[arrived..<done].filter {
             $0["event"] as? String == "examined" && ($0["name"] as? String ?? "").hasPrefix(pictures + "/photo-")
         }.count
-        // How much of the import the agent took in before it took the screenshot's file (log order).
-        let lines = watch.log.split(separator: "\n")
-        let taken = lines.firstIndex { $0.contains("screenshot \(shot)") }.map { at in
-            Set(lines[..<at].compactMap { line -> Substring? in
-                guard line.contains("counts only if something ties it") || line.contains("no program read the screen in the half"),
-                      let name = line.range(of: pictures + "/photo-") else { return nil }
-                return line[name.upperBound...].prefix(5)
-            }).count
-        }
+        // How much of the import the agent took in before it took the screenshot's file: photos
+        // taken in as candidates, or left unopened by the burst's shortcut.
+        let taken = Set(events[..<arrived].compactMap { event -> String? in
+            guard ["taken", "left"].contains(event["event"] as? String ?? ""), let name = event["name"] as? String,
+                  name.hasPrefix(pictures + "/photo-") else { return nil }
+            return name
+        }).count
         print("import: \(photosBefore) photos examined between the screenshot's arrival and its examination, \(photosAfter) "
             + "after it; the agent took in "
-            + "\(taken.map(String.init) ?? "?") of the \(Self.photos) photos' signals before the screenshot's")
+            + "\(taken) of the \(Self.photos) photos' signals before the screenshot's")
         // Photos are examined 20 a second and 64 per burst at most (with RECORD, in a burst,
         // those no program read the screen for are not even opened): a screenshot that waited
         // for the import would come after the whole 64.

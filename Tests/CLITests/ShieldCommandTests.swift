@@ -9,8 +9,15 @@ final class ShieldCommandTests: WatchDesktopTestCase {
         ["shield", "--regions", regions] + options + ["--"] + command
     }
 
-    private func run(_ options: [String], _ command: [String]) throws -> RunResult {
-        try sandbox.run(shield(options, command), environment: ["DISPLAY": desk.name])
+    private func run(_ options: [String], _ command: [String], events: String? = nil) throws -> RunResult {
+        try sandbox.run(shield(options, command), environment: ["DISPLAY": desk.name, "SHOTGUARD_EVENTS": events])
+    }
+
+    /// Whether the covers went up (`covers` of them) and came down by `program`'s read.
+    private func loweredByRead(of program: String, covers: Int, in events: [[String: Any]]) -> Bool {
+        let up = EventFile.named("covers-up", in: events) { $0["covers"] as? Int == covers }
+        let down = EventFile.named("covers-lowered", in: events) { $0["why"] as? String == "read" && $0["program"] as? String == program }
+        return !up.isEmpty && !down.isEmpty
     }
 
     private func background(_ options: [String], _ command: [String]) throws -> BackgroundShotguard {
@@ -27,10 +34,11 @@ final class ShieldCommandTests: WatchDesktopTestCase {
         var covered = 0
         for index in 1...100 {
             let path = shots + "/shot-\(index).png"
-            let result = try run(["--verbose"], ["scrot", "-o", path])
+            let events = sandbox.path("shield-\(index).events")
+            let result = try run(["--verbose"], ["scrot", "-o", path], events: events)
             XCTAssertEqual(result.status, 0, "run \(index): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("2 covers up"), "run \(index): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains(" after scrot (pid "), "run \(index): the covers came down by scrot's read: \(result.stderr)")
+            XCTAssertTrue(loweredByRead(of: "scrot", covers: 2, in: EventFile.read(URL(fileURLWithPath: events))),
+                          "run \(index): two covers up, down by scrot's read: \(result.stderr)")
             let image = try PNGDecoder.decode(try sandbox.bytes("shots/shot-\(index).png"), source: path)
             let failures = testRun?.failureCount ?? 0
             assertRedacted(image, origin: fullScreen, screen: screen, expected: expected)
@@ -49,8 +57,8 @@ final class ShieldCommandTests: WatchDesktopTestCase {
         let shot = shots + "/during.png"
         let running = try background(["--verbose"], ["sh", "-c", "scrot -o \"$1\" && read line < \"$2\" && exec sleep 60", "sh", shot,
                                                      gate.path])
-        XCTAssertTrue(running.waitForStderr("covers lowered"), running.stderr)
-        XCTAssertTrue(running.stderr.contains("after scrot (pid "), running.stderr)
+        XCTAssertTrue(running.waitForEvent("covers-lowered"), running.stderr)
+        XCTAssertTrue(loweredByRead(of: "scrot", covers: 2, in: running.events), running.stderr)
         assertRedacted(try desk.screen(), origin: fullScreen, screen: screen, expected: [])
         // The gate opens once the command reads it: scrot has written its file by then.
         try gate.open()
@@ -64,12 +72,13 @@ final class ShieldCommandTests: WatchDesktopTestCase {
         let screen = try desk.screen()
         let gate = try Gate(sandbox)
         let running = try background(["--verbose"], ["sh", "-c", "read line < \"$1\"; exit 7", "sh", gate.path])
-        XCTAssertTrue(running.waitForStderr("2 covers up"), running.stderr)
+        XCTAssertTrue(running.waitForEvent("covers-up") { $0["covers"] as? Int == 2 }, running.stderr)
         assertRedacted(try desk.screen(), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
         assertRedacted(try desk.screen(), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
         try gate.open()
         XCTAssertEqual(running.waitForExit(), 7, running.stderr)
-        XCTAssertTrue(running.stderr.contains("sh exited"), running.stderr)
+        XCTAssertEqual(EventFile.named("covers-lowered", in: running.events).map { $0["why"] as? String }, ["exited"],
+                       "down as sh exited: \(running.stderr)")
         assertRedacted(try desk.screen(), origin: fullScreen, screen: screen, expected: [])
     }
 
@@ -78,7 +87,7 @@ final class ShieldCommandTests: WatchDesktopTestCase {
         let screen = try desk.screen()
         let gate = try Gate(sandbox)
         let running = try background(["--limit", "0.5"], ["sh", "-c", "read line < \"$1\"", "sh", gate.path])
-        XCTAssertTrue(running.waitForStderr("shotguard: shield: sh did not read the screen within 0.5 s: covers lowered"), running.stderr)
+        XCTAssertTrue(running.waitForEvent("covers-lowered") { $0["why"] as? String == "limit" }, running.stderr)
         assertRedacted(try desk.screen(), origin: fullScreen, screen: screen, expected: [])
         XCTAssertNil(running.waitForExit(seconds: 0), "the command runs on")
         try gate.open()
@@ -94,14 +103,14 @@ final class ShieldCommandTests: WatchDesktopTestCase {
         var held = true
         defer { if held { try? runTool("xdotool", ["keyup", "Shift_L"], display: desk.name) } }
         let running = try background(["--key-wait", "--verbose"], ["touch", started])
-        XCTAssertTrue(running.waitForStderr("2 covers up"), running.stderr)
+        XCTAssertTrue(running.waitForEvent("covers-up") { $0["covers"] as? Int == 2 }, running.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: started), "the command ran with the key held: \(running.stderr)")
         assertRedacted(try desk.screen(), origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
         try runTool("xdotool", ["keyup", "Shift_L"], display: desk.name)
         held = false
         XCTAssertEqual(running.waitForExit(), 0, running.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: started), running.stderr)
-        XCTAssertFalse(running.stderr.contains("still held"), running.stderr)
+        XCTAssertEqual(EventFile.named("key-wait", in: running.events).map { $0["released"] as? Bool }, [true], running.stderr)
     }
 
     func testExitStatusesAndErrors() throws {

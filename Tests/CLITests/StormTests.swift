@@ -33,14 +33,14 @@ final class StormTests: WatchDesktopTestCase {
         let shot = shots + "/scrot-storm.png"
         try runTool("scrot -o '\(shot)'", display: desk.name, file: file, line: line)
         let scrotExited = Date()
-        let rewrote = "guard: rewrote \(shot)"
-        XCTAssertTrue(watch.waitForLog(rewrote, seconds: 300), watch.log, file: file, line: line)
-        let rewritten = LogTimes.time(of: rewrote, in: watch.log) ?? Date()
+        let examined = watch.waitForExamined(shot, seconds: 300) { $0["file"] as? String == "rewritten" }
+        XCTAssertNotNil(examined, watch.log, file: file, line: line)
+        let rewritten = WatchAgent.time(of: examined) ?? Date()
         let storm = try String(contentsOfFile: said, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let seen = watch.log.components(separatedBy: "(flameshot) created").count - 1
+        let seen = watch.events("tool-window") { $0["tool"] as? String == "flameshot" && $0["state"] as? String == "created" }.count
         print("storm: \(storm)\(mapped ? " (shown)" : ""); the agent saw \(seen) of them as tool windows; the screenshot was "
-            + "rewritten \(LogTimes.milliseconds(from: stormEnded, to: rewritten)) ms after the storm ended, "
-            + "\(LogTimes.milliseconds(from: scrotExited, to: rewritten)) ms after scrot exited")
+            + "rewritten \(milliseconds(from: stormEnded, to: rewritten)) ms after the storm ended, "
+            + "\(milliseconds(from: scrotExited, to: rewritten)) ms after scrot exited")
         assertRedacted(try sandbox.image("shots/scrot-storm.png"), origin: fullScreen, screen: screen,
                        expected: try desk.expectedRedactions(), file: file, line: line)
     }

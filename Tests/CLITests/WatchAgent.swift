@@ -49,9 +49,7 @@ final class WatchAgent {
         let exited = exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        guard waitForLog("watching display", seconds: 10) else {
-            throw FixtureError("the agent did not start: \(log)")
-        }
+        guard waitForEvent("watching") else { throw FixtureError("the agent did not start: \(log)") }
     }
 
     deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
@@ -59,11 +57,7 @@ final class WatchAgent {
     var log: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
     /// The decisions the agent made so far, oldest first (see EventStream).
-    var events: [[String: Any]] {
-        ((try? String(contentsOf: eventsURL, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
+    var events: [[String: Any]] { EventFile.read(eventsURL) }
 
     /// Waits (bounded) until at least `count` events named `name` (and meeting `condition`)
     /// were said; false on timeout.
@@ -72,6 +66,45 @@ final class WatchAgent {
         outputChanges.wait(seconds: seconds) {
             self.events.filter { $0["event"] as? String == name && condition($0) }.count >= count
         }
+    }
+
+    /// Waits (bounded) until `condition` holds, looked at again as the agent's output (its
+    /// events among it) grows; false on timeout.
+    func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
+        outputChanges.wait(seconds: seconds, until: condition)
+    }
+
+    /// The events named `name` (and meeting `condition`) said so far, oldest first.
+    func events(_ name: String, where condition: ([String: Any]) -> Bool = { _ in true }) -> [[String: Any]] {
+        EventFile.named(name, in: events, where: condition)
+    }
+
+    /// Waits (bounded) until the examination of `name` (a file's path, or "the clipboard image")
+    /// ended — not a look that plans another (`look-again`, `read-again`) — in a way that meets
+    /// `condition`; that `examined` event, or nil on timeout.
+    func waitForExamined(_ name: String, seconds: Double = 10,
+                         where condition: @escaping ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
+        let matches = { (event: [String: Any]) in
+            event["name"] as? String == name && !["look-again", "read-again"].contains(event["outcome"] as? String ?? "") && condition(event)
+        }
+        guard waitForEvent("examined", seconds: seconds, where: matches) else { return nil }
+        return events("examined", where: matches).first
+    }
+
+    /// Waits (bounded) until guard rewrote the file at `path` redacted; false on timeout.
+    func waitForRewrite(of path: String, seconds: Double = 10) -> Bool {
+        waitForExamined(path, seconds: seconds) { $0["file"] as? String == "rewritten" } != nil
+    }
+
+    /// Waits (bounded) until guard had replaced a clipboard image with its redacted image
+    /// `count` times in all; false on timeout.
+    func waitForClipboardReplaced(count: Int = 1, seconds: Double = 10) -> Bool {
+        waitForEvent("examined", count: count, seconds: seconds) { $0["clipboard"] as? String == "replaced" }
+    }
+
+    /// When the event was said (its `time`), for the figures a test prints.
+    static func time(of event: [String: Any]?) -> Date? {
+        (event?["time"] as? Double).map { Date(timeIntervalSince1970: $0) }
     }
 
     /// Waits (bounded) until the shield's covers came down `count` times in all (the sentinel
@@ -94,14 +127,11 @@ final class WatchAgent {
     /// the event that settles after the signal it is about, then looks.
     var settledCount: Int { events.filter { $0["event"] as? String == "settled" }.count }
 
-    /// Waits (bounded) until the log contains `text`; false on timeout.
+    /// Waits (bounded) until the log contains `text`; false on timeout. Only for tests of the
+    /// log's own wording (its escaping, a message that is the feature): every other test waits
+    /// on an event.
     func waitForLog(_ text: String, seconds: Double) -> Bool {
         outputChanges.wait(seconds: seconds) { self.log.contains(text) }
-    }
-
-    /// Waits (bounded) until `condition` holds for the log; false on timeout.
-    func waitForLog(seconds: Double, until condition: (String) -> Bool) -> Bool {
-        outputChanges.wait(seconds: seconds) { condition(self.log) }
     }
 
     /// Waits (bounded) until the log contains `text` at least `count` times; false on timeout.

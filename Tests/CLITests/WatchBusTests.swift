@@ -69,7 +69,7 @@ final class WatchBusTests: WatchDesktopTestCase {
         XCTAssertEqual(pause.status, 0, pause.stderr)
         XCTAssertTrue(pause.stdoutText.hasPrefix("paused until ") && pause.stdoutText.hasSuffix(
             " (10 minutes); 'shotguard resume' ends it sooner\n"), pause.stdoutText)
-        XCTAssertTrue(watch.waitForLog("protection paused for 600 s", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("pause") { $0["state"] as? String == "paused" && $0["seconds"] as? Int == 600 }, watch.log)
         let paused = try command(["status"], on: bus)
         XCTAssertEqual(paused.status, 1, "paused is not protecting")
         XCTAssertTrue(paused.lines.first?.hasPrefix("paused until ") == true
@@ -82,18 +82,18 @@ final class WatchBusTests: WatchDesktopTestCase {
         // While paused a screenshot is left exactly as scrot wrote it.
         let early = try scrot("paused.png")
         let earlyBytes = try Data(contentsOf: URL(fileURLWithPath: early))
-        XCTAssertTrue(watch.waitForLog("protection is paused: a signal was not followed", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("ignored") { $0["why"] as? String == "paused" }, "a signal was not followed: \(watch.log)")
         assertSameColours(try image(early), screen, "the screenshot taken while paused")
         // ...and the shield's key raises no cover.
         try runTool("xdotool key F9", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("shield key:", seconds: 10), watch.log)
-        XCTAssertTrue(watch.log.contains("shield key: 0 covers mapped"), watch.log)
+        XCTAssertTrue(watch.waitForEvent("shield-key"), watch.log)
+        XCTAssertEqual(watch.events("shield-key").map { $0["covers"] as? Int }, [0], watch.log)
         assertSameColours(try desk.screen(), screen, "the screen after the shield key while paused")
 
         let resume = try command(["resume"], on: bus)
         XCTAssertEqual(resume.status, 0, resume.stderr)
         XCTAssertEqual(resume.stdoutText, "resumed\n")
-        XCTAssertTrue(watch.waitForLog("protection resumed", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("pause") { $0["state"] as? String == "resumed" }, watch.log)
         XCTAssertEqual(try command(["status"], on: bus).lines.first, "protecting display \(desk.name)")
         XCTAssertEqual(try command(["resume"], on: bus).stdoutText, "was not paused\n")
 
@@ -127,14 +127,14 @@ final class WatchBusTests: WatchDesktopTestCase {
         let pause = try command(["pause", "3s"], on: bus)
         XCTAssertEqual(pause.status, 0, pause.stderr)
         XCTAssertTrue(pause.stdoutText.hasSuffix(" (3 seconds); 'shotguard resume' ends it sooner\n"), pause.stdoutText)
-        XCTAssertTrue(watch.waitForLog("protection paused for 3 s", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("pause") { $0["state"] as? String == "paused" && $0["seconds"] as? Int == 3 }, watch.log)
         // The bus says when it ends, and then that it has.
         readOutput(of: [monitor]) { agentSignals(in: monitor).count >= 2 || monitor.isFinished }
         let signals = agentSignals(in: monitor)
         XCTAssertEqual(signals.map(\.member), ["Paused", "Resumed"], watch.log)
         let until = try XCTUnwrap(signals.first?.arguments.first as? Double)
         XCTAssertTrue(until >= asked + 2.9 && until <= Date().timeIntervalSince1970 + 3.1, "until \(until), asked at \(asked)")
-        XCTAssertTrue(watch.waitForLog("protection resumed", seconds: 10), "the pause did not end: \(watch.log)")
+        XCTAssertTrue(watch.waitForEvent("pause") { $0["state"] as? String == "resumed" }, "the pause did not end: \(watch.log)")
         XCTAssertTrue(bus.waitForNotify { $0["summary"] as? String == "Screenshot protection resumed" })
         let status = try command(["status"], on: bus)
         XCTAssertEqual(status.status, 0, status.stdoutText)
@@ -200,7 +200,7 @@ final class WatchBusTests: WatchDesktopTestCase {
         let watch = try agent(on: bus)
         try runTool("scrot -o '\(shots)/burst-1.png' && scrot -o '\(shots)/burst-2.png' && scrot -o '\(shots)/burst-3.png'",
                     display: desk.name)
-        XCTAssertTrue(watch.waitForLog("guard: rewrote ", count: 3, seconds: 20), watch.log)
+        XCTAssertTrue(watch.waitForEvent("examined", count: 3, seconds: 20) { $0["file"] as? String == "rewritten" }, watch.log)
         for index in 1...3 {
             assertRedacted(try image("\(shots)/burst-\(index).png"), origin: fullScreen, screen: screen,
                            expected: try desk.expectedRedactions())
@@ -255,7 +255,6 @@ final class WatchBusTests: WatchDesktopTestCase {
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertTrue(status.lines.contains { $0.hasPrefix("last report: \(report.json["id"] as? String ?? "?") at ") }, status.stdoutText)
         stop(watch)
-        let problems = watch.log.split(separator: "\n").filter { $0.contains("warning: ") || $0.contains("error: ") }
-        XCTAssertEqual(problems, [], watch.log)
+        XCTAssertEqual(watch.events("problem").count, 0, "no warning, no error: \(watch.log)")
     }
 }

@@ -93,7 +93,7 @@ final class WatchEndToEndTests: WatchDesktopTestCase {
         let tool = try PaintedWindow(display: desk.display, frame: Rect(x: 600, y: 360, width: 30, height: 30),
                                      content: PixelBuffer(width: 30, height: 30, fill: 0xFF80_8080), instance: "flameshot",
                                      className: "flameshot", title: "flameshot", popup: true)
-        XCTAssertTrue(watch.waitForLog("capture event", seconds: 5), watch.log)
+        XCTAssertTrue(watch.waitForEvent("capture-event"), watch.log)
         let before = try desk.display.geometry(of: desk.vault.id).frame
         try desk.vault.move(x: before.x + 150, y: before.y + 120)
         defer { try? desk.vault.move(x: before.x, y: before.y) }
@@ -109,7 +109,7 @@ final class WatchEndToEndTests: WatchDesktopTestCase {
         let watch = try agent(["--no-clipboard", "--no-tools"])
         try sandbox.write("regions", text: "screen 10x10+0+0 fill=blurr\n")
         watch.send(SIGHUP)
-        XCTAssertTrue(watch.waitForLog("kept the previous rules: \(regions):1:23: unknown fill 'blurr'", seconds: 5), watch.log)
+        XCTAssertTrue(watch.waitForEvent("rules-kept") { $0["why"] as? String == "invalid" && $0["rules"] as? Int == 3 }, watch.log)
         try runTool("scrot -o '\(shots)/scrot-3.png'", display: desk.name)
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
         assertRedacted(report.image, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
@@ -119,7 +119,7 @@ final class WatchEndToEndTests: WatchDesktopTestCase {
         let watch = try agent([])
         watch.send(SIGTERM)
         XCTAssertEqual(watch.waitForExit(seconds: 5), 0, watch.log)
-        XCTAssertTrue(watch.log.contains("stopping on SIGTERM"), watch.log)
+        XCTAssertEqual(watch.events("stopping").map { $0["why"] as? String }, ["SIGTERM"], watch.log)
         XCTAssertNil(watch.nextReport(seconds: 0.1))
     }
 

@@ -28,7 +28,9 @@ final class WatchLargeClipboardTests: XCTestCase {
         try runTool("xclip -selection clipboard -t image/png -i '\(shot)'", display: server.name)
 
         let report = try XCTUnwrap(watch.nextReport(seconds: 20), watch.log)
-        XCTAssertTrue(watch.log.contains("clipboard image (image/png, \(size) bytes, INCR)"), watch.log)
+        XCTAssertFalse(watch.events("clipboard") {
+            $0["type"] as? String == "image/png" && $0["bytes"] as? Int == size && $0["incremental"] as? Bool == true
+        }.isEmpty, "the whole image read by INCR: \(watch.events("clipboard"))")
         XCTAssertEqual((report.json["image"] as? [String: Any])?["source"] as? String, "clipboard")
         let expected = [(rect: Rect(x: 1300, y: 800, width: 300, height: 200), fill: UInt32(0x000000)),
                         (rect: Rect(x: 100, y: 100, width: 160, height: 100), fill: UInt32(0xFF0000))]

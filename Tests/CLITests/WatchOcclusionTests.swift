@@ -80,9 +80,11 @@ final class WatchOcclusionTests: WatchOcclusionTestCase {
         defer { viewer.stop() }
         let watch = try agent()
         let copy = try copyPhoto()
-        XCTAssertTrue(watch.waitForLog("left \(copy) as it is: no program read the screen", seconds: 10), watch.log)
+        let examined = try XCTUnwrap(watch.waitForExamined(copy), watch.log)
+        XCTAssertEqual(examined["outcome"] as? String, "left", "\(examined)")
+        XCTAssertEqual(examined["why"] as? String, "no-screen-read", "not even read: \(examined)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), Data(try sandbox.bytes("made/photo.png")), "the copy's bytes")
-        XCTAssertFalse(watch.log.contains(" shotguard: guard: "), watch.log)
+        XCTAssertTrue(examined["file"] is NSNull, "guard did nothing to it: \(examined)")
         // The scene was real: the viewer showed the photo 1:1 (looked at only now: a read of the
         // test's own before the copy would have been one for the agent to weigh).
         XCTAssertTrue(try screenShowsPhoto(at: area), "the viewer shows the photo 1:1 at \(area)")
@@ -105,10 +107,12 @@ final class WatchOcclusionWithoutRecordTests: WatchOcclusionTestCase {
         XCTAssertTrue(painted, "the viewer shows the photo 1:1 at \(area)")
         let watch = try agent()
         let copy = try copyPhoto()
-        XCTAssertTrue(watch.waitForLog("placed \(copy) by ", seconds: 10), watch.log)
-        XCTAssertTrue(watch.log.contains(" at \(area): 0 rectangles (its pixels are the screen's;"), watch.log)
-        XCTAssertTrue(watch.waitForLog(seconds: 10) { $0.contains("no report") || $0.contains(" shotguard: report ") }, watch.log)
+        let examined = try XCTUnwrap(watch.waitForExamined(copy), watch.log)
+        XCTAssertEqual(examined["outcome"] as? String, "placed", "its pixels are the screen's: \(examined)")
+        XCTAssertEqual(examined["geometry"] as? String, "\(area)", "\(examined)")
+        XCTAssertEqual(examined["rectangles"] as? Int, 0, "\(examined)")
+        XCTAssertTrue(watch.waitUntilSettled(examined: 1), "\(watch.events)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), Data(try sandbox.bytes("made/photo.png")), "the copy's bytes")
-        XCTAssertFalse(watch.log.contains(" shotguard: guard: "), watch.log)
+        XCTAssertEqual(examined["file"] as? String, "unchanged", "guard left it as it was: \(examined)")
     }
 }

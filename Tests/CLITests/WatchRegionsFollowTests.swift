@@ -26,19 +26,29 @@ final class WatchRegionsFollowTests: WatchDesktopTestCase {
 
     private func redactionCount(_ report: [String: Any]) -> Int? { (report["redactions"] as? [Any])?.count }
 
+    /// Waits until the agent took the rules at the default path as `state` (read, reloaded,
+    /// removed), `count` of them with these `kinds`.
+    private func waitForRules(_ watch: WatchAgent, _ state: String, count: Int, kinds: [String: Int],
+                              file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(watch.waitForEvent("rules") {
+            $0["state"] as? String == state && $0["path"] as? String == self.defaultRegions && $0["rules"] as? Int == count
+                && $0["kinds"] as? [String: Int] == kinds
+        }, watch.log, file: file, line: line)
+    }
+
     /// The first run was unprotected and stayed so: the agent started before the user wrote the
     /// file (its folder not even made yet) only warned, and never read the file written after.
     func testARegionsFileWrittenAfterTheAgentStartedProtectsTheNextScreenshot() throws {
         let watch = try agent()
-        // The start-up lines follow "watching display", which the agent was awaited on.
-        XCTAssertTrue(watch.waitForLog("protecting with no rules (no regions file)", seconds: 10), watch.log)
-        XCTAssertTrue(watch.log.contains("warning: no regions file at \(defaultRegions): "), watch.log)
+        let watching = try XCTUnwrap(watch.events("watching").first, watch.log)
+        XCTAssertTrue(watching["regions"] is NSNull, "no regions file: \(watching)")
+        XCTAssertEqual(watching["rules"] as? Int, 0, "\(watching)")
+        XCTAssertTrue(watch.events("problem").contains { $0["level"] as? String == "warning" }, "the start warns of it: \(watch.log)")
 
         // As the README's first steps do it: make the folder, then write the file.
         try FileManager.default.createDirectory(atPath: sandbox.path(".config/shotguard"), withIntermediateDirectories: true)
         try Data(WatchDesktop.regions.utf8).write(to: URL(fileURLWithPath: defaultRegions))
-        XCTAssertTrue(watch.waitForLog("read \(defaultRegions): protecting with 3 rules: 2 windows, 1 screen", seconds: 10),
-                      watch.log)
+        waitForRules(watch, "read", count: 3, kinds: ["window": 2, "screen": 1])
 
         let shot = try screenshot("scrot-first.png", watch)
         XCTAssertEqual(redactionCount(shot.report), 2, "\(shot.report)")
@@ -54,11 +64,11 @@ final class WatchRegionsFollowTests: WatchDesktopTestCase {
     func testAnEditorsRenameReplacesTheRulesAndAnEmptiedFileKeepsThem() throws {
         try sandbox.write(".config/shotguard/regions", text: WatchDesktop.regions)
         let watch = try agent()
-        XCTAssertTrue(watch.waitForLog("protecting with 3 rules: 2 windows, 1 screen from \(defaultRegions)", seconds: 10), watch.log)
+        assertWatching(watch, rules: 3)
 
         let saved = try sandbox.write(".config/shotguard/.regions.swp", text: "screen 100x50+10+10 fill=#ff0000  # edited\n")
         XCTAssertEqual(rename(saved, defaultRegions), 0, "the editor's rename")
-        XCTAssertTrue(watch.waitForLog("read \(defaultRegions): protecting with 1 rule: 1 screen", seconds: 10), watch.log)
+        waitForRules(watch, "read", count: 1, kinds: ["screen": 1])
         let edited = try screenshot("scrot-edited.png", watch)
         let red = [(rect: Rect(x: 10, y: 10, width: 100, height: 50), fill: UInt32(0xFF0000))]
         assertRedacted(edited.image, origin: fullScreen, screen: edited.screen, expected: red)
@@ -66,34 +76,38 @@ final class WatchRegionsFollowTests: WatchDesktopTestCase {
         let emptied = open(defaultRegions, O_WRONLY | O_TRUNC)
         XCTAssertGreaterThanOrEqual(emptied, 0)
         close(emptied)
-        XCTAssertTrue(watch.waitForLog("warning: \(defaultRegions) is empty: kept the previous 1 rule: 1 screen until it is "
-                                       + "written again", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("rules-kept") { $0["why"] as? String == "empty" && $0["rules"] as? Int == 1 }, watch.log)
         let kept = try screenshot("scrot-emptied.png", watch)
         assertRedacted(kept.image, origin: fullScreen, screen: kept.screen, expected: red)
 
         XCTAssertEqual(unlink(defaultRegions), 0)
-        XCTAssertTrue(watch.waitForLog("warning: \(defaultRegions) was removed: only windows that ask for protection are covered",
-                                       seconds: 10), watch.log)
+        waitForRules(watch, "removed", count: 0, kinds: [:])
         let removed = try screenshot("scrot-removed.png", watch)
         XCTAssertEqual(redactionCount(removed.report), 0, "\(removed.report)")
         XCTAssertEqual((removed.report["guard"] as? [String: Any])?["file"] as? String, "unchanged", watch.log)
     }
 
     /// The start-up log said neither what is protected nor which folders are watched (folders
-    /// only with --verbose), so a screenshot saved elsewhere leaked without a word.
+    /// only with --verbose), so a screenshot saved elsewhere leaked without a word. The start
+    /// says both (its event carries what its lines say).
     func testTheStartUpLogNamesTheRulesAndTheFolders() throws {
         let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
                                    display: desk.name)
-        XCTAssertTrue(watch.waitForLog("screenshot folders: ", seconds: 10), watch.log)
-        let lines = watch.log.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.contains { $0.hasSuffix("shotguard: protecting with 3 rules: 2 windows, 1 screen from \(regions)") },
-                      watch.log)
-        let folders = try XCTUnwrap(lines.first { $0.contains("shotguard: screenshot folders: ") }, watch.log)
+        let watching = try XCTUnwrap(watch.events("watching").first, watch.log)
+        XCTAssertEqual(watching["regions"] as? String, regions, "\(watching)")
+        XCTAssertEqual(watching["rules"] as? Int, 3, "\(watching)")
+        let folders = try XCTUnwrap(watching["folders"] as? [String], "\(watching)")
         // The XDG pictures folder (~/Pictures without user-dirs.dirs), its Screenshots, home, --dir.
         for folder in [sandbox.path("Pictures"), sandbox.path("Pictures/Screenshots"), sandbox.home.path, shots] {
-            XCTAssertTrue(folders.components(separatedBy: ": ").last?.components(separatedBy: ", ").contains(folder) ?? false,
-                          "the folders line names \(folder): \(folders)")
+            XCTAssertTrue(folders.contains(folder), "the folders named at start include \(folder): \(folders)")
         }
+    }
+
+    /// The agent started on the default regions file with `rules` rules.
+    private func assertWatching(_ watch: WatchAgent, rules: Int, file: StaticString = #filePath, line: UInt = #line) {
+        let watching = watch.events("watching").first
+        XCTAssertEqual(watching?["regions"] as? String, defaultRegions, watch.log, file: file, line: line)
+        XCTAssertEqual(watching?["rules"] as? Int, rules, watch.log, file: file, line: line)
     }
 }
 
@@ -105,9 +119,9 @@ extension WatchRegionsFollowTests {
         try FileManager.default.createDirectory(atPath: sandbox.path(".config/shotguard"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: defaultRegions, withDestinationPath: target)
         let watch = try agent()
-        XCTAssertTrue(watch.waitForLog("protecting with 3 rules: 2 windows, 1 screen from \(defaultRegions)", seconds: 10), watch.log)
+        assertWatching(watch, rules: 3)
         let saved = try sandbox.write("dotfiles/.shotguard-regions.swp", text: "screen 100x50+10+10 fill=#ff0000\n")
         XCTAssertEqual(rename(saved, target), 0, "the editor's rename, where the link points")
-        XCTAssertTrue(watch.waitForLog("read \(defaultRegions): protecting with 1 rule: 1 screen", seconds: 10), watch.log)
+        waitForRules(watch, "read", count: 1, kinds: ["screen": 1])
     }
 }

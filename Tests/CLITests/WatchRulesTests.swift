@@ -31,7 +31,7 @@ final class WatchRulesTests: WatchDesktopTestCase {
     /// Presses the shield's key (F9) and grabs the screen while its covers are up.
     private func screenUnderTheShield(_ watch: WatchAgent, press: Int, file: StaticString = #filePath, line: UInt = #line) throws -> PixelBuffer {
         try runTool("xdotool key F9", display: desk.name, file: file, line: line)
-        XCTAssertTrue(watch.waitForLog("shield key:", count: press, seconds: 10), watch.log, file: file, line: line)
+        XCTAssertTrue(watch.waitForEvent("shield-key", count: press), watch.log, file: file, line: line)
         let screen = try desk.screen()
         XCTAssertTrue(watch.waitForCoversDown(count: press), watch.log, file: file, line: line)
         return screen
@@ -133,7 +133,7 @@ final class WatchRulesTests: WatchDesktopTestCase {
         let off = try desk.runShotguard(["protect", "--window", notesID, "--off"], in: sandbox)
         XCTAssertEqual(off.status, 0, off.stderr)
         assertRedacted(try guardedScrot("let-go.png", by: watch), origin: fullScreen, screen: screen, expected: standard)
-        XCTAssertFalse(watch.log.contains("reloaded ") || watch.log.contains("read \(regions): "), "no reload was needed: \(watch.log)")
+        XCTAssertEqual(watch.events("rules").count, 0, "no reload was needed: \(watch.log)")
     }
 
     // MARK: system policy

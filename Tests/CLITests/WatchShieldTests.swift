@@ -87,7 +87,7 @@ final class WatchShieldTests: XCTestCase {
 
     func testTwentyPrintScreenshotsShowTheFillOverTheWindowAndNothingElseChanged() throws {
         let watch = try agent(["--shield"])
-        XCTAssertTrue(watch.log.contains("shield: keys Print"), watch.log)
+        XCTAssertEqual(watch.events("watching").first?["keys"] as? [String], ["Print"], watch.log)
         let frame = try vaultFrame()
         // Grabbed once: a test grabbing the screen before each of twenty quick presses reads it
         // several times a second, which the agent rightly takes for a recording.
@@ -133,7 +133,7 @@ final class WatchShieldTests: XCTestCase {
         let watch = try agent([])
         let shot = try pressPrint()
         assertRedacted(shot, origin: Rect(x: 0, y: 0, width: 640, height: 400), screen: screen, expected: [])
-        XCTAssertFalse(watch.log.contains("shield key:"), watch.log)
+        XCTAssertEqual(watch.events("shield-key").count, 0, watch.log)
     }
 
     /// F9, bound to nothing, raises the covers for their full 3 s: clicks pass through them to
@@ -143,7 +143,7 @@ final class WatchShieldTests: XCTestCase {
         let frame = try vaultFrame()
         let centre = (x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)
         try runTool("xdotool key F9", display: desk.name)
-        XCTAssertTrue(watch.waitForLog("shield key:", seconds: 10), watch.log)
+        XCTAssertTrue(watch.waitForEvent("shield-key"), watch.log)
         XCTAssertEqual(try desk.screen()[centre.x, centre.y] & 0xFF_FFFF, 0, "the cover is up")
         try runTool("xdotool mousemove \(centre.x) \(centre.y) click 1", display: desk.name)
         XCTAssertTrue(desk.vault.waitForClick(seconds: 5), "the click went to the cover, not the window")

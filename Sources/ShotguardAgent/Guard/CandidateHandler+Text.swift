@@ -15,10 +15,14 @@ struct TextPassOutcome {
     var file: String?
     var clipboard: String?
     var quarantine: String?
-    var said: [String] = []
-    var warnings: [String] = []
-    /// A screenshot whose text could not be covered (set aside, made unreadable, not rewritten).
-    var errors: [String] = []
+    /// Lines for the log at their levels; errors for a screenshot whose text could not be
+    /// covered (set aside, made unreadable, not rewritten).
+    var lines: [LogLine] = []
+
+    /// What the report notes when the pass failed: its first error, else its first warning.
+    var note: String? {
+        lines.first { $0.level == .error }?.text ?? lines.first { $0.level == .warning }?.text
+    }
 }
 
 extension CandidateHandler {
@@ -51,7 +55,7 @@ extension CandidateHandler {
                 guard let path = candidate.path, let fileGuard else { break }
                 let current = readCurrent(path, pending, isOwn: isOwn)
                 if case .replaced = current {
-                    outcome.warnings.append("guard: \(candidate.name): \(why), but it was replaced since: left as it is now")
+                    outcome.lines.append(.warning("guard: \(candidate.name): \(why), but it was replaced since: left as it is now"))
                     break
                 }
                 let aside = fileGuard.setAside(path, read: current.read, held: current.read?.held ?? candidate.held,
@@ -59,21 +63,22 @@ extension CandidateHandler {
                                                id: eventID)
                 switch aside {
                 case .setAside(let entry, _, let keys, _, let warning):
-                    if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
+                    if let warning { outcome.lines.append(.warning("guard: \(candidate.name): \(warning)")) }
                     outcome.ownKeys = keys
                     outcome.file = "quarantined"
                     outcome.quarantine = entry
-                    outcome.errors.append("guard: \(candidate.name): \(why): set aside, its original in quarantine as \(entry)")
+                    outcome.lines.append(.error("guard: \(candidate.name): \(why): set aside, its original in quarantine as \(entry)"))
                 case .madeUnreadable(let reason):
                     outcome.file = "unreadable"
-                    outcome.errors.append("guard: \(candidate.name): \(why), and it could not be set aside (\(reason)): its mode is now 0")
+                    outcome.lines.append(.error("guard: \(candidate.name): \(why), and it could not be set aside (\(reason)): "
+                        + "its mode is now 0"))
                 case .failed(let reason):
                     outcome.file = "failed"
-                    outcome.errors.append("guard: \(candidate.name): \(why), and it could not be set aside: \(reason)")
+                    outcome.lines.append(.error("guard: \(candidate.name): \(why), and it could not be set aside: \(reason)"))
                 case .untouched(let reason):
-                    outcome.warnings.append("guard: \(candidate.name): \(why); left alone: \(reason)")
+                    outcome.lines.append(.warning("guard: \(candidate.name): \(why); left alone: \(reason)"))
                 case .changed, .rewritten:
-                    outcome.warnings.append("guard: \(candidate.name): \(why), but it changed since: left as it is now")
+                    outcome.lines.append(.warning("guard: \(candidate.name): \(why), but it changed since: left as it is now"))
                 }
             case .clipboard:
                 guard let offer = candidate.clipboard, let clipboardGuard else { break }
@@ -81,7 +86,7 @@ extension CandidateHandler {
                                                                     quarantineID: nil), for: offer)
                 outcome.ownKeys = served.ownKeys
                 outcome.clipboard = "withheld"
-                outcome.warnings.append("guard: the clipboard image: \(why); a placeholder is served")
+                outcome.lines.append(.warning("guard: the clipboard image: \(why); a placeholder is served"))
             }
             return outcome
         }
@@ -106,28 +111,30 @@ extension CandidateHandler {
             }
             switch guarded {
             case .rewritten(let keys, let milliseconds, _, _, let warning, _):
-                if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
+                if let warning { outcome.lines.append(.warning("guard: \(candidate.name): \(warning)")) }
                 outcome.ownKeys = keys
                 outcome.file = "rewritten"
-                outcome.said.append("guard: rewrote \(candidate.name) again with the text rules' covers (\(kinds)) in \(milliseconds) ms")
+                outcome.lines.append(.info("guard: rewrote \(candidate.name) again with the text rules' covers (\(kinds)) "
+                    + "in \(milliseconds) ms"))
             case .setAside(let entry, _, let keys, let reason, let warning):
-                if let warning { outcome.warnings.append("guard: \(candidate.name): \(warning)") }
+                if let warning { outcome.lines.append(.warning("guard: \(candidate.name): \(warning)")) }
                 outcome.ownKeys = keys
                 outcome.file = "quarantined"
                 outcome.quarantine = entry
-                outcome.errors.append("guard: \(candidate.name) could not be rewritten with the text rules' covers (\(reason)): "
-                    + "set aside, its original in quarantine as \(entry)")
+                outcome.lines.append(.error("guard: \(candidate.name) could not be rewritten with the text rules' covers (\(reason)): "
+                    + "set aside, its original in quarantine as \(entry)"))
             case .madeUnreadable(let reason):
                 outcome.file = "unreadable"
-                outcome.errors.append("guard: \(candidate.name) could not be rewritten with the text rules' covers nor set aside "
-                    + "(\(reason)): its mode is now 0")
+                outcome.lines.append(.error("guard: \(candidate.name) could not be rewritten with the text rules' covers nor set aside "
+                    + "(\(reason)): its mode is now 0"))
             case .failed(let reason):
                 outcome.file = "failed"
-                outcome.errors.append("guard: could not rewrite \(candidate.name) with the text rules' covers: \(reason)")
+                outcome.lines.append(.error("guard: could not rewrite \(candidate.name) with the text rules' covers: \(reason)"))
             case .untouched(let reason):
-                outcome.warnings.append("guard: did not rewrite \(candidate.name) with the text rules' covers: \(reason)")
+                outcome.lines.append(.warning("guard: did not rewrite \(candidate.name) with the text rules' covers: \(reason)"))
             case .changed:
-                outcome.warnings.append("guard: \(candidate.name) changed before its text rules' covers were written: left as it is now")
+                outcome.lines.append(.warning("guard: \(candidate.name) changed before its text rules' covers were written: "
+                    + "left as it is now"))
             }
         case .clipboard:
             guard let offer = candidate.clipboard, let clipboardGuard else { break }
@@ -140,7 +147,8 @@ extension CandidateHandler {
                 outcome.ownKeys = served.ownKeys
                 outcome.clipboard = served.served ? "replaced" : "failed"
                 if served.served { clipboardGuard.replaced(offer, at: Moment(monotonic: monotonicNow(), wall: now())) }
-                outcome.said.append("guard: the clipboard now holds the redacted image" + (kinds.isEmpty ? "" : " (text: \(kinds))"))
+                outcome.lines.append(.info("guard: the clipboard now holds the redacted image"
+                    + (kinds.isEmpty ? "" : " (text: \(kinds))")))
             }
         }
         return outcome

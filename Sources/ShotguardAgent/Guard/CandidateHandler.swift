@@ -14,12 +14,12 @@ struct HandlingResult {
     var clipboard: String?
     var quarantine: String?
     var note: String?
-    /// Lines for the log: info (what guard did) and verbose (why).
-    var said: [String] = []
-    var warnings: [String] = []
-    /// A screenshot guard could not redact (set aside, made unreadable, or left as it was):
-    /// logged as errors, since protection failed closed or not at all.
-    var errors: [String] = []
+    /// Why it was left as it was (for the event stream; the log says it in words).
+    var leftBecause: LeftBecause?
+    /// Lines for the log, each at its level: info (what guard did), verbose (why), warnings,
+    /// and errors for a screenshot guard could not redact (set aside, made unreadable, or left
+    /// as it was), since protection failed closed or not at all.
+    var lines: [LogLine] = []
     /// A placed screenshot whose text rules are still to be checked (guard's second pass): the
     /// image with the rectangle rules applied, where it sits, what is covered already.
     var textPass: PendingTextPass?
@@ -100,7 +100,8 @@ final class CandidateHandler {
         }
         if candidate.naming == .weak, context.sensing, evidence.isEmpty,
            !context.reads.anyRead(within: ReadHistory.horizon, at: context.now) {
-            return HandlingResult(outcome: .left(reason: "no program read the screen in the half minute before it"))
+            return HandlingResult(outcome: .left(reason: "no program read the screen in the half minute before it"),
+                                  leftBecause: .noScreenRead)
         }
         let read: (bytes: [UInt8], file: FileRead?)
         switch readCandidate(candidate) {
@@ -112,7 +113,7 @@ final class CandidateHandler {
         // Looked at again, a file may now be what guard wrote in its place.
         let bytesKey = "bytes:" + fnv1a(read.bytes)
         if context.isOwn(bytesKey) || read.file.map({ context.isOwn(FileKeys.key($0.identity)) }) ?? false {
-            return HandlingResult(outcome: .left(reason: "it is guard's own output now"))
+            return HandlingResult(outcome: .left(reason: "it is guard's own output now"), leftBecause: .ownOutput)
         }
         // A copy of a screenshot guard took in, made before the rewrite: its bytes tell first.
         var original = originals.original(bytes: bytesKey, pixels: { nil }, at: context.now.monotonic)
@@ -175,8 +176,8 @@ final class CandidateHandler {
             let placed = PlacedImage(candidate: candidate, image: redacted, alignment: alignment, redactions: examination.hits,
                                      notes: examination.notes, evidence: examination.evidence.phrases)
             result.outcome = .placed(placed, fingerprint: pixels)
-            result.said.append("placed \(candidate.name) by \(alignment.method.rawValue) at \(alignment.rect): "
-                + "\(examination.hits.count) rectangles (\(examination.judgment.reason); \(timing))")
+            result.lines.append(.verbose("placed \(candidate.name) by \(alignment.method.rawValue) at \(alignment.rect): "
+                + "\(examination.hits.count) rectangles (\(examination.judgment.reason); \(timing))"))
             return result
         }
     }
@@ -206,7 +207,8 @@ final class CandidateHandler {
     /// (the caller makes it `.placed`) and for anything that is no screenshot.
     private func act(on candidate: Candidate, _ examination: Examination, read: (bytes: [UInt8], file: FileRead?),
                      in context: Context, size: (Int, Int)?, unplacedReason: String?) -> HandlingResult {
-        var result = HandlingResult(outcome: .left(reason: examination.judgment.reason))
+        var result = HandlingResult(outcome: .left(reason: examination.judgment.reason),
+                                    leftBecause: examination.judgment.isScreenshot ? nil : .notScreenshot)
         if let unplacedReason, examination.judgment.isScreenshot {
             result.outcome = .screenshotUnplaced(reason: unplacedReason)
         }
@@ -231,16 +233,16 @@ final class CandidateHandler {
                 // was not checked: the clipboard is taken now and served when the pass ends.
                 if !clipboardGuard.isPending {
                     let taken = clipboardGuard.takeOver(from: offer)
-                    if !taken.taken { result.warnings.append("guard: \(taken.why)") }
+                    if !taken.taken { result.lines.append(.warning("guard: \(taken.why)")) }
                 }
-                result.said.append("guard: the clipboard waits for the text rules' pass")
+                result.lines.append(.info("guard: the clipboard waits for the text rules' pass"))
                 return result
             }
             switch examination.action {
             case .leave:
                 if clipboardGuard.isPending {
                     clipboardGuard.serveBack(offer)
-                    result.said.append("guard: the clipboard serves back what its owner offered, byte for byte")
+                    result.lines.append(.info("guard: the clipboard serves back what its owner offered, byte for byte"))
                 }
                 if examination.judgment.isScreenshot { result.clipboard = "unchanged" }
             case .redact:
@@ -259,54 +261,55 @@ final class CandidateHandler {
         let served = clipboardGuard.serve(image, for: offer)
         guard served.served else {
             result.clipboard = "failed"
-            result.warnings.append("guard: did not replace the clipboard image: \(served.why)")
+            result.lines.append(.warning("guard: did not replace the clipboard image: \(served.why)"))
             return
         }
         clipboardGuard.replaced(offer, at: now)
         result.ownKeys += served.ownKeys
         result.clipboard = outcome
-        result.said.append(outcome == "replaced" ? "guard: the clipboard now holds the redacted image"
-            : "guard: the clipboard now holds a placeholder: the image could not be redacted")
+        result.lines.append(.info(outcome == "replaced" ? "guard: the clipboard now holds the redacted image"
+            : "guard: the clipboard now holds a placeholder: the image could not be redacted"))
     }
 
     private func apply(_ guarded: FileGuardResult, to result: inout HandlingResult, candidate: Candidate) {
         let path = candidate.name
-        result.errors += (fileGuard?.takeProblems() ?? []).map { "guard: \($0)" }
+        result.lines += (fileGuard?.takeProblems() ?? []).map { .error("guard: \($0)") }
         switch guarded {
         case .rewritten(let keys, let milliseconds, let thumbnails, let entry, let warning, let at):
             result.ownKeys += keys
             result.file = "rewritten"
             result.rewrittenAt = at
             if let entry { result.quarantine = entry }
-            result.said.append("guard: rewrote \(path) redacted in \(milliseconds) ms"
+            result.lines.append(.info("guard: rewrote \(path) redacted in \(milliseconds) ms"
                 + (thumbnails > 0 ? "; removed \(thumbnails) thumbnails" : "")
-                + (entry.map { "; its other names share the redacted file, and its original is in quarantine as \($0)" } ?? ""))
-            if let warning { result.warnings.append("guard: \(path): \(warning)") }
+                + (entry.map { "; its other names share the redacted file, and its original is in quarantine as \($0)" } ?? "")))
+            if let warning { result.lines.append(.warning("guard: \(path): \(warning)")) }
         case .setAside(let entry, let placeholder, let keys, let reason, let warning):
-            if let warning { result.warnings.append("guard: \(path): \(warning)") }
+            if let warning { result.lines.append(.warning("guard: \(path): \(warning)")) }
             result.ownKeys += keys
             result.file = "quarantined"
             result.quarantine = entry
-            result.errors.append("guard: \(path) could not be redacted (\(reason)): its original is in quarantine as \(entry) "
-                + "('shotguard quarantine restore \(entry)')" + (placeholder ? ", and a placeholder took its place" : "; its path is empty"))
+            result.lines.append(.error("guard: \(path) could not be redacted (\(reason)): its original is in quarantine as \(entry) "
+                + "('shotguard quarantine restore \(entry)')"
+                + (placeholder ? ", and a placeholder took its place" : "; its path is empty")))
         case .changed:
             if candidate.rereads == 0 {
                 result.outcome = .readAgain
-                result.said.append("guard: \(path) changed while it was read; reading it again")
+                result.lines.append(.info("guard: \(path) changed while it was read; reading it again"))
             } else {
                 result.outcome = .screenshotUnplaced(reason: "changed twice while guard rewrote it")
             }
         case .madeUnreadable(let reason):
             result.file = "unreadable"
-            result.errors.append("guard: \(path) could not be redacted nor moved aside (\(reason)): its mode is now 0, "
-                + "so nothing reads it; 'chmod 600' gives it back")
+            result.lines.append(.error("guard: \(path) could not be redacted nor moved aside (\(reason)): its mode is now 0, "
+                + "so nothing reads it; 'chmod 600' gives it back"))
         case .untouched(let reason):
             result.file = "untouched"
-            result.warnings.append("guard: left \(path) alone: \(reason)")
+            result.lines.append(.warning("guard: left \(path) alone: \(reason)"))
         case .failed(let reason):
             result.file = "failed"
             result.note = "guard could not rewrite \(path): \(reason)"
-            result.errors.append("guard: could not rewrite \(path): \(reason)")
+            result.lines.append(.error("guard: could not rewrite \(path): \(reason)"))
         }
     }
 
@@ -315,7 +318,7 @@ final class CandidateHandler {
     private func unreadable(_ candidate: Candidate, _ failure: ReadFailure, evidence: Evidence, in context: Context) -> HandlingResult {
         switch failure {
         case .gone(let reason):
-            return HandlingResult(outcome: .left(reason: reason))
+            return HandlingResult(outcome: .left(reason: reason), leftBecause: .gone)
         case .tooLarge(let identity):
             return judgeUnplaced(candidate, reason: "is larger than \(Self.maximumFileSize / 1024 / 1024) MiB", read: nil,
                                  evidence: evidence, in: context, size: nil, identity: identity)
@@ -330,7 +333,7 @@ final class CandidateHandler {
                                 placement: .unplaced, hitsInImage: 0, rulesHitAtEvent: hitsNow)
         let judgment = GuardPolicy.judge(facts)
         var result = HandlingResult(outcome: judgment.isScreenshot ? .screenshotUnplaced(reason: reason)
-            : .left(reason: "it \(reason), and \(judgment.reason)"))
+            : .left(reason: "it \(reason), and \(judgment.reason)"), leftBecause: judgment.isScreenshot ? nil : .notScreenshot)
         guard GuardPolicy.action(facts) == .setAside else { return result }
         switch candidate.source {
         case .file:

@@ -99,6 +99,7 @@ final class ClipboardGuard: ClipboardGuarding {
         // Owned, with nothing offered: every request for data is refused.
         server.provide(targets: [], now: monotonicNow())
         log.warning("guard: the clipboard offers nothing now: \(reason)")
+        log.events.say("clipboard-withheld")
     }
 
     func arrival(of offer: ClipboardOffer, at now: Moment) -> ClipboardArrival {
@@ -147,6 +148,7 @@ final class ClipboardGuard: ClipboardGuarding {
             // Not a leak: the redacted image goes, and a history (Parcellite) may put back its last text.
             log.info("guard: no clipboard manager keeps the redacted image: the clipboard empties as the agent exits "
                 + "(a clipboard history may put back what it kept before)")
+            log.events.say("clipboard-handoff", [("manager", .null), ("saved", .bool(false))])
             return
         }
         let saved = server.handOffAndWait()

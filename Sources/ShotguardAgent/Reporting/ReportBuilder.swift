@@ -3,13 +3,28 @@ import ShotguardImaging
 import ShotguardRegions
 import ShotguardScreen
 
+/// Why a settled capture event has no report.
+enum NoReport: String, Sendable {
+    /// No screenshot happened: only weak images, none of them the screen's.
+    case noScreenshot = "no-screenshot"
+    /// It showed a screenshot already reported.
+    case alreadyReported = "already-reported"
+
+    /// The log's words: "capture event ID had no screenshot: no report".
+    var text: String {
+        switch self {
+        case .noScreenshot: return "had no screenshot"
+        case .alreadyReported: return "showed a screenshot already reported"
+        }
+    }
+}
+
 enum ReportBuilder {
-    /// The report of `event`, or nil with why there is none: no screenshot happened (only weak
-    /// images, none of them the screen's), or it showed a screenshot already reported.
-    static func build(_ event: CaptureEvent, rules: RegionsFile?) -> (report: Report?, why: String) {
-        guard event.hasCountedSignal || event.placed != nil else { return (nil, "had no screenshot") }
+    /// The report of `event`, or nil with why there is none.
+    static func build(_ event: CaptureEvent, rules: RegionsFile?) -> (report: Report?, why: NoReport?) {
+        guard event.hasCountedSignal || event.placed != nil else { return (nil, .noScreenshot) }
         if event.placed == nil, event.unplaced.isEmpty, event.repeats > 0 {
-            return (nil, "showed a screenshot already reported")
+            return (nil, .alreadyReported)
         }
         let context = event.eventTime.context
         var report = Report(id: event.id, time: event.start.wall)
@@ -47,7 +62,7 @@ enum ReportBuilder {
         // Two signals of one screenshot can bring the same note: each is said once.
         var said = Set<String>()
         report.notes = report.notes.filter { said.insert($0).inserted }
-        return (report, "")
+        return (report, nil)
     }
 
     /// The program that took the screenshot: the first reader of the screen that is named, else

@@ -43,6 +43,7 @@ final class ReportDelivery {
         }
         let counts = courier.counts
         if counts.waiting + counts.held > 0 {
+            log.events.say("delivery-queue", [("waiting", .number(counts.waiting)), ("held", .number(counts.held))])
             log.info("\(counts.waiting + counts.held) report\(counts.waiting + counts.held == 1 ? "" : "s") waiting in the queue "
                 + "from an earlier run" + (counts.held > 0 ? " (\(counts.held) held for your word)" : ""))
         }

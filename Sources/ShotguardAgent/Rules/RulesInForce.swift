@@ -94,23 +94,24 @@ final class RulesInForce {
         reloadAt = now + Self.settle
     }
 
-    /// Reloads when a change is due; returns the new summary line when the rules changed.
-    func reloadIfDue(at now: Double) -> String? {
-        guard let due = reloadAt, now >= due else { return nil }
+    /// Reloads when a change is due; true when the rules changed.
+    func reloadIfDue(at now: Double) -> Bool {
+        guard let due = reloadAt, now >= due else { return false }
         reloadAt = nil
         return reload(reason: "changed")
     }
 
     /// Reads the file again (a change, SIGHUP, or `Reload` on the bus). The new rules replace
     /// the old only when the file is valid; an emptied file that had rules keeps them (an
-    /// editor truncates before it writes) until it is written again. Returns the line said.
+    /// editor truncates before it writes) until it is written again. True when the rules changed.
     @discardableResult
-    func reload(reason: String) -> String? {
+    func reload(reason: String) -> Bool {
         var status = stat()
         let exists = lstat(path, &status) == 0
         if exists, status.st_size == 0, let regions, regions.hasUserFile, !regions.rules.isEmpty {
             log.warning("\(path) is empty: kept the previous \(RulesSummary.describe(regions)) until it is written again")
-            return nil
+            log.events.say("rules-kept", [("path", .string(path)), ("why", .string("empty")), ("rules", .number(regions.rules.count))])
+            return false
         }
         do throws(AgentError) {
             let loaded = try Self.load(path, missingIsError: false)
@@ -121,10 +122,12 @@ final class RulesInForce {
                 : "\(path) was removed: only \(hasFiles ? "the system policy and " : "")windows that ask for protection are "
                     + "covered until it is written again"
             if loaded?.hasUserFile != true { log.warning(line) } else { log.info(line) }
-            return line
+            sayRules(loaded?.hasUserFile != true ? "removed" : reason == "SIGHUP" ? "reloaded" : "read")
+            return true
         } catch {
             log.error("kept the previous rules: \(error.message)")
-            return nil
+            sayKept()
+            return false
         }
     }
 
@@ -137,11 +140,26 @@ final class RulesInForce {
             watchFields()
             let summary = self.summary
             log.info("reloaded \(path): protecting with \(summary)")
+            sayRules("reloaded")
             return .success(summary)
         } catch {
             log.error("kept the previous rules: \(error.message)")
+            sayKept()
             return .failure(error)
         }
+    }
+
+    /// The rules now in force, on the event stream: how they came (`read` after a change seen,
+    /// `reloaded` on SIGHUP or the bus, `removed` with the file), how many, of which kinds.
+    private func sayRules(_ state: String) {
+        let kinds = countsByKind.sorted { $0.key < $1.key }.map { ($0.key, JSON.number($0.value)) }
+        log.events.say("rules", [("state", .string(state)), ("path", .string(path)), ("rules", .number(regions?.rules.count ?? 0)),
+                                 ("kinds", .object(kinds))])
+    }
+
+    /// A new version that did not parse: the rules in force stay.
+    private func sayKept() {
+        log.events.say("rules-kept", [("path", .string(path)), ("why", .string("invalid")), ("rules", .number(regions?.rules.count ?? 0))])
     }
 
     /// One line saying what is protected now.
@@ -182,13 +200,16 @@ final class RulesInForce {
         switch status.fields {
         case .unavailable(let reason):
             log.warning(reason)
+            log.events.say("fields", [("state", .string("unavailable")), ("showing", .null)])
         case .notQueried:
             log.warning("the accessibility bus did not answer within \(Int(Self.firstFieldsWait)) s: "
                 + "field rules hit nothing until it does")
+            log.events.say("fields", [("state", .string("no-answer")), ("showing", .null)])
         case .available(let fields):
             let roleNames = roles.sorted().map(\.rawValue).joined(separator: ", ")
             log.info("fields: \(fields.count) showing (\(roleNames)) through the accessibility bus, "
                 + "listed in \(JSON.fixed(status.lastQueryMilliseconds, digits: 1)) ms; kept current from its events")
+            log.events.say("fields", [("state", .string("available")), ("showing", .number(fields.count))])
         }
     }
 

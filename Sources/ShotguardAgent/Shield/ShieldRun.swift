@@ -21,6 +21,8 @@ public final class ShieldRun {
     private let waitForKeys: Bool
     private let warn: (String) -> Void
     private let note: (String) -> Void
+    /// What the run did, typed, for tests (`SHOTGUARD_EVENTS`, as the agent's; docs/agent.md).
+    private let events = EventStream()
 
     /// How long `--key-wait` waits for the keys to be released.
     public static let keyWait = 2.0
@@ -69,8 +71,11 @@ public final class ShieldRun {
         let mappedAt = overlays.raiseAndStamp()
         let upAt = monotonicNow()
         note(covers.isEmpty ? "nothing to cover now" : "\(covers.count) cover\(covers.count == 1 ? "" : "s") up")
-        if waitForKeys, !display.waitForKeysReleased(seconds: Self.keyWait) {
-            warn("keys were still held \(Int(Self.keyWait)) s later; running \(name) anyway")
+        events.say("covers-up", [("covers", .number(covers.count))])
+        if waitForKeys {
+            let released = display.waitForKeysReleased(seconds: Self.keyWait)
+            if !released { warn("keys were still held \(Int(Self.keyWait)) s later; running \(name) anyway") }
+            events.say("key-wait", [("released", .bool(released))])
         }
         let child: ChildProcess
         do throws(SystemError) {
@@ -81,7 +86,11 @@ public final class ShieldRun {
         var watch = CoverWatch(child: child.pid, mappedAt: mappedAt, up: !covers.isEmpty)
         var lowered: ShieldRunOutcome.Lowered = covers.isEmpty ? .nothingToCover : .commandExited
         while !child.hasExited {
-            if watch.up, let source, source.isLost { lowered = .serverLost; watch.up = false }
+            if watch.up, let source, source.isLost {
+                lowered = .serverLost
+                watch.up = false
+                events.say("covers-lowered", [("why", .string("server-lost"))])
+            }
             let deadline = watch.up ? upAt + limit : nil
             var descriptors = [pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
             if watch.up, let source { descriptors.append(pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
@@ -98,6 +107,8 @@ public final class ShieldRun {
                 lowered = .afterRead(program: read.program, pid: read.pid, geometry: geometry)
                 note("covers lowered \(Self.milliseconds(since: upAt)) after \(read.program) (pid \(read.pid)) read "
                     + (geometry ?? "a drawable not on the screen"))
+                events.say("covers-lowered", [("why", .string("read")), ("program", .string(read.program)),
+                                              ("pid", .number(Int(read.pid))), ("geometry", geometry.map(JSON.string) ?? .null)])
             }
             for signal in signals.read() where signal != SIGCHLD { kill(-child.pid, signal) }
             if watch.up, let deadline, monotonicNow() >= deadline {
@@ -106,11 +117,13 @@ public final class ShieldRun {
                 lowered = .limit
                 warn(source == nil ? "covers lowered at the limit of \(Self.seconds(limit)) s; \(name) runs on"
                                    : "\(name) did not read the screen within \(Self.seconds(limit)) s: covers lowered")
+                events.say("covers-lowered", [("why", .string("limit"))])
             }
         }
         if watch.up, !display.isLost {
             overlays.lower()
             note("covers lowered \(Self.milliseconds(since: upAt)) after they went up: \(name) exited")
+            events.say("covers-lowered", [("why", .string("exited"))])
         }
         return ShieldRunOutcome(lowered: lowered, exitStatus: child.waitForExit())
     }

@@ -145,5 +145,20 @@ enum ScreenshotFileClassifier {
             case .unreadable(let reason): return "unreadable: \(reason)"
             }
         }
+
+        /// The reason as the event stream says it.
+        var code: String {
+            switch self {
+            case .notAnImage: return "not-an-image"
+            case .symlink: return "symlink"
+            case .notRegular: return "not-regular"
+            case .notOwned: return "not-owned"
+            case .tooLarge: return "too-large"
+            case .old: return "old"
+            case .incomplete: return "incomplete"
+            case .changed: return "changed"
+            case .unreadable: return "unreadable"
+            }
+        }
     }
 }

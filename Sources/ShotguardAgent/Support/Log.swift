@@ -14,8 +14,17 @@ public struct Log: Sendable {
     }
 
     public func info(_ message: String) { write("", message) }
-    public func warning(_ message: String) { write("warning: ", message) }
-    public func error(_ message: String) { write("error: ", message) }
+    /// A warning or an error is also said on the event stream (`problem`, by level): a test that
+    /// expects none counts these instead of reading the log's words.
+    public func warning(_ message: String) {
+        write("warning: ", message)
+        events.say("problem", [("level", .string("warning"))])
+    }
+
+    public func error(_ message: String) {
+        write("error: ", message)
+        events.say("problem", [("level", .string("error"))])
+    }
     /// The message is built only when it is written: verbose lines are logged at event time.
     public func verbose(_ message: @autoclosure () -> String) { if isVerbose { write("", message()) } }
 

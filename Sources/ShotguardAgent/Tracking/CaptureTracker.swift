@@ -72,8 +72,8 @@ struct CaptureTracker {
 
     typealias Snapshotter = () -> Snapshot?
 
-    /// Takes one signal. Returns lines for the verbose log (what was ignored and why).
-    mutating func receive(_ signal: CaptureSignal, at now: Moment, snapshot: Snapshotter) -> [String] {
+    /// Takes one signal. Returns what it did (for the log and the event stream).
+    mutating func receive(_ signal: CaptureSignal, at now: Moment, snapshot: Snapshotter) -> [TrackerNote] {
         switch signal {
         case .image(let candidate):
             return receive(candidate, at: now, snapshot: snapshot)
@@ -83,7 +83,7 @@ struct CaptureTracker {
             return open(with: SignalRecord(kind: .toolWindow, time: now.wall, detail: tool), freshScreen: false, at: now,
                         snapshot: snapshot)
         case .toolWindowShown(let id, let tool):
-            var said: [String] = []
+            var said: [TrackerNote] = []
             if event?.signals.contains(where: { $0.kind == .toolWindow }) != true {
                 said = open(with: SignalRecord(kind: .toolWindow, time: now.wall, detail: tool), freshScreen: false, at: now,
                             snapshot: snapshot)
@@ -99,12 +99,12 @@ struct CaptureTracker {
             // read the screen now, not when the event opened.
             // At most a few a second (a storm of tool windows would grab the screen at each
             // one): the flag below gives the next image a fresh screen anyway.
-            var said: [String] = []
+            var said: [TrackerNote] = []
             closedSnapshots.removeAll { now.monotonic - $0 >= 1 }
             if closedSnapshots.count < Self.closedSnapshotsPerSecond, let fresh = snapshot() {
                 closedSnapshots.append(now.monotonic)
                 current.addSnapshot(fresh)
-                said.append("capture event \(current.id): fresh screen \(current.snapshots.count) of \(CaptureEvent.maximumSnapshots)")
+                said.append(.freshScreen(event: current.id, screens: current.snapshots.count))
             }
             current.toolWindowClosedSinceSnapshot = true
             event = current
@@ -140,19 +140,19 @@ struct CaptureTracker {
         return area.width >= smallestScreenshotSide && area.height >= smallestScreenshotSide
     }
 
-    private mutating func receive(_ candidate: Candidate, at now: Moment, snapshot: Snapshotter) -> [String] {
+    private mutating func receive(_ candidate: Candidate, at now: Moment, snapshot: Snapshotter) -> [TrackerNote] {
         if recent.contains(candidate.key, as: .own, at: now.monotonic) {
-            return ["ignored \(candidate.name): guard's own \(candidate.source == .file ? "rewrite" : "image")"]
+            return [.ignored(name: candidate.name, why: candidate.source == .file ? .ownRewrite : .ownImage)]
         }
         if candidate.source == .file, recent.contains(candidate.key, as: .handled, at: now.monotonic) {
-            return ["ignored \(candidate.name): already seen"]
+            return [.ignored(name: candidate.name, why: .alreadySeen)]
         }
         recent.note(candidate.key, as: .handled, at: now.monotonic)
         var record = SignalRecord(kind: candidate.source == .file ? .file : .clipboard, time: now.wall,
                                   detail: candidate.path?.description ?? candidate.clipboard?.owner.description ?? "")
         record.read = candidate.evidence.screenRead?.read
         let said = open(with: record, freshScreen: true, at: now, snapshot: snapshot)
-        guard event != nil else { return ["ignored \(candidate.name): the screen could not be captured"] }
+        guard event != nil else { return [.ignored(name: candidate.name, why: .noScreen)] }
         queue.add(candidate)
         // Only an urgent candidate keeps the event open longer: a stream of unrelated images
         // cannot hold an old screen context open.
@@ -162,22 +162,21 @@ struct CaptureTracker {
         }
         let dropped = queue.dropWeakOverCap()
         if dropped > 0 { event?.weakDropped += dropped }
-        return said + ["\(candidate.naming == .weak ? "image" : "screenshot") \(candidate.name)"
-            + (candidate.naming == .weak ? " (counts only if something ties it to a capture)" : "")]
+        return said + [.taken(name: candidate.name, naming: candidate.naming)]
     }
 
     /// Adds `record` to the open event, opening one (its screen grabbed now) if none is. A
     /// signal that may carry a different screen than the event's first adds a fresh snapshot.
     @discardableResult
-    private mutating func open(with record: SignalRecord, freshScreen: Bool, at now: Moment, snapshot: Snapshotter) -> [String] {
-        var said: [String] = []
+    private mutating func open(with record: SignalRecord, freshScreen: Bool, at now: Moment, snapshot: Snapshotter) -> [TrackerNote] {
+        var said: [TrackerNote] = []
         if var current = event {
             if freshScreen, let last = current.snapshots.last,
                current.toolWindowClosedSinceSnapshot || now.monotonic - last.time.monotonic >= Self.snapshotInterval,
                let fresh = snapshot() {
                 current.addSnapshot(fresh)
                 current.toolWindowClosedSinceSnapshot = false
-                said.append("capture event \(current.id): fresh screen \(current.snapshots.count) of \(CaptureEvent.maximumSnapshots)")
+                said.append(.freshScreen(event: current.id, screens: current.snapshots.count))
             }
             // A storm of signals (tool windows made by the thousand) is listed up to a bound.
             if current.signals.count < Self.maximumSignals { current.signals.append(record) }
@@ -189,15 +188,15 @@ struct CaptureTracker {
         opened.signals.append(record)
         queue.newEvent()
         event = opened
-        return ["capture event \(opened.id): \(first.context.windows.count) windows, fallback \(opened.fallbackRect)"]
+        return [.opened(event: opened.id, windows: first.context.windows.count, fallback: opened.fallbackRect)]
     }
 
     /// The next candidate to examine now, if one is due (one per loop turn, so that signals
     /// and X events are answered between the images of a burst).
     mutating func next(at now: Moment) -> Candidate? { queue.next(at: now.monotonic) }
 
-    /// What became of an examined candidate. Returns lines for the verbose log.
-    mutating func examined(_ candidate: Candidate, _ outcome: ExaminationOutcome, at now: Moment) -> [String] {
+    /// What became of an examined candidate. Returns what it did (for the log and the event stream).
+    mutating func examined(_ candidate: Candidate, _ outcome: ExaminationOutcome, at now: Moment) -> [TrackerNote] {
         switch outcome {
         case .placed(let placed, let fingerprint):
             // The same pixels again: on the clipboard, the screenshot whose file was just handled
@@ -212,7 +211,7 @@ struct CaptureTracker {
             if isRepeat {
                 current.repeats += 1
                 event = current
-                return ["\(candidate.name) shows a screenshot already handled: no second report"]
+                return [.repeated(name: candidate.name)]
             }
             // The first placed image is the event's, unless a screenshot-named one comes after a weak one.
             if current.placed.map({ $0.candidate.naming == .weak && candidate.naming != .weak }) ?? true {
@@ -229,10 +228,10 @@ struct CaptureTracker {
             // Counted by its name or evidence, it was no screenshot: the event no longer counts
             // for it (no fallback report for a photo copied into a Screenshots folder).
             event?.uncount(.image(key: candidate.key))
-            return ["left \(candidate.name) as it is: \(reason)"]
+            return [.left(name: candidate.name, reason: reason)]
         case .lookAgain(let delay):
             guard candidate.looks < Self.maximumLooks else {
-                return ["gave up waiting for \(candidate.name) to be complete"]
+                return [.gaveUp(name: candidate.name)]
             }
             var again = candidate
             again.looks += 1
@@ -241,7 +240,7 @@ struct CaptureTracker {
                 current.lastSignal = max(current.lastSignal, now.monotonic + delay)
                 event = current
             }
-            return ["\(candidate.name) is not complete yet: looking again in \(Int(delay * 1000)) ms"]
+            return [.lookingAgain(name: candidate.name, delay: delay)]
         case .readAgain:
             guard candidate.rereads == 0 else { return [] }
             var again = candidate
