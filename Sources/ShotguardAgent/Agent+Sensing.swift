@@ -24,10 +24,10 @@ extension Agent {
                                                       covers: covers, wallNow: now.wall, monotonicNow: now.monotonic) {
                     track(.shieldKey(record))
                 }
-            case .coversRaised(let client, let area, let covers):
-                log.verbose("shield: \(covers) cover\(covers == 1 ? "" : "s") up over what client 0x\(String(client, radix: 16)) reads ("
+            case .coversRaised(let hold, let area, let covers):
+                log.verbose("shield: \(covers) cover\(covers == 1 ? "" : "s") up over what \(Self.holder(hold)) reads ("
                     + (area?.description ?? "the whole screen") + ")")
-                log.events.say("covers", [("client", .number(Int(client))), ("covers", .number(covers))])
+                log.events.say("covers", [("client", hold.client.map { .number(Int($0)) } ?? .null), ("covers", .number(covers))])
             case .coversShown(let count):
                 log.events.say("covers-shown", [("covers", .number(count))])
             case .stopped(let reason):
@@ -52,7 +52,16 @@ extension Agent {
         track(.screenRead(read))
     }
 
-    private func recordingChanged(_ change: RecordingChange) {
+    /// Who holds covers up, for the log.
+    static func holder(_ hold: CoverHold) -> String {
+        switch hold {
+        case .reader(let client): "client 0x\(String(client, radix: 16))"
+        case .watch(let key): "client 0x\(String(key.client, radix: 16)) (\(key.kind.rawValue))"
+        case .helper(let pid): "process \(pid)"
+        }
+    }
+
+    func recordingChanged(_ change: RecordingChange) {
         let started: Bool
         let info: RecordingInfo
         switch change {
@@ -63,8 +72,10 @@ extension Agent {
         let area = info.area?.description ?? "a drawable not on the screen"
         if started {
             if let pid = info.pid { inputs.pixels.release(pid) }
-            log.info("recording: \(info.program)\(pid) reads \(area) again and again"
-                + (outputs.shield.shieldsReads && rules.inForce != nil ? "; the shield covers what the rules protect in it while it runs" : ""))
+            let shielded = outputs.shield.shieldsReads && rules.inForce != nil
+            log.info("recording: \(info.program)\(pid) " + RecordingText.how(info) + " \(area)"
+                + (info.trusted ? "; trusted by the rules: nothing is covered for it"
+                    : shielded ? "; the shield covers what the rules protect in it while it runs (\(info.covers) now)" : ""))
             refreshShield()
         } else {
             log.info("recording stopped: \(info.program)\(pid) read \(info.frames) frames")
@@ -74,12 +85,15 @@ extension Agent {
             ("type", .string("recording")), ("schema", .number(Report.schema)), ("state", .string(started ? "started" : "stopped")),
             ("time", .string(Log.iso8601(started ? info.started.wall : info.lastRead.wall))), ("program", .string(info.program)),
             ("pid", info.pid.map { .number(Int($0)) } ?? .null), ("geometry", info.area.map { .string($0.description) } ?? .null),
-            ("frames", .number(info.frames)),
+            ("frames", .number(info.frames)), ("request", .string(info.path.name)), ("covers", .number(info.covers)),
+            ("trusted", .bool(info.trusted)),
         ])
         if !outputs.sink.announce(line) { inputs.stopping = true }
-        log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program))])
-        outputs.desktop.recording(started: started, program: info.program, pid: info.pid, geometry: info.area?.description,
-                                  rulesInForce: !(rules.inForce?.rules.isEmpty ?? true), shielded: outputs.shield.shieldsReads)
+        log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program)),
+                                     ("pid", info.pid.map { .number(Int($0)) } ?? .null), ("request", .string(info.path.name)),
+                                     ("covers", .number(info.covers)), ("trusted", .bool(info.trusted))])
+        outputs.desktop.recording(started: started, info: info, rulesInForce: !(rules.inForce?.rules.isEmpty ?? true),
+                                  shielded: outputs.shield.shieldsReads)
     }
 
     /// What the rules protected inside `read`'s rectangle, from a moment before it until now

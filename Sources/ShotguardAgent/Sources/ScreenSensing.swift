@@ -16,8 +16,8 @@ enum SensedEvent: Sendable {
     case clientEnded(UInt32)
     /// The shield's key: the sentinel mapped the covers.
     case key(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?, covers: Int)
-    /// A reader's first read put the covers over what it read.
-    case coversRaised(client: UInt32, area: Rect?, covers: Int)
+    /// A hold (a reader's first read, a watch, a helper) put the covers over what it reads.
+    case coversRaised(hold: CoverHold, area: Rect?, covers: Int)
     /// How many covers are up changed.
     case coversShown(Int)
     /// The sentinel stopped (the server went away).
@@ -32,6 +32,8 @@ final class ScreenSensing {
     private let clock: any AgentClock
     private var recordings = RecordingTracker()
     private var processes: [UInt32: ProcessIdentity] = [:]
+    /// How many covers each client's reads or watches put up.
+    private var covered: [UInt32: Int] = [:]
 
     init(sentinel: Sentinel, clock: any AgentClock) {
         self.sentinel = sentinel
@@ -53,19 +55,30 @@ final class ScreenSensing {
         var events: [SensedEvent] = []
         for event in sentinel.take() {
             switch event {
-            case .read(let read, let area, let process):
+            case .read(let read, let area, let process, let trusted):
                 let record = self.record(read, area: area, process: process)
-                let (change, isFrame) = recordings.add(record)
+                let (change, isFrame) = recordings.add(record, covers: covered[read.client] ?? 0, trusted: trusted)
                 if let change { events.append(.recording(change)) }
                 events.append(isFrame ? .frame(record) : .read(record, process: process))
+            case .watchStarted(let watch, let area, let process, let trusted):
+                let identity = self.identity(client: watch.client, processID: watch.processID, snapshot: process)
+                if let change = recordings.watchStarted(watch.key, program: identity?.program ?? Self.unnamed(watch.client),
+                                                        pid: identity?.pid, area: area, at: clock.now(),
+                                                        covers: covered[watch.client] ?? 0, trusted: trusted) {
+                    events.append(.recording(change))
+                }
+            case .watchEnded(let key):
+                if let change = recordings.watchEnded(key, at: clock.now()) { events.append(.recording(change)) }
             case .clientEnded(let client):
                 processes[client] = nil
+                covered[client] = nil
                 events += recordings.clientEnded(client, at: clock.now()).map { .recording($0) }
                 events.append(.clientEnded(client))
             case .key(let readAt, let mappedAt, let serverTime, let coveredTime, let covers):
                 events.append(.key(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime, covers: covers))
-            case .coversRaised(let client, let area, let covers, _):
-                events.append(.coversRaised(client: client, area: area, covers: covers))
+            case .coversRaised(let hold, let area, let covers, _):
+                if let client = hold.client { covered[client] = max(covered[client] ?? 0, covers) }
+                events.append(.coversRaised(hold: hold, area: area, covers: covers))
             case .coversShown(let count):
                 events.append(.coversShown(count))
             case .stopped(let reason):
@@ -75,22 +88,34 @@ final class ScreenSensing {
         return events
     }
 
+    /// The recordings running now, oldest first.
+    var running: [RecordingInfo] { recordings.recordings.values.sorted { $0.started.monotonic < $1.started.monotonic } }
+
     /// Recordings whose reader stopped reading, ended.
     func expire() -> [SensedEvent] { recordings.expire(at: clock.now()).map { .recording($0) } }
 
     private func record(_ read: ScreenRead, area: Rect?, process snapshot: ProcessSnapshot?) -> ScreenReadRecord {
-        let process = processes[read.client] ?? snapshot.map {
-            ProcessIdentity(pid: $0.details.pid, program: $0.details.program, parentPID: $0.details.parentPID,
-                            processGroup: $0.details.processGroup)
-        } ?? read.processID.flatMap(ClientProcess.identity(of:))
-        if let process { processes[read.client] = process }
+        let process = identity(client: read.client, processID: read.processID, snapshot: snapshot)
         let now = clock.now()
         let age = max(0, now.monotonic - read.receivedAt)
-        return ScreenReadRecord(request: read.request.rawValue, program: process?.program ?? "client 0x" + String(read.client, radix: 16),
+        return ScreenReadRecord(request: read.request.rawValue, program: process?.program ?? Self.unnamed(read.client),
                                 pid: process?.pid, parentPID: process?.parentPID, processGroup: process?.processGroup,
                                 area: area, time: Moment(monotonic: now.monotonic - age, wall: now.wall - age),
                                 client: read.client, serverTime: read.serverTime)
     }
+
+    /// The process behind `client`: as it was first seen, else as /proc showed it at its read.
+    private func identity(client: UInt32, processID: Int32?, snapshot: ProcessSnapshot?) -> ProcessIdentity? {
+        let process = processes[client] ?? snapshot.map {
+            ProcessIdentity(pid: $0.details.pid, program: $0.details.program, parentPID: $0.details.parentPID,
+                            processGroup: $0.details.processGroup)
+        } ?? processID.flatMap(ClientProcess.identity(of:))
+        if let process { processes[client] = process }
+        return process
+    }
+
+    /// A client whose process could not be told (over TCP, or gone before it was asked).
+    static func unnamed(_ client: UInt32) -> String { "client 0x" + String(client, radix: 16) }
 }
 
 /// Which process is behind a window or a pid, as the evidence needs it.
