@@ -217,6 +217,7 @@ public final class Agent {
             log.events.say("protection", [("rectangles", .number(hits.count))])
         }
         guard outputs.shield.isOn else { return }
+        outputs.shield.trust(rules.regions?.trustedPrograms ?? [])
         outputs.shield.update(hits.map { ShieldCover(rect: $0.rect, fill: $0.fill) }, fields: context.fields)
     }
 

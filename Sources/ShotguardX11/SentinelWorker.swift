@@ -165,9 +165,9 @@ final class SentinelWorker: @unchecked Sendable {
                 let process = watch.processID.flatMap(ProcessSnapshot.of(pid:))
                 let trusted = trust.judge(watch.client, process: process?.details)
                 watching.insert(watch.key)
+                // Its covers first: the agent says how many went up when it says the recording.
+                if !trusted { changed = hold(.watch(watch.key), area: placement.rect, events: &events) || changed }
                 events.append(.watchStarted(watch, rootArea: placement.rect, process: process, trusted: trusted))
-                guard !trusted else { continue }
-                changed = hold(.watch(watch.key), area: placement.rect, events: &events) || changed
             case .watchEnded(let key):
                 guard watching.remove(key) != nil else { continue }
                 events.append(.watchEnded(key))

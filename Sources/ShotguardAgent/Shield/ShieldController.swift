@@ -33,6 +33,8 @@ final class ShieldController {
     /// been made without them.
     private var coveredServerTime: UInt?
     private var paused = false
+    /// The programs the sentinel was last told to trust.
+    private var trusted: [ProgramName] = []
 
     /// The covers come down at most this long after the key, whatever happens.
     static let limit = 3.0
@@ -64,6 +66,13 @@ final class ShieldController {
         guard let sentinel else { return }
         fieldsShown = fields
         sentinel.setCovers(covers)
+    }
+
+    /// The programs trusted to see everything: told to the sentinel when they change.
+    func trust(_ programs: [ProgramName]) {
+        guard let sentinel, programs != trusted else { return }
+        trusted = programs
+        sentinel.trust(programs)
     }
 
     /// Whether the covers must follow a new field list (checked every `fieldsInterval`).

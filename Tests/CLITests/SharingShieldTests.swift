@@ -1,0 +1,159 @@
+// Screen shares the way browsers, OBS and GStreamer read the screen, under the default agent: each seen with its program, and at most its first frame shows a protected window.
+import Foundation
+import ShotguardBase
+import ShotguardImaging
+import ShotguardScene
+import ShotguardTestSupport
+import ShotguardX11
+import XCTest
+
+/// The test reader (Tests/Scripts/screen-reader.c) reads the screen by each path real programs
+/// use, and writes each frame it read; `shotguard watch --no-guard --json` runs with no shield
+/// option (the recordings' shield is on by default). The frames are counted from the reader's
+/// own files.
+final class SharingShieldTests: WatchDesktopTestCase {
+    /// The agent, reporting only (`--no-guard`) unless `guarding` (a locked policy refuses `--no-guard`).
+    private func agent(regions path: String? = nil, guarding: Bool = false) throws -> WatchAgent {
+        try WatchAgent(["--regions", path ?? regions, "--no-clipboard", "--no-tools"] + (guarding ? [] : ["--no-guard"]), sandbox: sandbox,
+                       display: desk.name)
+    }
+
+    /// The recording lines of `watch --json` so far, in order.
+    private func recordings(_ watch: WatchAgent, count: Int) -> [[String: Any]] {
+        var lines: [[String: Any]] = []
+        while lines.count < count, let line = watch.nextReport(seconds: 10, type: "recording")?.json { lines.append(line) }
+        return lines
+    }
+
+    /// Rows of the vault's protected strip, as the vault paints them.
+    private var vaultRows: [[UInt32]] {
+        let content = WatchDesktop.pattern(width: 200, height: 120, seed: 3)
+        return [22, 40, 58].map { y in (0..<content.width).map { content[$0, y] } }
+    }
+
+    /// libwebrtc's share (Chrome, Firefox, Electron apps): a shared pixmap, a CopyArea of the
+    /// root into it and an XSync each frame, read from shared memory. Regression: nothing was
+    /// seen, every frame showed the vault.
+    func testABrowsersShareLeaksAtMostItsFirstFrame() throws {
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        let expected = try desk.expectedRedactions()
+        let frames = try reader.read(.copyArea, interval: 33, frames: 45, display: desk.name)
+        XCTAssertEqual(frames.count, 45)
+        let shown = FrameCount.uncovered(frames, expected)
+        print("CopyArea share at 30 fps: \(shown) of \(frames.count) frames show a protected pixel")
+        XCTAssertLessThanOrEqual(shown, 1, watch.log.suffix(2000).description)
+        XCTAssertTrue(watch.waitForCoversDown(), "the covers came down once it was gone: \(watch.log.suffix(800))")
+        let lines = recordings(watch, count: 2)
+        XCTAssertEqual(lines.map { $0["state"] as? String }, ["started", "stopped"], watch.log)
+        XCTAssertEqual(lines.first?["program"] as? String, "screen-reader")
+        XCTAssertEqual(lines.first?["request"] as? String, "CopyArea")
+        XCTAssertEqual(lines.first?["geometry"] as? String, "640x400+0+0")
+        XCTAssertEqual(lines.first?["covers"] as? Int, 2, "the vault's row and the clock corner")
+        XCTAssertNotNil(lines.first?["pid"] as? Int)
+    }
+
+    /// A core GetImage every 2 s: a recording at its second read, and covered from its first.
+    /// Regression: at 0.5 fps every frame showed the vault (never counted as a recording).
+    func testASlowPollerLeaksAtMostItsFirstFrame() throws {
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        let frames = try reader.read(.getImage, interval: 2000, frames: 3, display: desk.name)
+        XCTAssertEqual(frames.count, 3)
+        XCTAssertLessThanOrEqual(FrameCount.uncovered(frames, try desk.expectedRedactions()), 1, watch.log.suffix(2000).description)
+        XCTAssertEqual(recordings(watch, count: 1).first?["request"] as? String, "GetImage", watch.log)
+    }
+
+    /// GStreamer's ximagesrc (Kazam, vokoscreen): DAMAGE on the root, a read at each change. The
+    /// watch itself is a recording and raises the covers before any read.
+    func testADamageWatcherIsCoveredFromItsWatch() throws {
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        // Something that changes all the time, far from the vault and the clock corner.
+        let said = try sandbox.write("animation.out", [])
+        let changes = try FileChanges([said])
+        let script = repositoryFile("Tests/Scripts/animated-window.py").path
+        let animation = try ChildProcess("/bin/sh", ["-c", "exec /usr/bin/python3 '\(script)' 420 330 60 40 > '\(said)'"],
+                                         environment: ["DISPLAY": desk.name], output: .standardError)
+        defer { animation.stop() }
+        XCTAssertTrue(changes.wait(seconds: 10) { (try? String(contentsOfFile: said, encoding: .utf8))?.contains("shown") ?? false },
+                      "the animation did not show")
+        let frames = try reader.read(.damage, interval: 50, frames: 10, display: desk.name)
+        XCTAssertEqual(frames.count, 10)
+        XCTAssertLessThanOrEqual(FrameCount.uncovered(frames, try desk.expectedRedactions()), 1, watch.log.suffix(2000).description)
+        let lines = recordings(watch, count: 2)
+        XCTAssertEqual(lines.map { $0["state"] as? String }, ["started", "stopped"], watch.log)
+        XCTAssertEqual(lines.first?["request"] as? String, "DamageCreate")
+        XCTAssertEqual(lines.first?["geometry"] as? String, "640x400+0+0")
+        XCTAssertEqual(lines.first?["covers"] as? Int, 2)
+    }
+
+    /// OBS's window capture: Notes redirected and its pixmap named once, read each frame. It
+    /// holds Notes's own contents (never the vault's), is a recording from the redirection until
+    /// it frees the pixmap and undoes it — while its client still runs — and covers only what
+    /// lies inside Notes (nothing protected).
+    func testANamedPixmapHolderRecordsUntilItFreesThePixmap() throws {
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        let notes = try desk.display.geometry(of: desk.notes.id).frame
+        let (process, folder) = try reader.start(.named, interval: 100, frames: 5, target: String(desk.notes.id), display: desk.name,
+                                                  name: "named", hold: true)
+        defer { process.stop() }
+        let lines = recordings(watch, count: 2)
+        XCTAssertEqual(lines.map { $0["state"] as? String }, ["started", "stopped"], watch.log)
+        XCTAssertFalse(process.hasExited, "the recording stopped when the pixmap was freed, not when the client left")
+        XCTAssertEqual(lines.first?["request"] as? String, "RedirectWindow")
+        let geometry = try XCTUnwrap(lines.first?["geometry"] as? String)
+        XCTAssertTrue(geometry.hasSuffix("+\(notes.x)+\(notes.y)") || geometry.contains("x\(notes.height)"),
+                      "what it watches is Notes (\(notes)): \(geometry)")
+        XCTAssertEqual(lines.first?["covers"] as? Int, 0, "nothing protected is inside Notes")
+        let frames = try ScreenReader.frames(in: folder)
+        XCTAssertEqual(frames.count, 5)
+        XCTAssertEqual(FrameCount.showing(vaultRows, in: frames), 0, "a window's pixmap holds that window alone")
+        XCTAssertFalse(watch.events.contains { $0["event"] as? String == "covers" }, "no cover went up: \(watch.log)")
+    }
+
+    /// A share of a 200x100 region far from every protected rectangle: a recording, and nothing
+    /// on the user's screen is covered.
+    func testARegionShareFarFromTheRulesCoversNothing() throws {
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        let frames = try reader.read(.copyArea, interval: 50, frames: 15, target: "200x100+400+260", display: desk.name)
+        XCTAssertEqual(frames.count, 15)
+        let lines = recordings(watch, count: 2)
+        XCTAssertEqual(lines.map { $0["state"] as? String }, ["started", "stopped"], watch.log)
+        XCTAssertEqual(lines.first?["geometry"] as? String, "200x100+400+260")
+        XCTAssertEqual(lines.first?["covers"] as? Int, 0)
+        XCTAssertFalse(watch.events.contains { $0["event"] as? String == "covers" }, "no cover went up: \(watch.log)")
+    }
+
+    /// `trust program=screen-reader`: the user's own recorder sees everything (no cover goes
+    /// up, so its frames show the vault), and is still said as a recording, trusted.
+    func testATrustedRecorderRaisesNoCovers() throws {
+        let reader = try ScreenReader(sandbox: sandbox)
+        let trusting = try sandbox.write("trusting", text: WatchDesktop.regions + "trust program=screen-reader\n")
+        let watch = try agent(regions: trusting)
+        XCTAssertTrue(watch.waitForLog("trusting screen-reader", seconds: 10), watch.log)
+        let frames = try reader.read(.copyArea, interval: 50, frames: 10, display: desk.name)
+        XCTAssertEqual(FrameCount.showing(vaultRows, in: frames), 10, "every frame shows the vault: nothing was covered")
+        let lines = recordings(watch, count: 2)
+        XCTAssertEqual(lines.first?["trusted"] as? Bool, true, watch.log)
+        XCTAssertEqual(lines.first?["covers"] as? Int, 0)
+        XCTAssertFalse(watch.events.contains { $0["event"] as? String == "covers" }, "no cover went up: \(watch.log)")
+    }
+
+    /// Under a locked system policy the user's `trust` has no effect: the agent says so, and
+    /// the recorder's frames are covered from its second on.
+    func testALockedPolicyRefusesTheUsersTrust() throws {
+        let reader = try ScreenReader(sandbox: sandbox)
+        let policy = sandbox.home.appendingPathComponent("xdg/shotguard")
+        try FileManager.default.createDirectory(at: policy, withIntermediateDirectories: true)
+        try Data("lock\n".utf8).write(to: policy.appendingPathComponent("regions"))
+        let trusting = try sandbox.write("trusting", text: WatchDesktop.regions + "trust program=screen-reader\n")
+        let watch = try agent(regions: trusting, guarding: true)
+        XCTAssertTrue(watch.waitForLog("refused (line 4: trust program=screen-reader)", seconds: 10), watch.log)
+        let frames = try reader.read(.copyArea, interval: 50, frames: 10, display: desk.name)
+        XCTAssertLessThanOrEqual(FrameCount.uncovered(frames, try desk.expectedRedactions()), 1, watch.log.suffix(2000).description)
+        XCTAssertEqual(recordings(watch, count: 1).first?["trusted"] as? Bool, false, watch.log)
+    }
+}
