@@ -13,9 +13,9 @@ import XCTest
 /// own files.
 final class SharingShieldTests: WatchDesktopTestCase {
     /// The agent, reporting only (`--no-guard`) unless `guarding` (a locked policy refuses `--no-guard`).
-    private func agent(regions path: String? = nil, guarding: Bool = false) throws -> WatchAgent {
+    private func agent(regions path: String? = nil, guarding: Bool = false, bus: AgentBus? = nil) throws -> WatchAgent {
         try WatchAgent(["--regions", path ?? regions, "--no-clipboard", "--no-tools"] + (guarding ? [] : ["--no-guard"]), sandbox: sandbox,
-                       display: desk.name)
+                       display: desk.name, environment: bus?.environment ?? [:])
     }
 
     /// The recording lines of `watch --json` so far, in order.
@@ -155,5 +155,74 @@ final class SharingShieldTests: WatchDesktopTestCase {
         let frames = try reader.read(.copyArea, interval: 50, frames: 10, display: desk.name)
         XCTAssertLessThanOrEqual(FrameCount.uncovered(frames, try desk.expectedRedactions()), 1, watch.log.suffix(2000).description)
         XCTAssertEqual(recordings(watch, count: 1).first?["trusted"] as? Bool, false, watch.log)
+    }
+
+    /// A share that runs is in `status` (text and JSON) with its program, pid, request and what
+    /// was covered; the bus says it started and stopped with its program and pid; one
+    /// notification names the program and the count.
+    func testAShareIsInStatusOnTheBusAndInANotification() throws {
+        let bus = try AgentBus(self, notificationServer: true)
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent(bus: bus)
+        let monitor = try bus.monitor()
+        defer { monitor.terminate() }
+        let (share, _) = try reader.start(.copyArea, interval: 100, frames: 600, display: desk.name, name: "long")
+        defer { share.stop() }
+        XCTAssertTrue(watch.waitForEvent("recording") { $0["state"] as? String == "started" }, watch.log)
+        let status = try sandbox.run(["status"], environment: bus.environment.mapValues { $0 })
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let line = try XCTUnwrap(status.lines.first { $0.hasPrefix("recording: ") }, status.stdoutText)
+        XCTAssertTrue(line.hasPrefix("recording: screen-reader (pid \(share.pid)) since "), line)
+        XCTAssertTrue(line.hasSuffix(", CopyArea of 640x400+0+0: 2 protected areas covered"), line)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try sandbox.run(["status", "--json"],
+                                                                                              environment: bus.environment.mapValues { $0 }).stdout))
+            as? [String: Any])
+        let recording = try XCTUnwrap((json["recordings"] as? [[String: Any]])?.first, "\(json)")
+        XCTAssertEqual(recording["program"] as? String, "screen-reader")
+        XCTAssertEqual(recording["pid"] as? Int, Int(share.pid))
+        XCTAssertEqual(recording["request"] as? String, "CopyArea")
+        XCTAssertEqual(recording["covers"] as? Int, 2)
+        XCTAssertEqual(recording["trusted"] as? Bool, false)
+        XCTAssertTrue(bus.waitForNotify { $0["summary"] as? String == "screen-reader is sharing your screen: 2 protected areas covered" },
+                      "\(bus.notifyCalls())")
+        share.stop()
+        XCTAssertTrue(watch.waitForEvent("recording") { $0["state"] as? String == "stopped" }, watch.log)
+        readOutput(of: [monitor]) { agentSignals(in: monitor).count >= 2 || monitor.isFinished }
+        let signals = agentSignals(in: monitor).filter { $0.member.hasPrefix("Recording") }
+        XCTAssertEqual(signals.map(\.member), ["RecordingStarted", "RecordingStopped"])
+        XCTAssertEqual(signals.first?.arguments.first as? String, "screen-reader")
+        XCTAssertEqual(signals.first?.arguments.dropFirst().first as? Int, Int(share.pid))
+        XCTAssertEqual(signals.first?.arguments.last as? String, "640x400+0+0")
+        XCTAssertFalse(try sandbox.run(["status"], environment: bus.environment.mapValues { $0 }).stdoutText.contains("recording: "), "it ended")
+    }
+
+    /// Ordinary desktop use while the agent runs, each program a new client (its copies
+    /// recorded): a compositing manager drawing the screen (picom, with its CopyArea, RENDER
+    /// Composite, DAMAGE and redirections), a terminal scrolling (xterm), a GTK application
+    /// scrolling, the window manager reading their icons (openbox's GetImage of another client's
+    /// pixmap). None is a read of the screen: no cover, no recording. A region share made after
+    /// them proves the agent has heard everything before it.
+    func testOrdinaryDesktopUseRaisesNoCoverAndNoRecording() throws {
+        for (program, package) in [("picom", "picom"), ("xterm", "xterm")] { _ = try requireTool(program, package: package) }
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        let environment = ["DISPLAY": desk.name, "HOME": sandbox.home.path]
+        let picom = try ChildProcess("picom", ["--backend", "xrender", "--no-vsync", "--config", "/dev/null"], environment: environment)
+        defer { picom.stop() }
+        let deadline = Date().addingTimeInterval(10)
+        while desk.display.selectionOwner("_NET_WM_CM_S0") == nil, Date() < deadline, !picom.hasExited { usleep(20_000) }
+        XCTAssertNotNil(desk.display.selectionOwner("_NET_WM_CM_S0"), "picom did not start compositing")
+        let terminal = try ChildProcess("xterm", ["-fa", "DejaVu Sans Mono", "-fs", "10", "-geometry", "60x12+280+190", "-e", "sh", "-c",
+                                                  "seq 1 4000"], environment: environment)
+        let scroller = try ChildProcess("/usr/bin/python3", [repositoryFile("Tests/Scripts/gtk-scroller.py").path, "200"],
+                                        environment: environment, output: .standardError)
+        XCTAssertEqual(terminal.waitForExit(), 0, "xterm")
+        XCTAssertEqual(scroller.waitForExit(), 0, "the GTK application")
+        _ = try reader.read(.copyArea, interval: 50, frames: 3, target: "100x50+20+330", display: desk.name)
+        XCTAssertTrue(watch.waitForEvent("recording") { $0["program"] as? String == "screen-reader" }, watch.log)
+        let recordings = watch.events.filter { $0["event"] as? String == "recording" }
+        XCTAssertEqual(Set(recordings.compactMap { $0["program"] as? String }), ["screen-reader"], "\(recordings)")
+        XCTAssertFalse(watch.events.contains { $0["event"] as? String == "covers" }, "no cover went up: \(watch.log)")
+        XCTAssertFalse(watch.log.contains("screen read by openbox"), "openbox reading an icon reads no screen: \(watch.log)")
     }
 }
