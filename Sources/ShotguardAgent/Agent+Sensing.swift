@@ -30,6 +30,8 @@ extension Agent {
                 log.events.say("covers", [("client", hold.client.map { .number(Int($0)) } ?? .null), ("covers", .number(covers))])
             case .coversShown(let count):
                 log.events.say("covers-shown", [("covers", .number(count))])
+            case .helper(let change):
+                helperChanged(change)
             case .stopped(let reason):
                 log.warning("the sentinel stopped (\(reason)): screen reads, the shield's key and covers are no longer seen")
             }
@@ -52,6 +54,22 @@ extension Agent {
         track(.screenRead(read))
     }
 
+    /// A program reading the screen past the X server started: every protected area is covered
+    /// while it runs (unless a rule trusts it), and it is said as a recording; or it ended.
+    private func helperChanged(_ change: CaptureHelperChange) {
+        switch change {
+        case .started(let pid, _, let process):
+            let trusted = rules.regions?.trustedPrograms.contains { $0.matches(process) } ?? false
+            let now = inputs.clock.now().monotonic
+            let covers = outputs.shield.shieldsReads && !trusted ? protection.hits(from: now, to: now).count : 0
+            if !trusted { outputs.shield.holdForHelper(pid) }
+            inputs.sentinelEvents.updateHelper(pid, trusted: trusted, covers: covers)
+            if let recording = inputs.sentinelEvents.helperRecording(pid) { recordingChanged(.started(recording)) }
+        case .ended(let pid):
+            outputs.shield.releaseHelper(pid)
+        }
+    }
+
     /// Who holds covers up, for the log.
     static func holder(_ hold: CoverHold) -> String {
         switch hold {
@@ -69,7 +87,8 @@ extension Agent {
         case .stopped(let recording): (started, info) = (false, recording)
         }
         let pid = info.pid.map { " (pid \($0))" } ?? ""
-        let area = info.area?.description ?? "a drawable not on the screen"
+        let helper = if case .helper = info.path { true } else { false }
+        let area = info.area?.description ?? (helper ? "the whole screen" : "a drawable not on the screen")
         if started {
             if let pid = info.pid { inputs.pixels.release(pid) }
             let shielded = outputs.shield.shieldsReads && rules.inForce != nil
@@ -80,7 +99,8 @@ extension Agent {
         } else {
             log.info("recording stopped: \(info.program)\(pid) read \(info.frames) frames")
         }
-        outputs.shield.recording(client: info.client, started: started)
+        // A helper's covers are held by its pid (`helperChanged`), not by an X client.
+        if !helper { outputs.shield.recording(client: info.client, started: started) }
         let line = JSON.object([
             ("type", .string("recording")), ("schema", .number(Report.schema)), ("state", .string(started ? "started" : "stopped")),
             ("time", .string(Log.iso8601(started ? info.started.wall : info.lastRead.wall))), ("program", .string(info.program)),

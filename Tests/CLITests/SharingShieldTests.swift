@@ -25,6 +25,13 @@ final class SharingShieldTests: WatchDesktopTestCase {
         return lines
     }
 
+    /// Every recording line the agent printed so far (each is printed before its event is said).
+    private func allRecordings(_ watch: WatchAgent) throws -> [[String: Any]] {
+        String(decoding: try Data(contentsOf: watch.stdoutURL), as: UTF8.self).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "recording" }
+    }
+
     /// Rows of the vault's protected strip, as the vault paints them.
     private var vaultRows: [[UInt32]] {
         let content = WatchDesktop.pattern(width: 200, height: 120, seed: 3)
@@ -224,5 +231,47 @@ final class SharingShieldTests: WatchDesktopTestCase {
         XCTAssertEqual(Set(recordings.compactMap { $0["program"] as? String }), ["screen-reader"], "\(recordings)")
         XCTAssertFalse(watch.events.contains { $0["event"] as? String == "covers" }, "no cover went up: \(watch.log)")
         XCTAssertFalse(watch.log.contains("screen read by openbox"), "openbox reading an icon reads no screen: \(watch.log)")
+    }
+
+    /// Programs that read the screen past the X server are recognised by what they are: a
+    /// process that loads NVIDIA's NvFBC library (here python3 loading a real library installed
+    /// under that name, in a folder of the agent's LD_LIBRARY_PATH) and gpu-screen-recorder's
+    /// KMS helper (a real program run under that name, from the agent's PATH). While one runs
+    /// every protected area is covered, it is said as a recording with why, and its end lowers
+    /// the covers.
+    func testCaptureHelpersPastTheXServerCoverEveryProtectedArea() throws {
+        let libraries = sandbox.home.appendingPathComponent("nvidia")
+        let programs = sandbox.home.appendingPathComponent("bin")
+        for folder in [libraries, programs] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let library = libraries.appendingPathComponent("libnvidia-fbc.so.1").path
+        // The library itself, not its link (copyItem copies a link as a link).
+        let real = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libXdamage.so.1").resolvingSymlinksInPath().path
+        try FileManager.default.copyItem(atPath: real, toPath: library)
+        let helper = programs.appendingPathComponent("gsr-kms-server").path
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: helper)
+        let watch = try WatchAgent(["--regions", regions, "--no-guard", "--no-clipboard", "--no-tools"], sandbox: sandbox,
+                                   display: desk.name,
+                                   environment: ["PATH": programs.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                                                 "LD_LIBRARY_PATH": libraries.path])
+        let expected = try desk.expectedRedactions()
+        for (arguments, means) in [(["/usr/bin/python3", "-c", "import ctypes, time; ctypes.CDLL('\(library)'); time.sleep(60)"], "NVIDIA NvFBC"),
+                                   ([helper, "60"], "DRM/KMS, gsr-kms-server")] {
+            let downs = watch.events.filter { $0["event"] as? String == "covers-shown" && $0["covers"] as? Int == 0 }.count
+            let process = try ChildProcess(arguments[0], Array(arguments.dropFirst()))
+            XCTAssertTrue(watch.waitForEvent("recording") { $0["request"] as? String == means && $0["state"] as? String == "started" },
+                          "\(means): \(watch.log)")
+            XCTAssertTrue(watch.waitForEvent("covers-shown") { $0["covers"] as? Int == expected.count }, "\(means): \(watch.log)")
+            XCTAssertEqual(FrameCount.uncovered([try desk.screen()], expected), 0, "\(means): every protected area covered")
+            // This test's own grabs of the screen, one a round, make it a recorder too: lines are
+            // read by the helper's pid.
+            let lines = { try self.allRecordings(watch).filter { $0["pid"] as? Int == Int(process.pid) } }
+            process.stop()
+            XCTAssertTrue(watch.waitForCoversDown(count: downs + 1), "\(means): its end lowers the covers: \(watch.log)")
+            XCTAssertTrue(watch.waitForEvent("recording") { $0["pid"] as? Int == Int(process.pid) && $0["state"] as? String == "stopped" },
+                          watch.log)
+            let said = try lines()
+            XCTAssertEqual(said.map { $0["state"] as? String }, ["started", "stopped"], watch.log)
+            XCTAssertEqual(said.first?["covers"] as? Int, expected.count)
+        }
     }
 }

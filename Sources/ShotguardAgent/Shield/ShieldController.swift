@@ -137,6 +137,16 @@ final class ShieldController {
         }
     }
 
+    /// A process reading the screen past the X server runs: every cover is up while it does
+    /// (while reads raise covers: not paused, not `--no-shield`).
+    func holdForHelper(_ pid: Int32) {
+        sentinel?.hold(.helper(pid), area: nil)
+    }
+
+    func releaseHelper(_ pid: Int32) {
+        sentinel?.release(.helper(pid))
+    }
+
     /// A client that read the screen disconnected (the sentinel took its covers down).
     func clientEnded(_ client: UInt32) {
         readers[client] = nil

@@ -20,6 +20,8 @@ enum SensedEvent: Sendable {
     case coversRaised(hold: CoverHold, area: Rect?, covers: Int)
     /// How many covers are up changed.
     case coversShown(Int)
+    /// A program reading the screen past the X server started or ended.
+    case helper(CaptureHelperChange)
     /// The sentinel stopped (the server went away).
     case stopped(String)
 }
@@ -35,9 +37,15 @@ final class ScreenSensing {
     /// How many covers each client's reads or watches put up.
     private var covered: [UInt32: Int] = [:]
 
-    init(sentinel: Sentinel, clock: any AgentClock) {
+    /// Capture helpers (NvFBC, DRM/KMS): nil when inotify cannot be had.
+    private let helpers: CaptureHelperWatch?
+    /// The recordings of capture helpers, by pid.
+    private var helperRecordings: [Int32: RecordingInfo] = [:]
+
+    init(sentinel: Sentinel, clock: any AgentClock, helpers: CaptureHelperWatch? = CaptureHelperWatch()) {
         self.sentinel = sentinel
         self.clock = clock
+        self.helpers = helpers
     }
 
     /// Whether the server's reads are seen (RECORD), and why not.
@@ -45,8 +53,44 @@ final class ScreenSensing {
 
     var fileDescriptor: Int32 { sentinel.fileDescriptor }
 
-    /// The next time a recording may end.
-    var deadline: Double? { recordings.deadline }
+    /// The capture helpers' descriptors (their watch, each running one's exit).
+    var helperDescriptors: [Int32] { helpers?.descriptors ?? [] }
+
+    /// The helpers running when the agent starts.
+    func helpersNow() -> [SensedEvent] { helperEvents(helpers?.scanNow() ?? []) }
+
+    /// What a helper's descriptor says.
+    func readHelpers(_ fd: Int32) -> [SensedEvent] { helperEvents(helpers?.handle(fd, at: clock.now().monotonic) ?? []) }
+
+    /// A helper's start (the agent judges it and says its recording, `helperRecording`), or
+    /// its end and its recording's.
+    private func helperEvents(_ changes: [CaptureHelperChange]) -> [SensedEvent] {
+        changes.flatMap { change -> [SensedEvent] in
+            switch change {
+            case .started(let pid, let helper, let process):
+                let now = clock.now()
+                helperRecordings[pid] = RecordingInfo(client: 0, program: process.program, pid: pid, area: nil, frames: 0, started: now,
+                                                      lastRead: now, path: .helper(helper.means))
+                return [.helper(change)]
+            case .ended(let pid):
+                guard var recording = helperRecordings.removeValue(forKey: pid) else { return [.helper(change)] }
+                recording.lastRead = clock.now()
+                return [.helper(change), .recording(.stopped(recording))]
+            }
+        }
+    }
+
+    /// The recording of helper `pid`, while it runs.
+    func helperRecording(_ pid: Int32) -> RecordingInfo? { helperRecordings[pid] }
+
+    /// Marks helper `pid`'s recording trusted or not, with how many covers went up for it.
+    func updateHelper(_ pid: Int32, trusted: Bool, covers: Int) {
+        helperRecordings[pid]?.trusted = trusted
+        helperRecordings[pid]?.covers = covers
+    }
+
+    /// The next time a recording may end, or helpers are looked for again.
+    var deadline: Double? { [recordings.deadline, helpers?.deadline].compactMap { $0 }.min() }
 
     var isRecording: Bool { recordings.isRecording }
 
@@ -89,10 +133,14 @@ final class ScreenSensing {
     }
 
     /// The recordings running now, oldest first.
-    var running: [RecordingInfo] { recordings.recordings.values.sorted { $0.started.monotonic < $1.started.monotonic } }
+    var running: [RecordingInfo] {
+        (Array(recordings.recordings.values) + helperRecordings.values).sorted { $0.started.monotonic < $1.started.monotonic }
+    }
 
-    /// Recordings whose reader stopped reading, ended.
-    func expire() -> [SensedEvent] { recordings.expire(at: clock.now()).map { .recording($0) } }
+    /// Recordings whose reader stopped reading, ended; helpers that started since the last look.
+    func expire() -> [SensedEvent] {
+        recordings.expire(at: clock.now()).map { .recording($0) } + helperEvents(helpers?.expire(at: clock.now().monotonic) ?? [])
+    }
 
     private func record(_ read: ScreenRead, area: Rect?, process snapshot: ProcessSnapshot?) -> ScreenReadRecord {
         let process = identity(client: read.client, processID: read.processID, snapshot: snapshot)
