@@ -27,7 +27,8 @@ extension Agent {
             case .coversRaised(let hold, let area, let covers):
                 log.verbose("shield: \(covers) cover\(covers == 1 ? "" : "s") up over what \(Self.holder(hold)) reads ("
                     + (area?.description ?? "the whole screen") + ")")
-                log.events.say("covers", [("client", hold.client.map { .number(Int($0)) } ?? .null), ("covers", .number(covers))])
+                log.events.say("covers", [("client", hold.client.map { .number(Int($0)) } ?? .null), ("covers", .number(covers)),
+                                          ("hold", .string(Self.holdKind(hold)))])
             case .coversShown(let count):
                 log.events.say("covers-shown", [("covers", .number(count))])
             case .helper(let change):
@@ -67,6 +68,15 @@ extension Agent {
             if let recording = inputs.sentinelEvents.helperRecording(pid) { recordingChanged(.started(recording)) }
         case .ended(let pid):
             outputs.shield.releaseHelper(pid)
+        }
+    }
+
+    /// What holds covers up, for the event stream: `read`, the watch's request, or `helper`.
+    static func holdKind(_ hold: CoverHold) -> String {
+        switch hold {
+        case .reader: "read"
+        case .watch(let key): key.kind.rawValue
+        case .helper: "helper"
         }
     }
 

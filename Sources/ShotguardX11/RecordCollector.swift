@@ -42,7 +42,12 @@ final class RecordCollector {
     private var processes: [UInt32: Int32?] = [:]
     /// Clients that read or watched since they connected, whose end is reported.
     private var readers: Set<UInt32> = []
-    private var events: [ScreenReadEvent] = []
+    /// The events of this call, each with where it stands in the server's order.
+    private var events: [(event: ScreenReadEvent, order: ServerOrder)] = []
+    /// Where the element being handled stands in the server's order.
+    private var order = ServerOrder(time: 0, client: 0, sequence: 0, context: 0, ended: false)
+    /// Which context's elements are being handled: 0 the all-clients one, 1 the copy context.
+    var context = 0
     private var readCount = 0
     private(set) var dropped = 0
     /// How many of the source's contexts sent their start of data.
@@ -62,13 +67,29 @@ final class RecordCollector {
 
     var started: Bool { startedContexts > 0 }
 
-    /// The events gathered since the last call, in the server's order.
+    /// The events gathered since the last call, in the server's order: each context's come in
+    /// its order, and the two are merged by the server's time and, for one client's, by its
+    /// requests' sequence (a copy into a pixmap comes before the read of that pixmap).
     func takeEvents() -> [ScreenReadEvent] {
         defer {
             events = []
             readCount = 0
         }
-        return events
+        let all = events.filter { $0.order.context == 0 }
+        let copies = events.filter { $0.order.context != 0 }
+        guard !copies.isEmpty else { return all.map(\.event) }
+        var merged: [ScreenReadEvent] = []
+        var (first, second) = (all[...], copies[...])
+        while let one = first.first, let other = second.first {
+            if other.order.precedes(one.order) {
+                merged.append(other.event)
+                second = second.dropFirst()
+            } else {
+                merged.append(one.event)
+                first = first.dropFirst()
+            }
+        }
+        return merged + first.map(\.event) + second.map(\.event)
     }
 
     /// The clients the copy context no longer needs at `now` (the source unregisters them).
@@ -84,6 +105,9 @@ final class RecordCollector {
     /// libXtst sized from the reply it received.
     func take(_ element: XRecordInterceptData) {
         let client = UInt32(truncatingIfNeeded: element.id_base)
+        order = ServerOrder(time: UInt32(truncatingIfNeeded: element.server_time), client: client,
+                            sequence: UInt32(truncatingIfNeeded: element.client_seq), context: context,
+                            ended: Int32(element.category) == XRecordClientDied)
         switch Int32(element.category) {
         case XRecordStartOfData:
             startedContexts += 1
@@ -113,7 +137,7 @@ final class RecordCollector {
         processes[client] = nil
         watches = watches.filter { $0.key.client != client }
         if compositingManager == client { compositingManager = nil }
-        if readers.remove(client) != nil { events.append(.clientEnded(client)) }
+        if readers.remove(client) != nil { events.append((.clientEnded(client), order)) }
     }
 
     private func handle(_ request: RecordedRequest, client: UInt32, time: UInt) {
@@ -193,10 +217,10 @@ final class RecordCollector {
             return
         }
         readCount += 1
-        events.append(.read(ScreenRead(request: kind, client: client, drawable: UInt(drawable), area: area, serverTime: time,
-                                       receivedAt: receivedAt, pixmapWindow: pixmaps.window(of: drawable).map { UInt($0) },
-                                       processID: process(of: client), destination: destination,
-                                       drawableClient: owner(of: drawable))))
+        events.append((.read(ScreenRead(request: kind, client: client, drawable: UInt(drawable), area: area, serverTime: time,
+                                        receivedAt: receivedAt, pixmapWindow: pixmaps.window(of: drawable).map { UInt($0) },
+                                        processID: process(of: client), destination: destination,
+                                        drawableClient: owner(of: drawable))), order))
     }
 
     private func startWatch(_ key: ScreenWatchKey, drawable: UInt32, time: UInt) {
@@ -205,13 +229,13 @@ final class RecordCollector {
                                 serverTime: time, receivedAt: receivedAt, processID: process(of: key.client))
         watches[key] = watch
         readers.insert(key.client)
-        events.append(.watchStarted(watch))
+        events.append((.watchStarted(watch), order))
     }
 
     private func endWatch(_ key: ScreenWatchKey) {
         guard watches.removeValue(forKey: key) != nil else { return }
         if key.kind == .namedPixmap, let pixmap = UInt32(exactly: key.resource) { copies.unpin(key.client, pixmap) }
-        events.append(.watchEnded(key))
+        events.append((.watchEnded(key), order))
     }
 
     /// The process of `client`, asked now if it was not asked when the client connected.
@@ -220,5 +244,26 @@ final class RecordCollector {
         let found = processOf(client)
         processes[client] = found
         return found
+    }
+}
+
+/// Where an element stands in the server's order: its time (milliseconds, wrapping at 2^32),
+/// and for one client's elements the sequence of its requests (a client's end after all of
+/// them). Two contexts' elements are merged by it; within a context, they come in order.
+struct ServerOrder: Equatable {
+    let time: UInt32
+    let client: UInt32
+    let sequence: UInt32
+    let context: Int
+    /// The client's end: after every element of that client.
+    let ended: Bool
+
+    /// Whether this element of one context came before `other` of the other context.
+    func precedes(_ other: ServerOrder) -> Bool {
+        if client == other.client {
+            if ended || other.ended { return other.ended && !ended }
+            return Int32(bitPattern: sequence &- other.sequence) < 0
+        }
+        return Int32(bitPattern: time &- other.time) < 0
     }
 }

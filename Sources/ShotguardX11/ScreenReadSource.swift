@@ -128,7 +128,9 @@ public final class ScreenReadSource {
         guard let data, let copyData, !data.isLost, !copyData.isLost else { return [] }
         collector.receivedAt = monotonicNow()
         // The all-clients context first: a shared pixmap comes before the copies into it.
+        collector.context = 0
         sg_XRecordProcessReplies(data.handle)
+        collector.context = 1
         sg_XRecordProcessReplies(copyData.handle)
         updateCopyClients(at: collector.receivedAt)
         return collector.takeEvents()
@@ -147,7 +149,7 @@ public final class ScreenReadSource {
         if !added.isEmpty {
             var clients = added.map { XRecordClientSpec($0) }
             _ = copyRanges.withPointers { ranges, count in
-                sg_XRecordRegisterClients(control.handle, copyContext, XRecordFromClientTime, &clients, Int32(clients.count),
+                sg_XRecordRegisterClients(control.handle, copyContext, Self.datum, &clients, Int32(clients.count),
                                           ranges, count)
             }
         }
@@ -166,12 +168,16 @@ public final class ScreenReadSource {
         return UInt8(exactly: major)
     }
 
-    /// A context for `clients` (all, or future ones), each request stamped with the server time.
+    /// Each request is stamped with the server's time and the client's sequence number: the two
+    /// contexts' elements are put back in the server's order by them.
+    static let datum = XRecordFromClientTime | XRecordFromClientSequence
+
+    /// A context for `clients` (all, or future ones).
     private static func createContext(on control: Display, clients: XRecordClientSpec,
                                       ranges: RecordRanges) throws(X11Error) -> XRecordContext {
         var clients = clients
         let (context, error) = control.trap {
-            ranges.withPointers { sg_XRecordCreateContext(control.handle, XRecordFromClientTime, &clients, 1, $0, $1) }
+            ranges.withPointers { sg_XRecordCreateContext(control.handle, Self.datum, &clients, 1, $0, $1) }
         }
         guard context != 0, error == nil else {
             throw X11Error(.unsupported, "the X server '\(control.name)' refused a RECORD context"
@@ -202,7 +208,9 @@ public final class ScreenReadSource {
                                pollfd(fd: copyData.fileDescriptor, events: Int16(POLLIN), revents: 0)]
             _ = poll(&descriptors, 2, Int32((remaining * 1000).rounded(.up)))
             collector.receivedAt = monotonicNow()
+            collector.context = 0
             sg_XRecordProcessReplies(data.handle)
+            collector.context = 1
             sg_XRecordProcessReplies(copyData.handle)
         }
     }

@@ -106,11 +106,8 @@ final class ScreenSensing {
                 events.append(isFrame ? .frame(record) : .read(record, process: process))
             case .watchStarted(let watch, let area, let process, let trusted):
                 let identity = self.identity(client: watch.client, processID: watch.processID, snapshot: process)
-                if let change = recordings.watchStarted(watch.key, program: identity?.program ?? Self.unnamed(watch.client),
-                                                        pid: identity?.pid, area: area, at: clock.now(),
-                                                        covers: covered[watch.client] ?? 0, trusted: trusted) {
-                    events.append(.recording(change))
-                }
+                recordings.watchStarted(watch.key, program: identity?.program ?? Self.unnamed(watch.client), pid: identity?.pid, area: area,
+                                        at: clock.now(), covers: covered[watch.client] ?? 0, trusted: trusted)
             case .watchEnded(let key):
                 if let change = recordings.watchEnded(key, at: clock.now()) { events.append(.recording(change)) }
             case .clientEnded(let client):

@@ -70,8 +70,10 @@ struct RecordingInfo: Equatable, Sendable {
 /// `minimumSpan` after its first read, is recording (ffmpeg at any rate down to one frame in
 /// ten seconds, OBS, a browser sharing the screen); a screenshot tool's one read, or a few
 /// reads of each monitor at once, is not. A client watching the screen (DAMAGE on the root, a
-/// named pixmap or a redirection of another client's window) is recording from its first watch
-/// until its last watch ends and it has not read for a while. A recording ends once it has not
+/// named pixmap or a redirection of another client's window) for `watchGrace` seconds is
+/// recording from its first watch until its last watch ends and it has not read for a while; a
+/// watch that ends sooner is a screenshot tool's (maim redirects the root's children for the
+/// moment of its read). A recording ends once it has not
 /// read for its own interval twice over, and never sooner than `quiet` seconds: a recorder that
 /// stalls for a moment under load keeps its covers. One that reads again within `remembered`
 /// seconds of its end is recording again at its first read. The covers are not this tracker's
@@ -86,6 +88,8 @@ struct RecordingTracker {
     static let remembered = 30.0
     /// Clients followed at once (a flood of clients each reading once cannot grow it).
     static let capacity = 64
+    /// How long a watch lives before it is a recording.
+    static let watchGrace = 1.0
 
     /// Reads and recordings by client. An X client's resource base is used again by the next
     /// client the moment the last one closes (and RECORD may tell of the close late): the
@@ -97,6 +101,8 @@ struct RecordingTracker {
 
     private var recent: [Reader: [ScreenReadRecord]] = [:]
     private(set) var recordings: [Reader: RecordingInfo] = [:]
+    /// Watches younger than `watchGrace` of clients not recording: the recording each would start.
+    private var pending: [ScreenWatchKey: (reader: Reader, recording: RecordingInfo)] = [:]
     /// Readers whose recording ended lately, with when it ended.
     private var ended: [Reader: Double] = [:]
 
@@ -120,9 +126,11 @@ struct RecordingTracker {
         if resumed || (reads.count >= Self.minimumReads && now.monotonic - reads[0].time.monotonic >= Self.minimumSpan) {
             ended[reader] = nil
             recent[reader] = nil
+            let watches = pending.filter { $0.value.reader == reader }.map(\.key)
+            for key in watches { pending[key] = nil }
             let recording = RecordingInfo(client: read.client, program: read.program, pid: read.pid, area: read.area,
                                           frames: reads.count, started: reads[0].time, lastRead: now, path: .reads(read.request),
-                                          covers: covers, trusted: trusted)
+                                          watches: Set(watches), covers: covers, trusted: trusted)
             recordings[reader] = recording
             return (.started(recording), true)
         }
@@ -133,28 +141,25 @@ struct RecordingTracker {
         return (nil, false)
     }
 
-    /// A client started watching the screen: a recording from now (or one more watch of the
-    /// recording it already is).
+    /// A client started watching the screen: a recording once the watch has lived
+    /// `watchGrace` seconds (`expire`), or one more watch of the recording it already is.
     mutating func watchStarted(_ key: ScreenWatchKey, program: String, pid: Int32?, area: Rect?, at now: Moment, covers: Int = 0,
-                               trusted: Bool = false) -> RecordingChange? {
+                               trusted: Bool = false) {
         let reader = Reader(client: key.client, pid: pid)
         if var recording = recordings[reader] {
             recording.watches.insert(key)
             recordings[reader] = recording
-            return nil
+            return
         }
-        let reads = recent.removeValue(forKey: reader) ?? []
-        ended[reader] = nil
-        let recording = RecordingInfo(client: key.client, program: program, pid: pid, area: area, frames: reads.count,
-                                      started: reads.first?.time ?? now, lastRead: reads.last?.time ?? now, path: .watch(key.kind),
-                                      watches: [key], covers: covers, trusted: trusted)
-        recordings[reader] = recording
-        return .started(recording)
+        guard pending.count < Self.capacity else { return }
+        pending[key] = (reader, RecordingInfo(client: key.client, program: program, pid: pid, area: area, frames: 0, started: now,
+                                              lastRead: now, path: .watch(key.kind), watches: [key], covers: covers, trusted: trusted))
     }
 
     /// A watch ended: its recording goes on while it reads or holds another watch, and stops
     /// at once when it had not read for its quiet time.
     mutating func watchEnded(_ key: ScreenWatchKey, at now: Moment) -> RecordingChange? {
+        if pending.removeValue(forKey: key) != nil { return nil }
         guard let reader = recordings.first(where: { $0.value.watches.contains(key) })?.key, var recording = recordings[reader] else {
             return nil
         }
@@ -168,9 +173,27 @@ struct RecordingTracker {
         return .stopped(recording)
     }
 
-    /// The recordings whose client has not read for `quiet` seconds and holds no watch, ended.
+    /// Watches that lived `watchGrace` seconds, made recordings; the recordings whose client has
+    /// not read for `quiet` seconds and holds no watch, ended.
     mutating func expire(at now: Moment) -> [RecordingChange] {
         var changes: [RecordingChange] = []
+        for (key, watch) in pending.sorted(by: { $0.value.recording.started.monotonic < $1.value.recording.started.monotonic })
+        where now.monotonic - watch.recording.started.monotonic >= Self.watchGrace {
+            pending[key] = nil
+            if var recording = recordings[watch.reader] {
+                recording.watches.insert(key)
+                recordings[watch.reader] = recording
+                continue
+            }
+            // Its reads so far are the recording's frames.
+            let reads = recent.removeValue(forKey: watch.reader) ?? []
+            ended[watch.reader] = nil
+            var recording = watch.recording
+            recording.frames = reads.count
+            recording.lastRead = reads.last?.time ?? recording.started
+            recordings[watch.reader] = recording
+            changes.append(.started(recording))
+        }
         for (client, recording) in recordings where recording.watches.isEmpty && now.monotonic - recording.lastRead.monotonic >= recording.quiet {
             recordings[client] = nil
             ended[client] = now.monotonic
@@ -181,9 +204,10 @@ struct RecordingTracker {
         return changes
     }
 
-    /// When the next recording may end.
+    /// When the next recording may end, or a watch become one.
     var deadline: Double? {
-        recordings.values.filter(\.watches.isEmpty).map { $0.lastRead.monotonic + $0.quiet }.min()
+        (recordings.values.filter(\.watches.isEmpty).map { $0.lastRead.monotonic + $0.quiet }
+            + pending.values.map { $0.recording.started.monotonic + Self.watchGrace }).min()
     }
 
     /// A client disconnected: its recording, if any, stopped.
@@ -195,6 +219,7 @@ struct RecordingTracker {
         }
         recent = recent.filter { $0.key.client != client }
         ended = ended.filter { $0.key.client != client }
+        pending = pending.filter { $0.key.client != client }
         return changes
     }
 
