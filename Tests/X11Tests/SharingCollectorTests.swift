@@ -1,5 +1,6 @@
 // The sharing paths as the RECORD callback sees them, without X: copies of the screen, watches, the compositing manager, which clients' copies are recorded.
 import CX11
+import ShotguardBase
 import ShotguardImaging
 @testable import ShotguardX11
 import XCTest
@@ -146,5 +147,39 @@ final class SharingCollectorTests: XCTestCase {
         XCTAssertTrue(copies.pin(4, 0x41, at: 1000), "a client from before: registered when it makes a shared pixmap")
         copies.ended(4)
         XCTAssertNil(copies.deadline)
+    }
+
+    /// Covers are up over what any hold holds; a reader's grows to all it read; a client's end
+    /// takes its holds away; a helper holds the whole screen.
+    func testCoverHolds() {
+        var holds = CoverHolds()
+        let vault = Rect(x: 40, y: 80, width: 200, height: 40)
+        let corner = Rect(x: 576, y: 0, width: 64, height: 32)
+        XCTAssertTrue(holds.add(.reader(7), Rect(x: 400, y: 260, width: 200, height: 100)))
+        XCTAssertFalse(holds.holds(vault) || holds.holds(corner), "a region far from both")
+        XCTAssertFalse(holds.add(.reader(7), Rect(x: 400, y: 260, width: 200, height: 100)), "the same area again changes nothing")
+        XCTAssertTrue(holds.add(.reader(7), Rect(x: 500, y: 0, width: 100, height: 10)), "it grew")
+        XCTAssertTrue(holds.holds(corner) && !holds.holds(vault))
+        holds.add(.watch(ScreenWatchKey(client: 9, kind: .damage, resource: 0x90_0001)), Rect(x: 0, y: 0, width: 640, height: 400))
+        XCTAssertTrue(holds.holds(vault) && holds.hasReaders)
+        XCTAssertTrue(holds.removeClient(9))
+        XCTAssertTrue(holds.remove(.reader(7)))
+        XCTAssertTrue(holds.isEmpty)
+        holds.add(.helper(4242), nil)
+        XCTAssertTrue(holds.holds(vault) && holds.holds(corner) && !holds.hasReaders)
+    }
+
+    /// A client is judged trusted from its process at its first read, and again when the
+    /// trusted programs change; its end forgets it (its id goes to the next client).
+    func testTrustedClients() {
+        let obs = ProcessDetails(pid: 10, program: "obs", executable: Array("/usr/bin/obs".utf8), workingFolder: nil, arguments: [],
+                                 parentPID: 1, processGroup: 10)
+        var trust = TrustedClients()
+        XCTAssertFalse(trust.judge(7, process: obs))
+        trust.programs = [ProgramName("obs")]
+        XCTAssertTrue(trust.isTrusted(7), "judged again from the process it had")
+        XCTAssertFalse(trust.judge(8, process: nil), "a client whose process is unknown is not trusted")
+        trust.forget(7)
+        XCTAssertFalse(trust.isTrusted(7))
     }
 }

@@ -47,9 +47,13 @@ final class ScreenReadPump {
             let sources = source.fileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var fds = sources
             if let output, !output.ended { fds.append(pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            _ = poll(&fds, nfds_t(fds.count), Int32((remaining * 1000).rounded(.up)))
+            // The source's deadline too: clients leave its copy context then.
+            let wait = min(remaining, source.deadline.map { max(0, $0 - monotonicNow()) } ?? remaining)
+            _ = poll(&fds, nfds_t(fds.count), Int32((wait * 1000).rounded(.up)))
             if fds.prefix(sources.count).contains(where: { $0.revents != 0 }) {
                 wakeups += 1
+                events += source.read()
+            } else if let deadline = source.deadline, monotonicNow() >= deadline {
                 events += source.read()
             }
             if fds.count > sources.count, fds[sources.count].revents != 0 { output?.readAvailable() }
