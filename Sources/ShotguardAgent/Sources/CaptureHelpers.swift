@@ -1,4 +1,5 @@
 // Programs that read the screen past the X server (NVIDIA's NvFBC, DRM/KMS capture), recognised from what /proc shows of them.
+import Glibc
 import ShotguardBase
 
 /// A process recognised as reading the screen by a path no X11 client sees: its frames come
@@ -72,5 +73,19 @@ extension Substring {
         let isTrimmed: (Character) -> Bool = { set.contains($0) }
         guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else { return "" }
         return String(self[first...last])
+    }
+}
+
+/// The capture helpers running now, for `shotguard doctor`: every process looked at, its maps
+/// too (one look, not a watch).
+public enum CaptureHelpersRunning {
+    public static func now() -> [(pid: Int32, program: String, means: String)] {
+        let own = getpid()
+        return ProcessList.all().filter { $0 != own }.compactMap { pid in
+            guard let details = ProcessDetails.of(pid: pid),
+                  let helper = CaptureHelper.recognise(details, hasLibrary: ProcessList.maps(of: pid, contain: CaptureHelper.library))
+            else { return nil }
+            return (pid, details.program, helper.means)
+        }
     }
 }
