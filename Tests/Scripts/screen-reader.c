@@ -14,7 +14,8 @@
  * getimage  a slow poller: a core GetImage of the root (or of the geometry's region) every
  *           INTERVAL_MS.
  *
- * Prints "ready" once set up and "done" at the end, on standard output. With SCREEN_READER_HOLD
+ * FOLDER "-" writes no frame (for the bench). Prints "ready" once set up and "done" at the end,
+ * on standard output. With SCREEN_READER_HOLD
  * set, named frees its pixmap after the frames, prints "freed" and stays connected until it
  * is killed, so that a test can see the end of the watch without the client's end. */
 #include <X11/Xlib.h>
@@ -36,8 +37,10 @@ static void sleep_ms(long ms) {
     while (nanosleep(&time, &time) != 0 && errno == EINTR) {}
 }
 
-/* Writes `pixels` (32-bit ZPixmap, BGRX) of width x height as FOLDER/fNNN.ppm. */
+/* Writes `pixels` (32-bit ZPixmap, BGRX) of width x height as FOLDER/fNNN.ppm; a FOLDER of "-"
+ * keeps nothing (the bench reads frames without writing them). */
 static void write_frame(const char *folder, int index, const unsigned char *pixels, int width, int height, int stride) {
+    if (strcmp(folder, "-") == 0) return;
     char path[4096];
     snprintf(path, sizeof path, "%s/f%03d.ppm", folder, index);
     FILE *file = fopen(path, "wb");
