@@ -11,12 +11,13 @@ a 30 fps recording runs: scripts/bench_sensing.py); then the text pass of text r
 screens beside the tesseract command on the same images (scripts/bench-text.py, which also runs
 alone); then how soon guard's text pass covers a card number in a 1920x1080 screenshot file
 (scripts/bench_text_guard.py) and the text rules' recall on five fresh corpora
-(scripts/text-recall.py, which also runs alone). Nothing here is a pass/fail threshold.
+(scripts/text-recall.py, which also runs alone); last, what seeing screen shares costs the agent
+and the X server's copies (scripts/bench_sharing.py). Nothing here is a pass/fail threshold.
 
   scripts/bench.py [--speed-only] [WxH ...]     (default 1920x1080 3840x2160)
 
 --speed-only leaves out the agent's benches (watch, guard, capture sensing, shield, guard's text
-pass, delivery) and the fresh corpora.
+pass, delivery, sharing) and the fresh corpora.
 """
 import os
 import re
@@ -301,6 +302,7 @@ def main():
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "text-recall.py")], check=True)
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench_shield.py")], check=True)  # needs python3-xlib
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench_delivery.py")], check=True)
+    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "bench_sharing.py")], check=True)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,9 @@ build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfi
 # the tray icon's tests.
 # Reporters: libcurl4 is loaded by the uploads to the tests' local HTTP server; zenity is the
 # dialog of --report-ask's "Report this screenshot…".
+# Screen sharing: the tests build their own screen reader (Tests/Scripts/screen-reader.c) with cc,
+# which reads the screen as browsers (a shared pixmap and CopyArea), OBS (Composite's named
+# pixmap) and GStreamer (DAMAGE) do: libxcomposite-dev and libxdamage-dev are its headers.
 tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc
   zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
@@ -52,7 +55,8 @@ tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool im
   xfce4-settings parcellite gnome-screenshot xfce4-screenshooter mate-utils
   libtesseract5 tesseract-ocr-eng libtesseract-dev tesseract-ocr
   python3-pil fonts-dejavu-extra fonts-liberation2 fonts-noto-mono fonts-cantarell fonts-croscore fonts-open-sans fonts-hack
-  xterm trayer libcurl4 zenity"
+  xterm trayer libcurl4 zenity
+  libxcomposite-dev libxdamage-dev"
 
 check=""
 if [ "${1:-}" = "--check" ]; then

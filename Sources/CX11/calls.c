@@ -22,6 +22,13 @@ Status sg_XRecordDisableContext(Display *display, XRecordContext context) {
 }
 Status sg_XRecordFreeContext(Display *display, XRecordContext context) { return F.XRecordFreeContext(display, context); }
 void sg_XRecordFreeData(XRecordInterceptData *data) { F.XRecordFreeData(data); }
+Status sg_XRecordRegisterClients(Display *display, XRecordContext context, int datum_flags, XRecordClientSpec *clients,
+                                 int nclients, XRecordRange **ranges, int nranges) {
+    return F.XRecordRegisterClients(display, context, datum_flags, clients, nclients, ranges, nranges);
+}
+Status sg_XRecordUnregisterClients(Display *display, XRecordContext context, XRecordClientSpec *clients, int nclients) {
+    return F.XRecordUnregisterClients(display, context, clients, nclients);
+}
 
 Bool sg_XResQueryExtension(Display *display, int *event_base, int *error_base) {
     return F.XResQueryExtension(display, event_base, error_base);

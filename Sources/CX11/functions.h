@@ -10,7 +10,7 @@
 #define SG_XTST_SYMBOLS(X)                                                                                    \
     X(XRecordQueryVersion) X(XRecordIdBaseMask) X(XRecordAllocRange) X(XRecordCreateContext)                  \
     X(XRecordEnableContextAsync) X(XRecordProcessReplies) X(XRecordDisableContext) X(XRecordFreeContext)      \
-    X(XRecordFreeData)
+    X(XRecordFreeData) X(XRecordRegisterClients) X(XRecordUnregisterClients)
 #define SG_XRES_SYMBOLS(X) X(XResQueryExtension) X(XResQueryClientIds) X(XResClientIdsDestroy) X(XResGetClientPid)
 
 /* __typeof__ only names the declaration's type: it does not reference the symbol, so nothing

@@ -3,8 +3,9 @@
 //   sensing-probe [--resolve] [--verbose]
 //
 // Prints `ready` once the server records. Each line `report` on standard input prints
-// `report reads=N wakeups=N polls=N user=S system=S voluntary=N`: the reads so far, the times
-// the source's descriptor woke the loop, all wake-ups of poll, this process's CPU time in
+// `report reads=N watches=N copyClients=N wakeups=N polls=N user=S system=S voluntary=N`: the
+// reads and watches so far, the clients whose copies are recorded now, the times the source's
+// descriptors woke the loop, all wake-ups of poll, this process's CPU time in
 // seconds and its voluntary context switches. `--resolve` also asks, for each read, where its
 // pixels are (a round trip) and, once per client, its process's details (/proc), as the agent
 // would. `--verbose` prints a line per read. Ends at the end of standard input.
@@ -44,7 +45,7 @@ struct Probe {
     let display: Display
     let source: ScreenReadSource
     let resolve, verbose: Bool
-    var reads = 0, wakeups = 0, polls = 0
+    var reads = 0, watches = 0, wakeups = 0, polls = 0
     var programs: [UInt32: String] = [:]
     var input: [UInt8] = []
 
@@ -57,22 +58,34 @@ struct Probe {
 
     mutating func run() {
         while !source.isLost {
-            var descriptors = [pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
-            guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { fail("poll: \(errnoText())") }
+            let sources = source.fileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)] + sources
+            // The source's deadline: clients leave the copy context then.
+            let timeout = source.deadline.map { max(0, Int32(clamping: Int((($0 - monotonicNow()) * 1000).rounded(.up)))) } ?? -1
+            guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { fail("poll: \(errnoText())") }
             polls += 1
-            if descriptors[0].revents != 0 {
-                wakeups += 1
-                for event in source.read() {
-                    switch event {
-                    case .read(let read): handle(read)
-                    case .clientEnded(let client): programs[client] = nil
-                    }
-                }
+            let readable = descriptors.dropFirst().contains { $0.revents != 0 }
+            if readable { wakeups += 1 }
+            if readable || timeout >= 0 {
+                for event in source.read() { handle(event) }
             }
-            if descriptors[1].revents != 0 { readInput() }
+            if descriptors[0].revents != 0 { readInput() }
         }
         fail("the X server went away")
+    }
+
+    private mutating func handle(_ event: ScreenReadEvent) {
+        switch event {
+        case .read(let read):
+            handle(read)
+        case .watchStarted(let watch):
+            watches += 1
+            if verbose { emit("watch \(watch.kind.rawValue) client=\(hexID(UInt(watch.client))) drawable=\(hexID(watch.drawable))") }
+        case .watchEnded:
+            break
+        case .clientEnded(let client):
+            programs[client] = nil
+        }
     }
 
     private mutating func handle(_ read: ScreenRead) {
@@ -109,7 +122,8 @@ struct Probe {
     private func report() {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        emit("report reads=\(reads) wakeups=\(wakeups) polls=\(polls) user=\(Self.seconds(usage.ru_utime)) "
+        emit("report reads=\(reads) watches=\(watches) copyClients=\(source.copyClients) wakeups=\(wakeups) polls=\(polls) "
+            + "user=\(Self.seconds(usage.ru_utime)) "
             + "system=\(Self.seconds(usage.ru_stime)) voluntary=\(usage.ru_nvcsw)")
     }
 

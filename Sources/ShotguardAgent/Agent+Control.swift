@@ -1,6 +1,7 @@
 // The agent as the bus sees it: its status, a pause, a resume, a reload.
 import ShotguardBase
 import ShotguardBus
+import ShotguardImaging
 import ShotguardRegions
 import ShotguardX11
 
@@ -33,6 +34,10 @@ extension Agent {
                                  recordAvailable: inputs.sensing != nil, lastReport: last, display: inputs.display.name,
                                  version: options.version)
         status.queue = outputs.delivery.queueStatus
+        status.recordings = inputs.sentinelEvents.running.map {
+            AgentStatus.Recording(program: $0.program, pid: $0.pid, means: $0.path.name, geometry: $0.area?.description,
+                                  since: $0.started.wall, covers: $0.covers, trusted: $0.trusted)
+        }
         return status
     }
 

@@ -25,12 +25,15 @@ extension Agent {
                     log.events.say("shield-key", [("covers", .number(record.covers))])
                     track(.shieldKey(record))
                 }
-            case .coversRaised(let client, let area, let covers):
-                log.verbose("shield: \(covers) cover\(covers == 1 ? "" : "s") up over what client 0x\(String(client, radix: 16)) reads ("
+            case .coversRaised(let hold, let area, let covers):
+                log.verbose("shield: \(covers) cover\(covers == 1 ? "" : "s") up over what \(Self.holder(hold)) reads ("
                     + (area?.description ?? "the whole screen") + ")")
-                log.events.say("covers", [("client", .number(Int(client))), ("covers", .number(covers))])
+                log.events.say("covers", [("client", hold.client.map { .number(Int($0)) } ?? .null), ("covers", .number(covers)),
+                                          ("hold", .string(Self.holdKind(hold)))])
             case .coversShown(let count):
                 log.events.say("covers-shown", [("covers", .number(count))])
+            case .helper(let change):
+                helperChanged(change)
             case .stopped(let reason):
                 log.warning("the sentinel stopped (\(reason)): screen reads, the shield's key and covers are no longer seen")
             }
@@ -55,7 +58,41 @@ extension Agent {
         if read.holdsProtectedPixels { inputs.pixels.keep(tracker.event?.snapshots.last, for: read) }
     }
 
-    private func recordingChanged(_ change: RecordingChange) {
+    /// A program reading the screen past the X server started: every protected area is covered
+    /// while it runs (unless a rule trusts it), and it is said as a recording; or it ended.
+    private func helperChanged(_ change: CaptureHelperChange) {
+        switch change {
+        case .started(let pid, _, let process):
+            let trusted = rules.regions?.trustedPrograms.contains { $0.matches(process) } ?? false
+            let now = inputs.clock.now().monotonic
+            let covers = outputs.shield.shieldsReads && !trusted ? protection.hits(from: now, to: now).count : 0
+            if !trusted { outputs.shield.holdForHelper(pid) }
+            inputs.sentinelEvents.updateHelper(pid, trusted: trusted, covers: covers)
+            if let recording = inputs.sentinelEvents.helperRecording(pid) { recordingChanged(.started(recording)) }
+        case .ended(let pid):
+            outputs.shield.releaseHelper(pid)
+        }
+    }
+
+    /// What holds covers up, for the event stream: `read`, the watch's request, or `helper`.
+    static func holdKind(_ hold: CoverHold) -> String {
+        switch hold {
+        case .reader: "read"
+        case .watch(let key): key.kind.rawValue
+        case .helper: "helper"
+        }
+    }
+
+    /// Who holds covers up, for the log.
+    static func holder(_ hold: CoverHold) -> String {
+        switch hold {
+        case .reader(let client): "client 0x\(String(client, radix: 16))"
+        case .watch(let key): "client 0x\(String(key.client, radix: 16)) (\(key.kind.rawValue))"
+        case .helper(let pid): "process \(pid)"
+        }
+    }
+
+    func recordingChanged(_ change: RecordingChange) {
         let started: Bool
         let info: RecordingInfo
         switch change {
@@ -63,26 +100,33 @@ extension Agent {
         case .stopped(let recording): (started, info) = (false, recording)
         }
         let pid = info.pid.map { " (pid \($0))" } ?? ""
-        let area = info.area?.description ?? "a drawable not on the screen"
+        let helper = if case .helper = info.path { true } else { false }
+        let area = info.area?.description ?? (helper ? "the whole screen" : "a drawable not on the screen")
         if started {
             if let pid = info.pid { inputs.pixels.release(pid) }
-            log.info("recording: \(info.program)\(pid) reads \(area) again and again"
-                + (outputs.shield.shieldsReads && rules.inForce != nil ? "; the shield covers what the rules protect in it while it runs" : ""))
+            let shielded = outputs.shield.shieldsReads && rules.inForce != nil
+            log.info("recording: \(info.program)\(pid) " + RecordingText.how(info) + " \(area)"
+                + (info.trusted ? "; trusted by the rules: nothing is covered for it"
+                    : shielded ? "; the shield covers what the rules protect in it while it runs (\(info.covers) now)" : ""))
             refreshShield()
         } else {
             log.info("recording stopped: \(info.program)\(pid) read \(info.frames) frames")
         }
-        outputs.shield.recording(client: info.client, started: started)
+        // A helper's covers are held by its pid (`helperChanged`), not by an X client.
+        if !helper { outputs.shield.recording(client: info.client, started: started) }
         let line = JSON.object([
             ("type", .string("recording")), ("schema", .number(Report.schema)), ("state", .string(started ? "started" : "stopped")),
             ("time", .string(Log.iso8601(started ? info.started.wall : info.lastRead.wall))), ("program", .string(info.program)),
             ("pid", info.pid.map { .number(Int($0)) } ?? .null), ("geometry", info.area.map { .string($0.description) } ?? .null),
-            ("frames", .number(info.frames)),
+            ("frames", .number(info.frames)), ("request", .string(info.path.name)), ("covers", .number(info.covers)),
+            ("trusted", .bool(info.trusted)),
         ])
         if !outputs.sink.announce(line) { inputs.stop(because: .outputClosed) }
-        log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program))])
-        outputs.desktop.recording(started: started, program: info.program, pid: info.pid, geometry: info.area?.description,
-                                  rulesInForce: !(rules.inForce?.rules.isEmpty ?? true), shielded: outputs.shield.shieldsReads)
+        log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program)),
+                                     ("pid", info.pid.map { .number(Int($0)) } ?? .null), ("request", .string(info.path.name)),
+                                     ("covers", .number(info.covers)), ("trusted", .bool(info.trusted))])
+        outputs.desktop.recording(started: started, info: info, rulesInForce: !(rules.inForce?.rules.isEmpty ?? true),
+                                  shielded: outputs.shield.shieldsReads)
     }
 
     /// What the rules protected inside `read`'s rectangle, from a moment before it until now

@@ -91,6 +91,8 @@ public final class Agent {
     /// Runs until SIGINT/SIGTERM (or the first report with --once). Returns the exit code.
     public func run() -> Int32 {
         sayWhatIsWatched()
+        // Capture helpers already running (NvFBC, DRM/KMS): covered from the start.
+        handleSensed(inputs.sentinelEvents.helpersNow())
         while !inputs.stopping {
             let now = inputs.clock.now()
             handleDesktop(inputs.desktop.process(now: now.monotonic))
@@ -137,6 +139,10 @@ public final class Agent {
         list.append(LoopDescriptor(fd: inputs.sentinelEvents.fileDescriptor, events: Int16(POLLIN)) { [self] _ in
             handleSensed(inputs.sentinelEvents.read())
         })
+        // Programs that read the screen past the X server (NvFBC, DRM/KMS) starting and ending.
+        for fd in inputs.sentinelEvents.helperDescriptors {
+            list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in handleSensed(inputs.sentinelEvents.readHelpers(fd)) })
+        }
         for (fd, pid) in inputs.pixels.descriptors {
             list.append(LoopDescriptor(fd: fd, events: Int16(POLLIN)) { [self] _ in
                 let now = inputs.clock.now().monotonic
@@ -233,6 +239,7 @@ public final class Agent {
             log.events.say("protection", [("rectangles", .number(hits.count))])
         }
         guard outputs.shield.isOn else { return }
+        outputs.shield.trust(rules.regions?.trustedPrograms ?? [])
         outputs.shield.update(hits.map { ShieldCover(rect: $0.rect, fill: $0.fill) }, fields: context.fields)
     }
 

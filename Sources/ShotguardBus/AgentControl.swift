@@ -64,7 +64,36 @@ public struct AgentStatus: Sendable, Equatable {
         }
     }
 
+    /// A program recording or sharing the screen now.
+    public struct Recording: Sendable, Equatable {
+        public var program: String
+        public var pid: Int32?
+        /// How it reads: the request (`ShmGetImage`, `CopyArea`, `DamageCreate`…) or the means
+        /// past the X server (`NvFBC`).
+        public var means: String
+        /// What it reads (`WxH+X+Y` on the root), nil where that cannot be told.
+        public var geometry: String?
+        /// When it started (seconds since the epoch).
+        public var since: Double
+        /// How many protected areas the shield covered for it.
+        public var covers: Int
+        /// Whether a rule trusts it (nothing is covered for it).
+        public var trusted: Bool
+
+        public init(program: String, pid: Int32?, means: String, geometry: String?, since: Double, covers: Int, trusted: Bool) {
+            self.program = program
+            self.pid = pid
+            self.means = means
+            self.geometry = geometry
+            self.since = since
+            self.covers = covers
+            self.trusted = trusted
+        }
+    }
+
     public var protection: Protection
+    /// The recordings and shares running now, oldest first.
+    public var recordings: [Recording] = []
     /// The rules in force by kind of target (`window`, `screen`, `monitor`, `field`).
     public var rules: [String: Int]
     /// The sources that are on (`files`, `clipboard`, `tool windows`, `screen reads`, `shield`).

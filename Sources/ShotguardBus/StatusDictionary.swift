@@ -6,7 +6,9 @@ extension AgentStatus {
     /// while paused: seconds since the epoch, 0 until Resume), `whyOff` (s, while off), `rules`
     /// (a{su}), `sources` (as), `recordAvailable` (b), `display` (s), `version` (s), and
     /// `lastReportId` (s), `lastReportTime` (d), `lastReportOutcome` (s) once there is one, and
-    /// `reportsWaiting`, `reportsHeld`, `reportsRefused`, `reportsDropped` (u) with a report queue.
+    /// `reportsWaiting`, `reportsHeld`, `reportsRefused`, `reportsDropped` (u) with a report queue,
+    /// and `recordings` (a(susdsub): program, pid or 0, means, since, geometry or "", covers,
+    /// trusted) while any runs.
     func write(to message: BusMessage) throws(BusError) {
         try message.open("a", "{sv}")
         switch protection {
@@ -38,6 +40,23 @@ extension AgentStatus {
             try entry(message, "lastReportTime", "d") { () throws(BusError) in try message.append(lastReport.time) }
             try entry(message, "lastReportOutcome", "s") { () throws(BusError) in try message.append(lastReport.outcome) }
         }
+        if !recordings.isEmpty {
+            try entry(message, "recordings", "a(susdsub)") { () throws(BusError) in
+                try message.open("a", "(susdsub)")
+                for recording in recordings.prefix(Self.recordingLimit) {
+                    try message.open("r", "susdsub")
+                    try message.append(recording.program)
+                    try message.append(UInt32(clamping: Int(recording.pid ?? 0)))
+                    try message.append(recording.means)
+                    try message.append(recording.since)
+                    try message.append(recording.geometry ?? "")
+                    try message.append(UInt32(clamping: recording.covers))
+                    try message.append(recording.trusted)
+                    try message.close()
+                }
+                try message.close()
+            }
+        }
         if let queue {
             for (key, value) in [("reportsWaiting", queue.waiting), ("reportsHeld", queue.held), ("reportsRefused", queue.refused),
                                  ("reportsDropped", queue.dropped)] {
@@ -46,6 +65,9 @@ extension AgentStatus {
         }
         try message.close()
     }
+
+    /// The most recordings a status carries.
+    static let recordingLimit = 32
 
     private func entry(_ message: BusMessage, _ key: String, _ type: String,
                        _ value: () throws(BusError) -> Void) throws(BusError) {
@@ -93,6 +115,7 @@ private struct Fields {
     var reportTime: Double?
     var reportOutcome: String?
     var queue: [String: Int] = [:]
+    var recordings: [AgentStatus.Recording] = []
 
     /// Longest text kept from the reply.
     static let textLimit = 4096
@@ -126,6 +149,24 @@ private struct Fields {
         case "sources":
             guard type == "as" else { throw .malformed("Status entry sources is of type \(type), not as") }
             sources = try message.readStrings(limit: 32).map { String($0.prefix(Self.textLimit)) }
+        case "recordings":
+            guard type == "a(susdsub)" else { throw .malformed("Status entry recordings is of type \(type), not a(susdsub)") }
+            try message.enter("a", "(susdsub)")
+            while try message.enter("r", "susdsub") {
+                guard recordings.count < AgentStatus.recordingLimit else { throw .malformed("Status has more than 32 recordings") }
+                let program = String(try message.readString().prefix(Self.textLimit))
+                let pid = try message.readUInt32()
+                let means = String(try message.readString().prefix(64))
+                let since = try message.readDouble()
+                let geometry = String(try message.readString().prefix(64))
+                let covers = Int(try message.readUInt32())
+                let trusted = try message.readBool()
+                recordings.append(AgentStatus.Recording(program: program, pid: pid == 0 ? nil : Int32(clamping: pid), means: means,
+                                                        geometry: geometry.isEmpty ? nil : geometry,
+                                                        since: since.isFinite ? since : 0, covers: covers, trusted: trusted))
+                try message.exit()
+            }
+            try message.exit()
         case "rules":
             guard type == "a{su}" else { throw .malformed("Status entry rules is of type \(type), not a{su}") }
             try message.enter("a", "{su}")
@@ -154,6 +195,7 @@ private struct Fields {
         if let reportID { report = AgentStatus.Report(id: reportID, time: reportTime ?? 0, outcome: reportOutcome ?? "") }
         var status = AgentStatus(protection: protection, rules: rules, sources: sources, recordAvailable: recordAvailable,
                                  lastReport: report, display: display, version: version)
+        status.recordings = recordings
         if !queue.isEmpty {
             status.queue = AgentStatus.Queue(waiting: queue["reportsWaiting"] ?? 0, held: queue["reportsHeld"] ?? 0,
                                              refused: queue["reportsRefused"] ?? 0, dropped: queue["reportsDropped"] ?? 0)

@@ -23,13 +23,29 @@ public struct RegionsFile {
     public var systemPaths: [String]
     /// Whether the user's file at `path` was read (false when only system policy files were).
     public var hasUserFile: Bool
+    /// The `trust` lines, in file order (system policy files first).
+    public var trusts: [TrustRule]
 
-    public init(path: String, rules: [Rule], lock: PolicyLock? = nil, systemPaths: [String] = [], hasUserFile: Bool = true) {
+    public init(path: String, rules: [Rule], lock: PolicyLock? = nil, systemPaths: [String] = [], hasUserFile: Bool = true,
+                trusts: [TrustRule] = []) {
         self.path = path
         self.rules = rules
         self.lock = lock
         self.systemPaths = systemPaths
         self.hasUserFile = hasUserFile
+        self.trusts = trusts
+    }
+
+    /// The programs trusted to see everything: every system policy's `trust`, and the user's
+    /// while no system policy is locked.
+    public var trustedPrograms: [ProgramName] {
+        trusts.filter { !refusedTrusts.contains($0) }.map(\.program)
+    }
+
+    /// The user's `trust` lines that a locked system policy refuses: they have no effect.
+    public var refusedTrusts: [TrustRule] {
+        guard lock != nil else { return [] }
+        return trusts.filter { if case .system = $0.origin { false } else { true } }
     }
 
     /// The `window` rules, in file order.
@@ -52,6 +68,7 @@ public struct RegionsFile {
     /// marks every rule of the file locked.
     public static func parse(_ text: String, path: String, system: Bool) throws(RegionsError) -> RegionsFile {
         var rules: [Rule] = []
+        var trusts: [TrustRule] = []
         var lock: PolicyLock?
         // A "\r\n" pair is one Character, so split on it as well as on "\n".
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
@@ -64,6 +81,10 @@ public struct RegionsFile {
                     if lock == nil { lock = PolicyLock(path: path, line: index + 1) }
                     continue
                 }
+                if isKeyword(first, "trust") {
+                    trusts.append(try parseTrustRule(tokenized, line: index + 1, origin: system ? .system(path: path, locked: false) : .user))
+                    continue
+                }
                 rules.append(try parseRule(tokenized, line: index + 1,
                                            origin: system ? .system(path: path, locked: false) : .user))
             } catch {
@@ -72,8 +93,9 @@ public struct RegionsFile {
         }
         if lock != nil {
             for index in rules.indices { rules[index].origin = .system(path: path, locked: true) }
+            for index in trusts.indices { trusts[index].origin = .system(path: path, locked: true) }
         }
-        return RegionsFile(path: path, rules: rules, lock: lock, systemPaths: system ? [path] : [])
+        return RegionsFile(path: path, rules: rules, lock: lock, systemPaths: system ? [path] : [], trusts: trusts)
     }
 
     /// `lock` stands alone, and only in a system policy file.

@@ -72,7 +72,7 @@ public enum RegionsPolicy {
         if system.isEmpty { return user }
         return RegionsFile(path: path, rules: system.flatMap(\.rules) + (user?.rules ?? []),
                            lock: system.lazy.compactMap(\.lock).first, systemPaths: system.map(\.path),
-                           hasUserFile: user != nil)
+                           hasUserFile: user != nil, trusts: system.flatMap(\.trusts) + (user?.trusts ?? []))
     }
 
     /// The first system policy file with a `lock` line, and that line; nil when none has one.

@@ -6,7 +6,7 @@ import ShotguardImaging
 
 extension Display {
     /// The rectangle of the root whose pixels `read` took, or nil when that cannot be told:
-    /// - the root: its area as requested;
+    /// - the root: its area as requested, clipped to the screen;
     /// - a window: its area moved to root coordinates, clipped to the window (with its
     ///   border, which GetImage may read) and to the screen;
     /// - a pixmap named for a window with Composite (`read.pixmapWindow`): its area inside
@@ -19,9 +19,19 @@ extension Display {
     /// The window is looked at now, when its read has just been seen: one round trip, no Xlib
     /// error (a vanished window is an ordinary answer here).
     public func rootRectangle(of read: ScreenRead) -> Rect? {
-        if read.drawable == UInt(root) { return read.area }
-        guard let window = UInt32(exactly: read.pixmapWindow ?? read.drawable),
-              let rootID = UInt32(exactly: root) else { return nil }
+        if read.drawable == UInt(root) { return read.area.intersection(Rect(x: 0, y: 0, width: width, height: height)) }
+        guard let window = UInt32(exactly: read.pixmapWindow ?? read.drawable), let place = windowOnRoot(window) else { return nil }
+        let area = read.pixmapWindow == nil ? read.area.offsetBy(dx: place.origin.x, dy: place.origin.y)
+                                            : read.area.offsetBy(dx: place.outer.x, dy: place.outer.y)
+        let placed = area.intersection(place.outer).intersection(place.screen)
+        return placed.isEmpty ? nil : placed
+    }
+
+    /// Where `window` is on the root: the origin of its inside, its outer rectangle (with its
+    /// border), and the screen's rectangle; nil for a pixmap, a window that is gone, or a
+    /// window of another screen. One round trip of three requests.
+    func windowOnRoot(_ window: UInt32) -> (origin: (x: Int, y: Int), outer: Rect, screen: Rect)? {
+        guard let rootID = UInt32(exactly: root) else { return nil }
         let connection = XGetXCBConnection(handle)
         let geometry = xcb_get_geometry(connection, window)
         let position = xcb_translate_coordinates(connection, window, rootID, 0, 0)
@@ -37,11 +47,14 @@ extension Display {
         let origin = (x: Int(windowPosition.dst_x), y: Int(windowPosition.dst_y))
         let outer = Rect(x: origin.x - border, y: origin.y - border,
                          width: Int(windowGeometry.width) + 2 * border, height: Int(windowGeometry.height) + 2 * border)
-        let area = read.pixmapWindow == nil ? read.area.offsetBy(dx: origin.x, dy: origin.y)
-                                            : read.area.offsetBy(dx: outer.x, dy: outer.y)
-        let placed = area.intersection(outer)
-            .intersection(Rect(x: 0, y: 0, width: Int(screenGeometry.width), height: Int(screenGeometry.height)))
-        return placed.isEmpty ? nil : placed
+        return (origin, outer, Rect(x: 0, y: 0, width: Int(screenGeometry.width), height: Int(screenGeometry.height)))
+    }
+
+    /// The parent of `window`, nil when it is gone (or a pixmap). One round trip.
+    func parent(of window: UInt32) -> UInt32? {
+        let connection = XGetXCBConnection(handle)
+        let cookie = xcb_query_tree(connection, window)
+        return xcbReply { xcb_query_tree_reply(connection, cookie, $0) }?.parent
     }
 }
 

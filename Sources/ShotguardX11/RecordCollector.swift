@@ -1,92 +1,241 @@
-// Turns RECORD's elements into screen reads, between the C callback and the screen-read source.
+// Turns RECORD's elements into screen reads and watches, between the C callback and the screen-read source.
 import CX11
+import ShotguardImaging
 
-/// What the RECORD callback fills while `XRecordProcessReplies` runs: the events of this call,
-/// the pixmaps named for windows, each live client's process, and whether the server started
-/// recording. Used on the source's thread only (the callback runs inside the source's own call).
+/// What the RECORD callbacks fill while `XRecordProcessReplies` runs: the events of this call,
+/// the pixmaps named for windows and the pictures of RENDER, the watches that live, each live
+/// client's process, the compositing manager, which clients the copy context must record, and
+/// whether the server started recording. Used on the source's thread only (the callbacks run
+/// inside the source's own calls).
 final class RecordCollector {
     /// The most reads kept from one `read()` call; the rest are counted in `dropped`. A 30 fps
     /// recording sends 30 a second, so this is minutes of a stalled loop. A client's end is
     /// always kept: what was learnt of it must be forgotten.
     static let limit = 4096
+    /// Watches followed at once at most; one past it is not seen.
+    static let watchLimit = 1024
 
     let opcodes: RecordedOpcodes
     /// Client bases whose requests are left out.
     var excluded: Set<UInt32>
     /// The bits of a resource id that name its client (`XRecordIdBaseMask`).
     let baseMask: UInt32
+    /// `_NET_WM_CM_S0`: its owner is the compositing manager, whose copies, redirections,
+    /// named pixmaps and damage are how it draws the screen, not reads of it.
+    let compositingSelection: UInt32
+    /// The compositing manager's client, while one runs.
+    private(set) var compositingManager: UInt32?
     /// Asks the server which process a client is (X-Resource), on a connection other than the
     /// one being read; nil when it cannot tell.
     private let processOf: (UInt32) -> Int32?
     var pixmaps = WindowPixmaps()
+    /// RENDER's pictures and the drawables they read (those created while a client's copies were
+    /// recorded).
+    private var pictures = WindowPixmaps()
+    private(set) var copies = CopyRecording()
+    /// Clients to register with the copy context, gathered during a call and sent after it.
+    var registrations: Set<UInt32> = []
+    private(set) var watches: [ScreenWatchKey: ScreenWatch] = [:]
     /// Each client's process, asked as it connected (or at its first read, for a client that
     /// was there before recording began); nil inside when it could not be told. Bounded by the
     /// server's number of clients: a client leaves it when it ends.
     private var processes: [UInt32: Int32?] = [:]
-    /// Clients that read since they connected, whose end is reported.
+    /// Clients that read or watched since they connected, whose end is reported.
     private var readers: Set<UInt32> = []
-    private var events: [ScreenReadEvent] = []
+    /// The events of this call, each with where it stands in the server's order.
+    private var events: [(event: ScreenReadEvent, order: ServerOrder)] = []
+    /// Where the element being handled stands in the server's order.
+    private var order = ServerOrder(time: 0, client: 0, sequence: 0, context: 0, ended: false)
+    /// Which context's elements are being handled: 0 the all-clients one, 1 the copy context.
+    var context = 0
     private var readCount = 0
     private(set) var dropped = 0
-    private(set) var started = false
+    /// How many of the source's contexts sent their start of data.
+    private(set) var startedContexts = 0
     /// When the elements being handled were read (monotonic seconds).
     var receivedAt = 0.0
 
-    init(opcodes: RecordedOpcodes, excluded: Set<UInt32>, baseMask: UInt32, processOf: @escaping (UInt32) -> Int32?) {
+    init(opcodes: RecordedOpcodes, excluded: Set<UInt32>, baseMask: UInt32, compositingSelection: UInt32 = 0,
+         compositingManager: UInt32? = nil, processOf: @escaping (UInt32) -> Int32?) {
         self.opcodes = opcodes
         self.excluded = excluded
         self.baseMask = baseMask
+        self.compositingSelection = compositingSelection
+        self.compositingManager = compositingManager
         self.processOf = processOf
     }
 
-    /// The events gathered since the last call, in the server's order.
+    var started: Bool { startedContexts > 0 }
+
+    /// The events gathered since the last call, in the server's order: each context's come in
+    /// its order, and the two are merged by the server's time and, for one client's, by its
+    /// requests' sequence (a copy into a pixmap comes before the read of that pixmap).
     func takeEvents() -> [ScreenReadEvent] {
         defer {
             events = []
             readCount = 0
         }
-        return events
+        let all = events.filter { $0.order.context == 0 }
+        let copies = events.filter { $0.order.context != 0 }
+        guard !copies.isEmpty else { return all.map(\.event) }
+        var merged: [ScreenReadEvent] = []
+        var (first, second) = (all[...], copies[...])
+        while let one = first.first, let other = second.first {
+            if other.order.precedes(one.order) {
+                merged.append(other.event)
+                second = second.dropFirst()
+            } else {
+                merged.append(one.event)
+                first = first.dropFirst()
+            }
+        }
+        return merged + first.map(\.event) + second.map(\.event)
     }
+
+    /// The clients the copy context no longer needs at `now` (the source unregisters them).
+    func expiredCopyClients(at now: Double) -> [UInt32] { copies.expired(at: now) }
+
+    /// When the next client may leave the copy context.
+    var copyDeadline: Double? { copies.deadline }
+
+    /// The client that made `resource` (0: the server, which made the root).
+    func owner(of resource: UInt32) -> UInt32 { resource & baseMask }
 
     /// One element as libXtst hands it over. `data_len` counts 4-byte units of `data`, which
     /// libXtst sized from the reply it received.
     func take(_ element: XRecordInterceptData) {
         let client = UInt32(truncatingIfNeeded: element.id_base)
+        order = ServerOrder(time: UInt32(truncatingIfNeeded: element.server_time), client: client,
+                            sequence: UInt32(truncatingIfNeeded: element.client_seq), context: context,
+                            ended: Int32(element.category) == XRecordClientDied)
         switch Int32(element.category) {
         case XRecordStartOfData:
-            started = true
-        case XRecordClientStarted where !excluded.contains(client):
+            startedContexts += 1
+        case XRecordClientStarted:
+            copies.started(client, at: receivedAt)
             // Asked at once: a program such as ImageMagick's import reads on a connection it
             // closes right after, long before it exits, and X-Resource forgets a closed one.
-            processes[client] = processOf(client)
+            if !excluded.contains(client) { processes[client] = processOf(client) }
         case XRecordClientDied:
-            pixmaps.forgetClient(base: client, mask: baseMask)
-            processes[client] = nil
-            if readers.remove(client) != nil { events.append(.clientEnded(client)) }
+            ended(client)
         case XRecordFromClient:
             guard !excluded.contains(client), let bytes = element.data, element.data_len > 0,
                   element.data_len <= UInt(Int.max / 4) else { return }
             let buffer = UnsafeRawBufferPointer(start: bytes, count: Int(element.data_len) * 4)
-            switch RecordedRequest.decode(buffer, swapped: element.client_swapped != 0, opcodes: opcodes) {
-            case .read(let request, let drawable, let area)?:
-                readers.insert(client)
-                guard readCount < Self.limit else {
-                    dropped += 1
-                    return
-                }
-                readCount += 1
-                events.append(.read(ScreenRead(request: request, client: client, drawable: UInt(drawable), area: area,
-                                               serverTime: element.server_time, receivedAt: receivedAt,
-                                               pixmapWindow: pixmaps.window(of: drawable).map { UInt($0) },
-                                               processID: process(of: client))))
-            case .nameWindowPixmap(let window, let pixmap)?:
-                pixmaps.name(pixmap, window: window)
-            case nil:
-                break
-            }
+            guard let request = RecordedRequest.decode(buffer, swapped: element.client_swapped != 0, opcodes: opcodes) else { return }
+            handle(request, client: client, time: element.server_time)
         default:
             break
         }
+    }
+
+    private func ended(_ client: UInt32) {
+        pixmaps.forgetClient(base: client, mask: baseMask)
+        pictures.forgetClient(base: client, mask: baseMask)
+        copies.ended(client)
+        registrations.remove(client)
+        processes[client] = nil
+        watches = watches.filter { $0.key.client != client }
+        if compositingManager == client { compositingManager = nil }
+        if readers.remove(client) != nil { events.append((.clientEnded(client), order)) }
+    }
+
+    private func handle(_ request: RecordedRequest, client: UInt32, time: UInt) {
+        let manager = compositingManager == client
+        switch request {
+        case .read(let kind, let drawable, let area):
+            // A read of a drawable of its own that is no window's pixmap may be of a copy of the
+            // screen made before its copies were recorded (maim): its next copies are.
+            if owner(of: drawable) == client, pixmaps.window(of: drawable) == nil { keepCopies(client) }
+            read(kind, client: client, drawable: drawable, area: area, time: time, destination: nil)
+        case .copy(let kind, let source, let destination, let area, let x, let y):
+            guard !manager, isScreen(source, readBy: client), source != destination else { return }
+            keepCopies(client)
+            read(kind, client: client, drawable: source, area: area, time: time,
+                 destination: CopyDestination(drawable: UInt(destination), x: x, y: y))
+        case .composite(let sourcePicture, let destinationPicture, let area, let x, let y):
+            guard !manager, let source = pictures.window(of: sourcePicture), isScreen(source, readBy: client) else { return }
+            let destination = pictures.window(of: destinationPicture)
+            guard source != destination else { return }
+            keepCopies(client)
+            read(.renderComposite, client: client, drawable: source, area: area, time: time,
+                 destination: destination.map { CopyDestination(drawable: UInt($0), x: x, y: y) })
+        case .createPicture(let picture, let drawable):
+            pictures.name(picture, window: drawable)
+        case .freePicture(let picture):
+            pictures.forget(picture)
+        case .freePixmap(let pixmap):
+            copies.unpin(client, pixmap)
+            pixmaps.forget(pixmap)
+            endWatch(ScreenWatchKey(client: client, kind: .namedPixmap, resource: UInt(pixmap)))
+        case .sharedPixmap(let pixmap):
+            if copies.pin(client, pixmap, at: receivedAt) { registrations.insert(client) }
+        case .redirect(let window, _, let on):
+            let key = ScreenWatchKey(client: client, kind: .redirect, resource: UInt(window))
+            if !on { return endWatch(key) }
+            guard !manager, owner(of: window) != client else { return }
+            startWatch(key, drawable: window, time: time)
+        case .nameWindowPixmap(let window, let pixmap):
+            pixmaps.name(pixmap, window: window)
+            guard !manager, owner(of: window) != client else { return }
+            // Its copies are recorded while it holds the pixmap: its FreePixmap ends the watch.
+            if copies.pin(client, pixmap, at: receivedAt) { registrations.insert(client) }
+            startWatch(ScreenWatchKey(client: client, kind: .namedPixmap, resource: UInt(pixmap)), drawable: window, time: time)
+        case .damageCreate(let damage, let drawable):
+            guard !manager, owner(of: drawable) != client else { return }
+            startWatch(ScreenWatchKey(client: client, kind: .damage, resource: UInt(damage)), drawable: drawable, time: time)
+        case .damageDestroy(let damage):
+            endWatch(ScreenWatchKey(client: client, kind: .damage, resource: UInt(damage)))
+        case .setSelectionOwner(let owner, let selection):
+            guard selection == compositingSelection, compositingSelection != 0 else { return }
+            if owner != 0 {
+                compositingManager = client
+                // What it set up before it took the selection was the compositing manager's work.
+                for key in watches.keys where key.client == client { endWatch(key) }
+            } else if manager {
+                compositingManager = nil
+            }
+        }
+    }
+
+    /// Whether `drawable` shows the screen to `client`: the root, another client's window or
+    /// pixmap, or a pixmap of its own named for another client's window. A copy from its own
+    /// drawables (scrolling, double buffering) reads nothing of the screen.
+    private func isScreen(_ drawable: UInt32, readBy client: UInt32) -> Bool {
+        owner(of: drawable) != client || pixmaps.window(of: drawable) != nil
+    }
+
+    private func keepCopies(_ client: UInt32) {
+        if copies.keep(client, at: receivedAt) { registrations.insert(client) }
+    }
+
+    private func read(_ kind: ScreenRead.Request, client: UInt32, drawable: UInt32, area: Rect, time: UInt,
+                      destination: CopyDestination?) {
+        readers.insert(client)
+        guard readCount < Self.limit else {
+            dropped += 1
+            return
+        }
+        readCount += 1
+        events.append((.read(ScreenRead(request: kind, client: client, drawable: UInt(drawable), area: area, serverTime: time,
+                                        receivedAt: receivedAt, pixmapWindow: pixmaps.window(of: drawable).map { UInt($0) },
+                                        processID: process(of: client), destination: destination,
+                                        drawableClient: owner(of: drawable))), order))
+    }
+
+    private func startWatch(_ key: ScreenWatchKey, drawable: UInt32, time: UInt) {
+        guard watches[key] == nil, watches.count < Self.watchLimit else { return }
+        let watch = ScreenWatch(kind: key.kind, client: key.client, resource: key.resource, drawable: UInt(drawable),
+                                serverTime: time, receivedAt: receivedAt, processID: process(of: key.client))
+        watches[key] = watch
+        readers.insert(key.client)
+        events.append((.watchStarted(watch), order))
+    }
+
+    private func endWatch(_ key: ScreenWatchKey) {
+        guard watches.removeValue(forKey: key) != nil else { return }
+        if key.kind == .namedPixmap, let pixmap = UInt32(exactly: key.resource) { copies.unpin(key.client, pixmap) }
+        events.append((.watchEnded(key), order))
     }
 
     /// The process of `client`, asked now if it was not asked when the client connected.
@@ -95,5 +244,26 @@ final class RecordCollector {
         let found = processOf(client)
         processes[client] = found
         return found
+    }
+}
+
+/// Where an element stands in the server's order: its time (milliseconds, wrapping at 2^32),
+/// and for one client's elements the sequence of its requests (a client's end after all of
+/// them). Two contexts' elements are merged by it; within a context, they come in order.
+struct ServerOrder: Equatable {
+    let time: UInt32
+    let client: UInt32
+    let sequence: UInt32
+    let context: Int
+    /// The client's end: after every element of that client.
+    let ended: Bool
+
+    /// Whether this element of one context came before `other` of the other context.
+    func precedes(_ other: ServerOrder) -> Bool {
+        if client == other.client {
+            if ended || other.ended { return other.ended && !ended }
+            return Int32(bitPattern: sequence &- other.sequence) < 0
+        }
+        return Int32(bitPattern: time &- other.time) < 0
     }
 }

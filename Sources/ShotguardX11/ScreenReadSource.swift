@@ -1,38 +1,53 @@
-// Sees other clients read the screen, as the server dispatches their requests (RECORD).
+// Sees other clients read or watch the screen, as the server dispatches their requests (RECORD).
 import CX11
 import Glibc
 import ShotguardBase
 
-/// Screen reads by every client but the agent: core `GetImage`, MIT-SHM `ShmGetImage`, and
-/// Composite's `NameWindowPixmap` (kept, so that a read of a window's pixmap is traced to the
-/// window), with the notices of clients connecting and leaving. Nothing else is recorded: the
-/// server hooks only these requests, so an idle desktop costs nothing (no wake-ups) and a
-/// 30 fps recording costs one small message per frame. Each client's process is asked of
-/// X-Resource as it connects (a round trip on the control connection, inside `read()`), so a
-/// read names its process even when its connection closes at once.
+/// Screen reads and watches by every client but the agent, with the notices of clients
+/// connecting and leaving, through two RECORD contexts:
+/// - one for every client: core `GetImage`, MIT-SHM's `ShmGetImage` and `ShmCreatePixmap`,
+///   Composite's redirections and `NameWindowPixmap`, DAMAGE's `DamageCreate` and
+///   `DamageDestroy`, and `SetSelectionOwner` (who is the compositing manager). These are rare
+///   (a read, a share starting), so an idle desktop costs nothing (no wake-ups) and a 30 fps
+///   recording one small message per frame;
+/// - one for the clients that may copy the screen (`CopyRecording`: new clients for a moment,
+///   holders of shared or named pixmaps, clients that copied the screen lately): core
+///   `CopyArea`, `CopyPlane` and `FreePixmap`, RENDER's `CreatePicture`, `FreePicture` and
+///   `Composite`. Every toolkit sends those all the time, so the server hooks them only for
+///   the clients this context holds.
+/// Each client's process is asked of X-Resource as it connects (a round trip on the control
+/// connection, inside `read()`), so a read names its process even when its connection closes
+/// at once.
 ///
-/// RECORD needs two connections of its own: the context is made and later disabled on the
-/// control connection, and its data comes as a stream of replies on the data connection.
-/// Fits a `poll()` loop: when `fileDescriptor` is readable, call `read()`, which handles what
-/// arrived and never blocks; nothing stays buffered inside Xlib after it returns. Not
-/// thread-safe: use it from one thread, like `Display`.
+/// RECORD needs connections of its own: the contexts are made, registered and later disabled on
+/// the control connection, and each context's data comes as a stream of replies on a data
+/// connection of its own. Fits a `poll()` loop: when one of `fileDescriptors` is readable, call
+/// `read()`, which handles what arrived and never blocks; nothing stays buffered inside Xlib
+/// after it returns; call `read()` at `deadline` too (clients leave the copy context then).
+/// Not thread-safe: use it from one thread, like `Display`.
 ///
 /// The server sends what RECORD gathered along with its next output to any client. A read
 /// makes output at once (its reply), so reads arrive within a turn of the server's loop; a
-/// client's end makes none, so on an idle desktop its `clientEnded` can wait for the next
-/// activity. It always comes before any later read, in the server's order.
+/// copy, a client's end and a watch make none, so on an idle desktop they can wait for the next
+/// activity (a round trip of any client brings them). Each context's events come in the
+/// server's order; between the two contexts, what a client did before a copy (its shared
+/// pixmap) is handled before the copy is turned into a read.
 public final class ScreenReadSource {
     private let control: Display
-    /// Optional so that `deinit` closes it while the collector its callback uses still lives.
+    /// Optional so that `deinit` closes them while the collector their callback uses still lives.
     private var data: Display?
+    private var copyData: Display?
     private let context: XRecordContext
+    private let copyContext: XRecordContext
+    /// The copy context's ranges, kept for each registration.
+    private let copyRanges: RecordRanges
     private let collector: RecordCollector
 
     /// How long `init` waits for the server to start recording.
     static let startTimeout = 5.0
 
     /// Starts recording on `displayName` (`$DISPLAY` when nil). The requests of `excluding`
-    /// (the agent's own connections) and of the source's own two are left out. Throws
+    /// (the agent's own connections) and of the source's own are left out. Throws
     /// `.unsupported` when the server has no RECORD extension, or libXtst or libXRes cannot be loaded.
     public init(displayName: String? = nil, excluding: [Display] = []) throws(X11Error) {
         if let why = SensingLibraries.failure {
@@ -40,7 +55,9 @@ public final class ScreenReadSource {
                 + "be seen as they read it until it is installed (Debian: libxtst6 and libxres1)")
         }
         let control = try Display(name: displayName)
+        // Both data connections exist before the copy context is made: it records future clients.
         let data = try Display(name: control.name)
+        let copyData = try Display(name: control.name)
         var major: Int32 = 0, event: Int32 = 0, error: Int32 = 0
         guard XQueryExtension(control.handle, "RECORD", &major, &event, &error) != 0 else {
             throw X11Error(.unsupported, "the X server '\(control.name)' has no RECORD extension: programs that read the "
@@ -51,44 +68,71 @@ public final class ScreenReadSource {
             throw X11Error(.unsupported, "the X server '\(control.name)' did not answer RECORD's version query")
         }
         let opcodes = RecordedOpcodes(sharedMemory: Self.majorOpcode("MIT-SHM", on: control),
-                                      composite: Self.majorOpcode("Composite", on: control))
-        let excluded = Set(excluding.map(\.clientBase) + [control.clientBase, data.clientBase])
+                                      composite: Self.majorOpcode("Composite", on: control),
+                                      damage: Self.majorOpcode("DAMAGE", on: control), render: Self.majorOpcode("RENDER", on: control))
+        let excluded = Set(excluding.map(\.clientBase) + [control, data, copyData].map(\.clientBase))
+        let selection = control.atom("_NET_WM_CM_S0")
+        let manager = XGetSelectionOwner(control.handle, selection)
         let collector = RecordCollector(opcodes: opcodes, excluded: excluded,
                                         baseMask: UInt32(truncatingIfNeeded: sg_XRecordIdBaseMask(control.handle)),
+                                        compositingSelection: UInt32(truncatingIfNeeded: selection),
+                                        compositingManager: manager == 0 ? nil : control.clientBase(ofResource: UInt(manager)),
                                         processOf: { [control] in control.processID(ofClient: $0) })
-        context = try Self.createContext(on: control, opcodes: opcodes)
+        let ranges = try RecordRanges.screenReads(opcodes)
+        context = try Self.createContext(on: control, clients: XRecordClientSpec(XRecordAllClients), ranges: ranges)
+        copyRanges = try RecordRanges.copies(opcodes)
+        copyContext = try Self.createContext(on: control, clients: XRecordClientSpec(XRecordFutureClients), ranges: copyRanges)
         self.control = control
         self.data = data
+        self.copyData = copyData
         self.collector = collector
         try start()
     }
 
     deinit {
         if !control.isLost {
-            sg_XRecordDisableContext(control.handle, context)
-            sg_XRecordFreeContext(control.handle, context)
+            for context in [context, copyContext] {
+                sg_XRecordDisableContext(control.handle, context)
+                sg_XRecordFreeContext(control.handle, context)
+            }
             control.sync()
         }
-        // Closed here, while the collector that its callback reaches is still alive.
+        // Closed here, while the collector that their callback reaches is still alive.
         data = nil
+        copyData = nil
     }
 
-    /// The data connection: readable when the server sent recorded requests.
-    public var fileDescriptor: Int32 { data?.fileDescriptor ?? -1 }
+    /// The data connections: readable when the server sent recorded requests.
+    public var fileDescriptors: [Int32] { [data, copyData].compactMap { $0?.fileDescriptor } }
 
-    /// Whether the server went away; the descriptor then stays readable and must be dropped.
-    public var isLost: Bool { data?.isLost ?? true }
+    /// Whether the server went away; the descriptors then stay readable and must be dropped.
+    public var isLost: Bool { data?.isLost ?? true || copyData?.isLost ?? true }
 
     /// Reads not delivered because one `read()` call had too many (`RecordCollector.limit`).
     public var droppedReads: Int { collector.dropped }
 
-    /// Handles everything recorded that has arrived, without blocking; returns the reads, and
-    /// the ends of clients that read, in the order the server dispatched them. Pixmap names
-    /// are kept for later reads.
+    /// When a client may next leave the copy context: call `read()` then (nil: none waits).
+    public var deadline: Double? { collector.copyDeadline }
+
+    /// The clients whose copies are recorded now (for tests and the bench).
+    public var copyClients: Int { collector.copies.registered.count }
+
+    /// The compositing manager's client, while one runs.
+    public var compositingManager: UInt32? { collector.compositingManager }
+
+    /// Handles everything recorded that has arrived, without blocking; returns the reads,
+    /// watches, and the ends of clients that read or watched, in the order the server
+    /// dispatched them. Registers the clients that may now copy the screen with the copy
+    /// context, and lets go of those whose time there is over.
     public func read() -> [ScreenReadEvent] {
-        guard let data, !data.isLost else { return [] }
+        guard let data, let copyData, !data.isLost, !copyData.isLost else { return [] }
         collector.receivedAt = monotonicNow()
+        // The all-clients context first: a shared pixmap comes before the copies into it.
+        collector.context = 0
         sg_XRecordProcessReplies(data.handle)
+        collector.context = 1
+        sg_XRecordProcessReplies(copyData.handle)
+        updateCopyClients(at: collector.receivedAt)
         return collector.takeEvents()
     }
 
@@ -97,35 +141,43 @@ public final class ScreenReadSource {
         collector.excluded.insert(display.clientBase)
     }
 
+    private func updateCopyClients(at now: Double) {
+        let added = collector.registrations.sorted()
+        collector.registrations = []
+        let removed = collector.expiredCopyClients(at: now)
+        guard !added.isEmpty || !removed.isEmpty else { return }
+        if !added.isEmpty {
+            var clients = added.map { XRecordClientSpec($0) }
+            _ = copyRanges.withPointers { ranges, count in
+                sg_XRecordRegisterClients(control.handle, copyContext, Self.datum, &clients, Int32(clients.count),
+                                          ranges, count)
+            }
+        }
+        if !removed.isEmpty {
+            var clients = removed.map { XRecordClientSpec($0) }
+            sg_XRecordUnregisterClients(control.handle, copyContext, &clients, Int32(clients.count))
+        }
+        // A client that left in the meantime is an ordinary BadMatch, handled by Xlib's error
+        // handler; the requests go out now, so its next copy is recorded.
+        control.flush()
+    }
+
     private static func majorOpcode(_ name: String, on display: Display) -> UInt8? {
         var major: Int32 = 0, event: Int32 = 0, error: Int32 = 0
         guard XQueryExtension(display.handle, name, &major, &event, &error) != 0 else { return nil }
         return UInt8(exactly: major)
     }
 
-    /// A context for all clients, present and future, with one range per kind of request (a
-    /// range holds one extension): `GetImage` with the notices of a client's start and end,
-    /// `ShmGetImage`, `NameWindowPixmap`. Each request is stamped with the server time.
-    private static func createContext(on control: Display, opcodes: RecordedOpcodes) throws(X11Error) -> XRecordContext {
-        var ranges: [UnsafeMutablePointer<XRecordRange>?] = []
-        defer { ranges.forEach { XFree($0) } }
-        guard let core = sg_XRecordAllocRange() else { throw X11Error(.unsupported, "out of memory for a RECORD range") }
-        ranges.append(core)
-        core.pointee.core_requests = XRecordRange8(first: RecordedRequest.getImageOpcode, last: RecordedRequest.getImageOpcode)
-        core.pointee.client_started = 1
-        core.pointee.client_died = 1
-        for (major, minor) in [(opcodes.sharedMemory, RecordedRequest.shmGetImageMinor),
-                               (opcodes.composite, RecordedRequest.nameWindowPixmapMinor)] {
-            guard let major, let range = sg_XRecordAllocRange() else { continue }
-            ranges.append(range)
-            range.pointee.ext_requests = XRecordExtRange(ext_major: XRecordRange8(first: major, last: major),
-                                                         ext_minor: XRecordRange16(first: UInt16(minor), last: UInt16(minor)))
-        }
-        var clients = XRecordClientSpec(XRecordAllClients)
+    /// Each request is stamped with the server's time and the client's sequence number: the two
+    /// contexts' elements are put back in the server's order by them.
+    static let datum = XRecordFromClientTime | XRecordFromClientSequence
+
+    /// A context for `clients` (all, or future ones).
+    private static func createContext(on control: Display, clients: XRecordClientSpec,
+                                      ranges: RecordRanges) throws(X11Error) -> XRecordContext {
+        var clients = clients
         let (context, error) = control.trap {
-            ranges.withUnsafeMutableBufferPointer {
-                sg_XRecordCreateContext(control.handle, XRecordFromClientTime, &clients, 1, $0.baseAddress, Int32($0.count))
-            }
+            ranges.withPointers { sg_XRecordCreateContext(control.handle, Self.datum, &clients, 1, $0, $1) }
         }
         guard context != 0, error == nil else {
             throw X11Error(.unsupported, "the X server '\(control.name)' refused a RECORD context"
@@ -134,33 +186,39 @@ public final class ScreenReadSource {
         return context
     }
 
-    /// Enables the context on the data connection and waits, bounded, for the server's
-    /// start-of-data: from then on every recorded request is delivered.
+    /// Enables both contexts, each on its data connection, and waits, bounded, for the server's
+    /// two starts of data: from then on every recorded request is delivered.
     private func start() throws(X11Error) {
-        guard let data else { return }
+        guard let data, let copyData else { return }
         let closure = Unmanaged.passUnretained(collector).toOpaque().assumingMemoryBound(to: CChar.self)
-        guard sg_XRecordEnableContextAsync(data.handle, context, recordIntercepted, closure) != 0 else {
-            throw X11Error(.unsupported, "the X server '\(data.name)' refused to enable a RECORD context")
+        for (connection, context) in [(data, context), (copyData, copyContext)] {
+            guard sg_XRecordEnableContextAsync(connection.handle, context, recordIntercepted, closure) != 0 else {
+                throw X11Error(.unsupported, "the X server '\(connection.name)' refused to enable a RECORD context")
+            }
+            connection.flush()
         }
-        data.flush()
         let deadline = monotonicNow() + Self.startTimeout
-        while !collector.started {
+        while collector.startedContexts < 2 {
             let remaining = deadline - monotonicNow()
-            guard remaining > 0, !data.isLost else {
+            guard remaining > 0, !data.isLost, !copyData.isLost else {
                 throw X11Error(.unsupported, "the X server '\(data.name)' did not start recording within "
                     + "\(Int(Self.startTimeout)) s (expected RECORD's start of data)")
             }
-            var descriptor = pollfd(fd: data.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            var descriptors = [pollfd(fd: data.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: copyData.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 2, Int32((remaining * 1000).rounded(.up)))
             collector.receivedAt = monotonicNow()
+            collector.context = 0
             sg_XRecordProcessReplies(data.handle)
+            collector.context = 1
+            sg_XRecordProcessReplies(copyData.handle)
         }
     }
 }
 
 /// RECORD's callback: libXtst calls it from `XRecordProcessReplies`, on the thread that called
 /// that, once per recorded element. A plain C function: its state comes through `closure`,
-/// the source's collector, which outlives the data connection.
+/// the source's collector, which outlives the data connections.
 private func recordIntercepted(_ closure: XPointer?, _ element: UnsafeMutablePointer<XRecordInterceptData>?) {
     guard let element else { return }
     defer { sg_XRecordFreeData(element) }

@@ -1,4 +1,4 @@
-// What RECORD shows of a screen read: the value the agent gets, and the decoding of the request bytes.
+// What RECORD shows of a screen read or a watch on the screen: the values the agent gets.
 import ShotguardImaging
 
 /// One client reading pixels from the server, as the server dispatched the request: who asked,
@@ -7,12 +7,22 @@ import ShotguardImaging
 public struct ScreenRead: Sendable, Equatable {
     public enum Request: String, Sendable {
         case getImage = "GetImage", shmGetImage = "ShmGetImage"
+        /// Core copies from the root or another client's window into a drawable of the reader's:
+        /// how browsers share a screen (libwebrtc: into a shared pixmap, read from shared memory).
+        case copyArea = "CopyArea", copyPlane = "CopyPlane"
+        /// RENDER's Composite from a picture of the root or another client's window (maim, cairo).
+        case renderComposite = "RenderComposite"
+
+        /// Whether the read copies into a drawable of the reader's (the pixels stay in the
+        /// server until the reader reads that drawable or its shared memory).
+        public var isCopy: Bool { self == .copyArea || self == .copyPlane || self == .renderComposite }
     }
 
     public let request: Request
     /// The reading client's resource-id base (RECORD's `id_base`). The server gives it to the
     /// next client once this one ends (`ScreenReadEvent.clientEnded`).
     public let client: UInt32
+    /// What was read: for a copy, its source.
     public let drawable: UInt
     /// The rectangle as requested, in the drawable's coordinates.
     public let area: Rect
@@ -29,9 +39,14 @@ public struct ScreenRead: Sendable, Equatable {
     /// over TCP (no local process), on a server without X-Resource 1.2, or when the client had
     /// gone before it could be asked.
     public let processID: Int32?
+    /// For a copy: the drawable the pixels went to, and where in it `area`'s corner landed.
+    public let destination: CopyDestination?
+    /// The resource-id base of the client that made `drawable` (0: the server's own, the root).
+    public let drawableClient: UInt32
 
     public init(request: Request, client: UInt32, drawable: UInt, area: Rect, serverTime: UInt, receivedAt: Double,
-                pixmapWindow: UInt? = nil, processID: Int32? = nil) {
+                pixmapWindow: UInt? = nil, processID: Int32? = nil, destination: CopyDestination? = nil,
+                drawableClient: UInt32? = nil) {
         self.request = request
         self.client = client
         self.drawable = drawable
@@ -40,98 +55,91 @@ public struct ScreenRead: Sendable, Equatable {
         self.receivedAt = receivedAt
         self.pixmapWindow = pixmapWindow
         self.processID = processID
+        self.destination = destination
+        self.drawableClient = drawableClient ?? client
+    }
+
+    /// Whether the drawable read is another client's (not the root, not the reader's own).
+    public var readsForeignDrawable: Bool { drawableClient != client && drawableClient != 0 }
+}
+
+/// Where a copy put the pixels it read.
+public struct CopyDestination: Sendable, Equatable {
+    public let drawable: UInt
+    public let x: Int
+    public let y: Int
+
+    public init(drawable: UInt, x: Int, y: Int) {
+        self.drawable = drawable
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A client watching the screen rather than reading it once: from the request that starts it
+/// until the one that ends it, or the client's end, it can read what it watches at any time
+/// (OBS's window capture reads a named pixmap on the GPU with no further request; GStreamer's
+/// ximagesrc reads only after DAMAGE said something changed). A compositing manager's own
+/// redirections, pixmaps and damage are never watches.
+public struct ScreenWatch: Sendable, Equatable, Hashable {
+    public enum Kind: String, Sendable {
+        /// A DAMAGE object on the root or another client's window (`DamageCreate`).
+        case damage = "DamageCreate"
+        /// Composite's redirection of another client's window, or of the root's children.
+        case redirect = "RedirectWindow"
+        /// A pixmap named for another client's window (`NameWindowPixmap`).
+        case namedPixmap = "NameWindowPixmap"
+    }
+
+    public let kind: Kind
+    public let client: UInt32
+    /// What ends it: the DAMAGE object, the redirected window, or the named pixmap.
+    public let resource: UInt
+    /// The drawable watched: the root, or a window.
+    public let drawable: UInt
+    public let serverTime: UInt
+    public let receivedAt: Double
+    public let processID: Int32?
+
+    public init(kind: Kind, client: UInt32, resource: UInt, drawable: UInt, serverTime: UInt, receivedAt: Double,
+                processID: Int32? = nil) {
+        self.kind = kind
+        self.client = client
+        self.resource = resource
+        self.drawable = drawable
+        self.serverTime = serverTime
+        self.receivedAt = receivedAt
+        self.processID = processID
+    }
+
+    /// One watch is told from another by its client, kind and resource.
+    public var key: ScreenWatchKey { ScreenWatchKey(client: client, kind: kind, resource: resource) }
+}
+
+/// What names one watch while it lives.
+public struct ScreenWatchKey: Sendable, Hashable {
+    public let client: UInt32
+    public let kind: ScreenWatch.Kind
+    public let resource: UInt
+
+    public init(client: UInt32, kind: ScreenWatch.Kind, resource: UInt) {
+        self.client = client
+        self.kind = kind
+        self.resource = resource
     }
 }
 
 /// What the screen-read source hands over, in the server's order.
 public enum ScreenReadEvent: Sendable, Equatable {
     case read(ScreenRead)
-    /// A client that read the screen disconnected. The server may give its resource-id base to
-    /// the next client at once (a screenshot tool's base often goes to the next tool run), so
-    /// what was learnt of it, its process above all, must be forgotten here. The source
-    /// forgets its own knowledge (pixmap names, the process) at this point too.
+    /// A client started watching the screen (a DAMAGE object, a redirection, a named pixmap).
+    case watchStarted(ScreenWatch)
+    /// A watch ended (its resource freed, or its client became the compositing manager).
+    case watchEnded(ScreenWatchKey)
+    /// A client that read or watched the screen disconnected. The server may give its
+    /// resource-id base to the next client at once (a screenshot tool's base often goes to the
+    /// next tool run), so what was learnt of it, its process above all, must be forgotten here;
+    /// its watches ended with it. The source forgets its own knowledge (pixmap names, the
+    /// process) at this point too.
     case clientEnded(UInt32)
-}
-
-/// The extension opcodes a recorded request is told apart by: RECORD delivers an extension
-/// request with the major opcode the server gave the extension, which differs between servers.
-public struct RecordedOpcodes: Sendable, Equatable {
-    /// MIT-SHM's major opcode (`ShmGetImage` is its minor 4), nil when the server has no MIT-SHM.
-    public var sharedMemory: UInt8?
-    /// Composite's major opcode (`NameWindowPixmap` is its minor 6), nil without Composite.
-    public var composite: UInt8?
-
-    public init(sharedMemory: UInt8?, composite: UInt8?) {
-        self.sharedMemory = sharedMemory
-        self.composite = composite
-    }
-}
-
-/// A request the screen-read source records, decoded from the bytes the client sent.
-public enum RecordedRequest: Sendable, Equatable {
-    /// Core `GetImage` or MIT-SHM `ShmGetImage` of `area` of `drawable`.
-    case read(ScreenRead.Request, drawable: UInt32, area: Rect)
-    /// Composite's `NameWindowPixmap`: `pixmap` now names the contents of `window`.
-    case nameWindowPixmap(window: UInt32, pixmap: UInt32)
-
-    /// Core `X_GetImage`.
-    public static let getImageOpcode: UInt8 = 73
-    /// MIT-SHM's `X_ShmGetImage`.
-    public static let shmGetImageMinor: UInt8 = 4
-    /// Composite's `X_CompositeNameWindowPixmap`.
-    public static let nameWindowPixmapMinor: UInt8 = 6
-
-    /// Decodes one request as RECORD delivers it: the client's bytes, in the client's byte
-    /// order (`swapped` when that differs from this machine's). Any client can send anything,
-    /// so every field is read inside `bytes`, and a request counts only when its length is
-    /// exactly its kind's: the server refuses any other (BadLength), so it reads nothing.
-    /// A request in the BIG-REQUESTS form (a zero length, then 32 bits) gives nil: the server
-    /// removes the long length before RECORD sees it, and libXtst then takes the next field for
-    /// the length, so such an element's real size is unknown and nothing past its header is
-    /// read. A client can hide a read that way, as it can by reading a copy in a pixmap.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, swapped: Bool, opcodes: RecordedOpcodes) -> RecordedRequest? {
-        let header = RequestReader(bytes: bytes, swapped: swapped)
-        guard let major = header.byte(0), let minor = header.byte(1), let units = header.card16(2), units != 0,
-              Int(units) * 4 <= bytes.count else { return nil }
-        let request = RequestReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<Int(units) * 4]), swapped: swapped)
-        if major == getImageOpcode, units == 5 { return request.read(.getImage) }
-        if major == opcodes.sharedMemory, minor == shmGetImageMinor, units == 8 { return request.read(.shmGetImage) }
-        if major == opcodes.composite, minor == nameWindowPixmapMinor, units == 3 {
-            guard let window = request.card32(4), let pixmap = request.card32(8) else { return nil }
-            return .nameWindowPixmap(window: window, pixmap: pixmap)
-        }
-        return nil
-    }
-}
-
-/// Bounds-checked reads of a request's fields, swapping bytes when the client's order differs.
-private struct RequestReader {
-    let bytes: UnsafeRawBufferPointer
-    let swapped: Bool
-
-    func byte(_ offset: Int) -> UInt8? {
-        offset >= 0 && offset < bytes.count ? bytes[offset] : nil
-    }
-
-    func card16(_ offset: Int) -> UInt16? {
-        guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-        let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
-        return swapped ? value.byteSwapped : value
-    }
-
-    func card32(_ offset: Int) -> UInt32? {
-        guard offset >= 0, offset + 4 <= bytes.count else { return nil }
-        let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-        return swapped ? value.byteSwapped : value
-    }
-
-    /// `GetImage` (20 bytes) and `ShmGetImage` (32) share their first fields after the 4-byte
-    /// header: drawable (32 bits), x, y (signed 16), width, height (unsigned 16). The rest
-    /// (plane mask, format, segment) does not say where the pixels are.
-    func read(_ kind: ScreenRead.Request) -> RecordedRequest? {
-        guard let drawable = card32(4), let x = card16(8), let y = card16(10),
-              let width = card16(12), let height = card16(14) else { return nil }
-        let area = Rect(x: Int(Int16(bitPattern: x)), y: Int(Int16(bitPattern: y)), width: Int(width), height: Int(height))
-        return .read(kind, drawable: drawable, area: area)
-    }
 }

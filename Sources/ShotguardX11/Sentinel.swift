@@ -8,18 +8,27 @@ import Synchronization
 
 /// What the sentinel saw, in the order it saw it.
 public enum SentinelEvent: Sendable {
-    /// A client read the screen: what it read in root coordinates (nil: a pixmap the sentinel
-    /// cannot place), and its process as /proc showed it at that moment (the program may be
-    /// gone by the time the agent looks), nil when X-Resource gave no pid.
-    case read(ScreenRead, rootArea: Rect?, process: ProcessSnapshot?)
-    /// A client that read the screen disconnected.
+    /// A client read the screen: what it read in root coordinates (nil: pixels of the screen it
+    /// cannot place, such as a pixmap the reader filled before its copies were seen), and its
+    /// process as /proc showed it at that moment (the program may be gone by the time the agent
+    /// looks), nil when X-Resource gave no pid; `trusted` when a rule trusts its program (its
+    /// reads raise no covers). Reads of no pixel of the screen (another client's pixmap, a
+    /// tray's icons) are not said.
+    case read(ScreenRead, rootArea: Rect?, process: ProcessSnapshot?, trusted: Bool)
+    /// A client started watching the screen (DAMAGE, a redirection or a named pixmap of another
+    /// client's window): what it watches in root coordinates, its process, whether it is trusted.
+    case watchStarted(ScreenWatch, rootArea: Rect?, process: ProcessSnapshot?, trusted: Bool)
+    /// A watch said by `watchStarted` ended (its client's end says so of all of its watches).
+    case watchEnded(ScreenWatchKey)
+    /// A client that read or watched the screen disconnected.
     case clientEnded(UInt32)
     /// A shield key was pressed and the covers were mapped at once: when the key was read and
     /// the maps flushed (monotonic), the key's server time, and the server time the covers were
     /// up by (nil when it could not be told), and how many covers went up (none while paused).
     case key(readAt: Double, mappedAt: Double, serverTime: UInt, coveredTime: UInt?, covers: Int)
-    /// A client's read put covers up over what it read (`area`, nil: the whole screen).
-    case coversRaised(client: UInt32, area: Rect?, covers: Int, at: Double)
+    /// A hold (a reader's first read, a watch, a helper) put covers up over `area` (nil: the
+    /// whole screen): how many of the covers are under it.
+    case coversRaised(hold: CoverHold, area: Rect?, covers: Int, at: Double)
     /// Which covers are up changed (a key's or a reader's came down): how many are up now.
     case coversShown(Int)
     /// The sentinel's connection or thread ended (the server went away).
@@ -35,8 +44,13 @@ enum SentinelCommand: Sendable {
     case coverKeys(Bool)
     /// The covers a key put up come down (the screenshot settled).
     case lowerKey
-    /// The covers a client's reads put up come down.
-    case release(client: UInt32)
+    /// A hold of the agent's own (a helper process reading past the X server) puts covers up
+    /// over `area` (nil: the whole screen) while reads do, until released.
+    case hold(CoverHold, area: Rect?)
+    /// The covers a hold put up come down (a reader's, a helper's).
+    case release(CoverHold)
+    /// The programs whose reads and watches raise no covers.
+    case trust([ProgramName])
     case stop
 }
 
@@ -98,7 +112,16 @@ public final class Sentinel: Sendable {
     public func lowerKeyCovers() { channel.send(.lowerKey) }
 
     /// The covers `client`'s reads put up come down.
-    public func release(client: UInt32) { channel.send(.release(client: client)) }
+    public func release(client: UInt32) { channel.send(.release(.reader(client))) }
+
+    /// Covers go up over `area` (nil: the whole screen) for `hold` (a helper process) while
+    /// reads put covers up, until `release(hold)`.
+    public func hold(_ hold: CoverHold, area: Rect?) { channel.send(.hold(hold, area: area)) }
+
+    public func release(_ hold: CoverHold) { channel.send(.release(hold)) }
+
+    /// The programs trusted to see everything: their reads and watches raise no covers.
+    public func trust(_ programs: [ProgramName]) { channel.send(.trust(programs)) }
 }
 
 /// What the agent's thread and the sentinel's share: events one way, commands the other, each

@@ -5,24 +5,25 @@ import ShotguardBase
 import ShotguardImaging
 
 /// Everything the sentinel's thread owns, used by that thread alone once it started: the RECORD
-/// source, a connection of its own for the covers and the keys, and which covers are up for
-/// what. Covers are up while a key holds them (until the agent says the screenshot settled) or
-/// while a reader holds them: over what it read, from its first read until it disconnects or
-/// the agent releases it.
+/// source, a connection of its own to place reads and (when it makes them) for the covers and
+/// the keys, and what holds which covers up. Covers are up while a key holds them (until the
+/// agent says the screenshot settled), while a reader holds them (over what it read, from its
+/// first read until it disconnects or the agent releases it), while a watch lives (over what it
+/// watches), or while the agent holds them for a helper process.
 final class SentinelWorker: @unchecked Sendable {
     private let channel: SentinelChannel
     private let source: ScreenReadSource?
     let sensingFailure: String?
-    private let covers: Display?
+    private let display: Display
+    private let placer: ReadPlacer
     private let overlays: ShieldOverlays?
     private let rawKeys: RawKeys?
     private var coversReads = false
     private var coversKeys = true
     /// Whether a key holds the covers up (all of them).
     private var keyHolds = false
-    /// The readers holding covers up, with what they read (root coordinates; nil: unknown,
-    /// the whole screen).
-    private var readers: [UInt32: Rect?] = [:]
+    private var holds = CoverHolds()
+    private var trust = TrustedClients()
     /// Raises in answer to windows mapped above the covers while they are up: bounded, so a
     /// window that keeps raising itself cannot make the two loop forever.
     private var raises = 0
@@ -30,21 +31,20 @@ final class SentinelWorker: @unchecked Sendable {
 
     init(displayName: String, excluding: [Display], keys: [String], makesCovers: Bool, channel: SentinelChannel) throws(X11Error) {
         self.channel = channel
+        display = try Display(name: displayName)
+        placer = ReadPlacer(display: display)
         if makesCovers || !keys.isEmpty {
-            let display = try Display(name: displayName)
             overlays = try ShieldOverlays(display: display)
             rawKeys = keys.isEmpty ? nil : try RawKeys(display: display, keys: keys)
             // Windows mapped or raised above the covers while they are up are put back under.
             XSelectInput(display.handle, display.root, SubstructureNotifyMask)
             display.sync()
-            covers = display
         } else {
-            covers = nil
             overlays = nil
             rawKeys = nil
         }
         do throws(X11Error) {
-            source = try ScreenReadSource(displayName: displayName, excluding: excluding + [covers].compactMap { $0 })
+            source = try ScreenReadSource(displayName: displayName, excluding: excluding + [display])
             sensingFailure = nil
         } catch {
             source = nil
@@ -75,27 +75,41 @@ final class SentinelWorker: @unchecked Sendable {
         pthread_sigmask(SIG_BLOCK, &all, nil)
         while !stopping {
             var descriptors = [pollfd(fd: channel.wake, events: Int16(POLLIN), revents: 0)]
-            if let source, !source.isLost { descriptors.append(pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            if let covers, !covers.isLost { descriptors.append(pollfd(fd: covers.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+            if let source, !source.isLost {
+                descriptors += source.fileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            }
+            if !display.isLost { descriptors.append(pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             // Xlib may hold events read already: handled before sleeping.
-            if let covers, XPending(covers.handle) > 0 { handleCoverEvents() }
-            // While a reader holds covers up, a round trip every `nudge` makes the server send
-            // what RECORD gathered: a client's end makes no output of its own, and its covers
-            // would wait for the next activity on the server to come down.
-            let ready = poll(&descriptors, nfds_t(descriptors.count), readers.isEmpty ? -1 : Self.nudge)
+            if XPending(display.handle) > 0 { handleCoverEvents() }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout())
             guard ready >= 0 || errno == EINTR else {
                 channel.post([.stopped(reason: "poll: \(errnoText())")])
                 return
             }
-            if ready == 0 { covers?.sync() }
+            // While a reader holds covers up, a round trip every `nudge` makes the server send
+            // what RECORD gathered: a client's end makes no output of its own, and its covers
+            // would wait for the next activity on the server to come down.
+            if ready == 0 { display.sync() }
             for command in channel.takeCommands() { apply(command) }
             if source != nil { handleReads() }
-            if covers != nil { handleCoverEvents() }
-            if source?.isLost ?? false || covers?.isLost ?? false {
+            handleCoverEvents()
+            if source?.isLost ?? false || display.isLost {
                 channel.post([.stopped(reason: "the X server went away")])
                 return
             }
         }
+    }
+
+    /// Milliseconds to wait: the nudge while holds are up (readers stop without a word; a
+    /// watch's end makes no output either, but a watch lives long), the source's next
+    /// deadline, or for ever.
+    private func timeout() -> Int32 {
+        var wait: Int32 = holds.hasReaders ? Self.nudge : holds.isEmpty ? -1 : Self.watchNudge
+        if let deadline = source?.deadline {
+            let milliseconds = Int32(clamping: Int(((deadline - monotonicNow()) * 1000).rounded(.up)))
+            wait = wait < 0 ? max(0, milliseconds) : min(wait, max(0, milliseconds))
+        }
+        return wait
     }
 
     private func apply(_ command: SentinelCommand) {
@@ -105,24 +119,32 @@ final class SentinelWorker: @unchecked Sendable {
             applyVisibility()
         case .coverReads(let on):
             coversReads = on
-            if !on {
-                readers = [:]
-                applyVisibility()
-            }
+            // A reader's hold is the agent's to end; watches and helpers hold while they live.
+            if !on { holds.removeAll { if case .reader = $0 { true } else { false } } }
+            applyVisibility()
         case .coverKeys(let on):
             coversKeys = on
         case .lowerKey:
             keyHolds = false
             applyVisibility()
-        case .release(let client):
-            if readers.removeValue(forKey: client) != nil { applyVisibility() }
+        case .hold(let hold, let area):
+            let isNew = !holds.contains(hold)
+            if holds.add(hold, area), isNew { raised(hold, area: area) }
+            applyVisibility()
+        case .release(let hold):
+            if holds.remove(hold) { applyVisibility() }
+        case .trust(let programs):
+            trust.programs = programs
+            // A holder trusted now lets its covers go.
+            let trusted = Set(holds.areas.keys.compactMap(\.client).filter { trust.isTrusted($0) })
+            if holds.removeAll(where: { $0.client.map(trusted.contains) ?? false }) { applyVisibility() }
         case .stop:
             stopping = true
         }
     }
 
-    /// What the source recorded: each read with its process as it is now, its covers up at
-    /// once when reads raise them; each reader's end, its covers down.
+    /// What the source recorded: each read and watch placed, with its process as it is now,
+    /// its covers up at once when reads raise them; each watch's and reader's end, its covers down.
     private func handleReads() {
         guard let source else { return }
         var events: [SentinelEvent] = []
@@ -130,40 +152,72 @@ final class SentinelWorker: @unchecked Sendable {
         for event in source.read() {
             switch event {
             case .read(let read):
-                let area = covers?.rootRectangle(of: read)
-                events.append(.read(read, rootArea: area, process: read.processID.flatMap(ProcessSnapshot.of(pid:))))
-                guard coversReads, let overlays, overlays.count > 0 else { continue }
-                if let known = readers[read.client] {
-                    // Another read of the same reader: its covers grow to all it read.
-                    let grown = known.flatMap { old in area.map { Self.bounding(old, $0) } }
-                    if grown != known {
-                        readers[read.client] = grown
-                        changed = true
-                    }
-                } else {
-                    readers[read.client] = area
-                    let under = overlays.rects.filter { Self.overlaps($0, area) }.count
-                    if under > 0 {
-                        changed = true
-                        events.append(.coversRaised(client: read.client, area: area, covers: under, at: monotonicNow()))
-                    }
-                }
+                let placement = placer.place(read)
+                guard placement != .notScreen else { continue }
+                let process = read.processID.flatMap(ProcessSnapshot.of(pid:))
+                let trusted = trust.judge(read.client, process: process?.details)
+                events.append(.read(read, rootArea: placement.rect, process: process, trusted: trusted))
+                guard !trusted else { continue }
+                changed = hold(.reader(read.client), area: placement.rect, events: &events) || changed
+            case .watchStarted(let watch):
+                let placement = placer.place(watch)
+                guard placement != .notScreen else { continue }
+                let process = watch.processID.flatMap(ProcessSnapshot.of(pid:))
+                let trusted = trust.judge(watch.client, process: process?.details)
+                watching.insert(watch.key)
+                // Its covers first: the agent says how many went up when it says the recording.
+                if !trusted { changed = hold(.watch(watch.key), area: placement.rect, events: &events) || changed }
+                events.append(.watchStarted(watch, rootArea: placement.rect, process: process, trusted: trusted))
+            case .watchEnded(let key):
+                guard watching.remove(key) != nil else { continue }
+                events.append(.watchEnded(key))
+                changed = holds.remove(.watch(key)) || changed
             case .clientEnded(let client):
                 events.append(.clientEnded(client))
-                if readers.removeValue(forKey: client) != nil { changed = true }
+                placer.forgetClient(client)
+                trust.forget(client)
+                watching = watching.filter { $0.client != client }
+                changed = holds.removeClient(client) || changed
             }
         }
         if changed { applyVisibility() }
         channel.post(events)
     }
 
-    /// The covers' connection: a shield key maps every cover at once; a window mapped above
+    /// The watches said to the agent (one the placer set aside has no end to say).
+    private var watching: Set<ScreenWatchKey> = []
+
+    /// Adds `hold` over `area` (a reader's only while reads put covers up); true when what it
+    /// holds changed. A new hold with covers under it is said (`coversRaised`).
+    private func hold(_ hold: CoverHold, area: Rect?, events: inout [SentinelEvent]) -> Bool {
+        if case .reader = hold, !coversReads { return false }
+        let isNew = !holds.contains(hold)
+        guard holds.add(hold, area) else { return false }
+        guard let overlays else { return false }
+        let under = overlays.rects.filter { CoverHolds.overlaps($0, area) }.count
+        if isNew, under > 0, coversReads { events.append(.coversRaised(hold: hold, area: area, covers: under, at: monotonicNow())) }
+        return true
+    }
+
+    /// A hold of the agent's own went up: said like a reader's.
+    private func raised(_ hold: CoverHold, area: Rect?) {
+        guard let overlays, coversReads else { return }
+        let under = overlays.rects.filter { CoverHolds.overlaps($0, area) }.count
+        if under > 0 { channel.post([.coversRaised(hold: hold, area: area, covers: under, at: monotonicNow())]) }
+    }
+
+    /// The sentinel's connection: a shield key maps every cover at once; a window mapped above
     /// raised covers is put back under them; a new keyboard mapping is read again.
     private func handleCoverEvents() {
-        guard let covers, let overlays else { return }
+        guard let overlays else {
+            // No covers: nothing is selected, but replies' events must not pile up in Xlib.
+            var event = XEvent()
+            while XPending(display.handle) > 0 { XNextEvent(display.handle, &event) }
+            return
+        }
         var event = XEvent()
-        while XPending(covers.handle) > 0 {
-            XNextEvent(covers.handle, &event)
+        while XPending(display.handle) > 0 {
+            XNextEvent(display.handle, &event)
             switch event.type {
             case GenericEvent:
                 let readAt = monotonicNow()
@@ -197,26 +251,17 @@ final class SentinelWorker: @unchecked Sendable {
     }
 
     static let maximumRaises = 64
-    /// Milliseconds between the nudges while readers hold covers up.
+    /// Milliseconds between the nudges while holds are up.
     static let nudge: Int32 = 100
-
-    /// Whether a cover over `rect` is over what was read (`area`; nil: the whole screen).
-    private static func overlaps(_ rect: Rect, _ area: Rect?) -> Bool {
-        area.map { !rect.intersection($0).isEmpty } ?? true
-    }
-
-    private static func bounding(_ one: Rect, _ other: Rect) -> Rect {
-        let x = min(one.x, other.x), y = min(one.y, other.y)
-        return Rect(x: x, y: y, width: max(one.maxX, other.maxX) - x, height: max(one.maxY, other.maxY) - y)
-    }
+    /// Milliseconds between the nudges while only watches and helpers hold covers up.
+    static let watchNudge: Int32 = 1000
 
     /// Maps the covers that something holds up and unmaps the others; says how many are up
-    /// once the server has done it.
+    /// once the server has done it. Holds show only while reads put covers up (not paused).
     private func applyVisibility() {
-        guard let overlays, let covers else { return }
-        let areas = Array(readers.values)
-        let shown = overlays.show { rect in keyHolds || areas.contains { Self.overlaps(rect, $0) } }
-        covers.sync()
+        guard let overlays else { return }
+        let shown = overlays.show { rect in keyHolds || (coversReads && holds.holds(rect)) }
+        display.sync()
         if shown != lastShown {
             lastShown = shown
             channel.post([.coversShown(shown)])

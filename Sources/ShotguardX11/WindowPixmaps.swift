@@ -1,12 +1,14 @@
-// The pixmaps clients named for windows' contents (Composite's NameWindowPixmap), bounded.
+// The pixmaps clients named for windows' contents (Composite's NameWindowPixmap), bounded; and
+// RENDER's pictures with their drawables, in the same kind of table.
 
 /// Which window each named pixmap shows, so that a read of the pixmap is traced to the window.
 /// Any client can name pixmaps without end (a compositor names one on every map and resize),
 /// so the map keeps at most `limit` pixmaps and forgets the one named first. A client's pixmaps
 /// are forgotten when it disconnects: the server may then give its id range to a new client.
-/// A pixmap freed and its id reused by the same client would still be taken for the window;
-/// Xlib and XCB hand out ids in increasing order and reuse one only when a client's range runs
-/// out, and FreePixmap is too common a request to record.
+/// A pixmap freed is forgotten when its client's copies are recorded (`CopyRecording`: a
+/// client that named another's window is); otherwise a pixmap freed and its id reused by the
+/// same client would still be taken for the window. Xlib and XCB hand out ids in increasing
+/// order and reuse one only when a client's range runs out.
 struct WindowPixmaps {
     let limit: Int
     private var windows: [UInt32: UInt32] = [:]
@@ -30,6 +32,16 @@ struct WindowPixmaps {
             front += 1
         }
         compact()
+    }
+
+    mutating func forget(_ pixmap: UInt32) {
+        windows[pixmap] = nil
+        // Names and frees without end would grow the order with ids no longer named.
+        if order.count - front > 2 * limit {
+            var seen = Set<UInt32>()
+            order = order[front...].filter { windows[$0] != nil && seen.insert($0).inserted }
+            front = 0
+        }
     }
 
     /// Forgets every pixmap of the client whose ids are `base` under `mask`.

@@ -1,6 +1,7 @@
 // The checks of `shotguard doctor`: each asks the X server, the session bus, the agent or the
 // machine one question and says whether protection holds there.
 import Glibc
+import ShotguardAgent
 import ShotguardBase
 import ShotguardBus
 import ShotguardImaging
@@ -32,6 +33,7 @@ struct DoctorChecks {
         checks += accessibility(display, bus: bus, regions: regions)
         checks.append(ocr(regions))
         checks += agent(display)
+        checks += helpers()
         let name = display?.name ?? (getenv("DISPLAY").map { String(cString: $0) } ?? "none")
         return DoctorReport(display: name, checks: checks, programs: programs(record: display?.hasExtension("RECORD") ?? false))
     }
@@ -59,6 +61,12 @@ struct DoctorChecks {
         items.append(display.hasExtension("Composite")
             ? DoctorItem(name: "Composite", state: .covered, detail: "a window's pixmap named by a reader is traced to the window")
             : DoctorItem(name: "Composite", state: .note, detail: "no Composite: no compositing manager can run, nor read windows' pixmaps"))
+        // TigerVNC's Xvnc is the X server and the VNC server at once: it sends its own frame buffer.
+        if display.hasExtension("VNC-EXTENSION") {
+            items.append(DoctorItem(name: "remote desktop", state: .hole, detail: "this display is a VNC server's (Xvnc): what it "
+                + "shows goes to every viewer without a request the agent could see", fix: "protect windows from the viewer's "
+                + "side, or share through x11vnc on a local display (its reads are seen)"))
+        }
         if let owner = display.selectionOwner("_NET_WM_CM_S0") {
             let name = display.program(ofWindow: owner) ?? "a compositing manager"
             items.append(DoctorItem(name: "compositing manager", state: .note, detail: "\(name): a shield cover shows once it "
@@ -187,6 +195,14 @@ struct DoctorChecks {
         }
         items.append(settings())
         return items
+    }
+
+    /// Programs reading the screen past the X server now (NvFBC, DRM/KMS helpers).
+    private func helpers() -> [DoctorItem] {
+        CaptureHelpersRunning.now().map { helper in
+            DoctorItem(name: "capture helper", state: .note, detail: "\(helper.program) (pid \(helper.pid)) reads the screen past the "
+                + "X server (\(helper.means)): the agent covers every protected area while it runs")
+        }
     }
 
     /// What agent.conf sets, as the agent reads it.

@@ -32,25 +32,35 @@ enum CaptureProgram {
         case note(String)
     }
 
+    /// A browser's screen and window shares (libwebrtc), as the agent sees them.
+    static let browser = Seen.note("its screen and window shares are seen (copies of the screen into a shared pixmap): protected "
+        + "areas in what it shares are covered from its second frame; a tab it shares is read inside the browser, never seen")
+
     static let known: [(program: String, seen: Seen)] = [
         ("scrot", .reads), ("maim", .reads), ("import", .reads), ("xwd", .reads), ("ffmpeg", .reads),
-        ("obs", .reads), ("simplescreenrecorder", .reads), ("recordmydesktop", .reads), ("peek", .reads), ("kazam", .reads),
+        ("obs", .note("its screen capture (XSHM) is seen and covered; its window capture (Xcomposite) is seen, but a window's "
+            + "own contents cannot be covered; its NvFBC source is recognised and everything protected is covered while it runs")),
+        ("simplescreenrecorder", .reads), ("recordmydesktop", .reads), ("peek", .reads), ("kazam", .reads),
         ("vokoscreenNG", .reads), ("x11vnc", .reads),
         ("gnome-screenshot", .tool), ("xfce4-screenshooter", .tool), ("mate-screenshot", .tool), ("flameshot", .tool),
         ("spectacle", .tool), ("ksnip", .tool), ("shutter", .tool),
-        ("gpu-screen-recorder", .unseen("reads through NVIDIA's NvFBC or its DRM/KMS helper gsr-kms-server: nothing on the X connection")),
-        ("gsr-kms-server", .unseen("reads the DRM/KMS frame buffer as root: nothing on the X connection")),
-        ("firefox", .note("sharing a screen or window copies it into a shared pixmap (CopyArea), which the agent does not ask RECORD for; a tab shared is read inside the browser")),
-        ("chromium", .note("sharing a screen or window copies it into a shared pixmap (CopyArea), which the agent does not ask RECORD for; a tab shared is read inside the browser")),
-        ("google-chrome", .note("sharing a screen or window copies it into a shared pixmap (CopyArea), which the agent does not ask RECORD for; a tab shared is read inside the browser")),
+        ("gpu-screen-recorder", .note("reads through NVIDIA's NvFBC or its DRM/KMS helper gsr-kms-server, past the X server: "
+            + "recognised while it runs, and every protected area is covered then")),
+        ("firefox", browser), ("chromium", browser), ("google-chrome", browser),
     ]
 
-    /// Capture paths that no X11 client can see, whatever runs: what protection cannot cover.
+    /// Capture paths no X11 client can see, whatever runs, by program: what happens to each.
     static let unseenPaths: [(path: String, why: String)] = [
-        ("browser tab sharing", "the browser reads its own tab: no request reaches the X server"),
-        ("NVIDIA NvFBC (gpu-screen-recorder, OBS's NvFBC source)", "the driver hands frames out of band"),
-        ("DRM/KMS capture (gsr-kms-server, ffmpeg -f kmsgrab)", "a privileged helper reads the frame buffer"),
-        ("a remote desktop server on its own frame buffer (Xvnc, xrdp's Xorg)", "the server is the X server: it reads itself"),
+        ("browser tab sharing (Meet, Zoom, Teams in a tab)", "the browser reads its own tab: no request reaches the X server, "
+            + "nothing is covered (share a window or the screen instead)"),
+        ("NVIDIA NvFBC (gpu-screen-recorder, OBS's NvFBC source)", "the driver hands frames out of band: a process with "
+            + "libnvidia-fbc loaded is recognised, and every protected area is covered while it runs"),
+        ("DRM/KMS capture (gsr-kms-server, ffmpeg -f kmsgrab)", "a privileged helper reads the frame buffer: these two are "
+            + "recognised, and every protected area is covered while they run; other KMS readers are not seen"),
+        ("a remote desktop server on its own frame buffer (Xvnc, xrdp's Xorg)", "the server is the X server: it reads "
+            + "itself, nothing is seen (x11vnc and x0vncserver read through the X server and are seen)"),
+        ("one window's own contents (OBS's window capture, a browser sharing one window)", "seen and said, but the shield's "
+            + "covers are windows of their own, not part of that window: a protected window shared this way shows"),
         ("Wayland sessions", "the compositor captures; native windows have no X server in between"),
     ]
 }
@@ -69,7 +79,7 @@ struct DoctorReport {
         lines += checks.flatMap(Self.lines)
         lines.append("programs that can capture the screen:")
         lines += programs.isEmpty ? ["  none of those shotguard knows is installed"] : programs.flatMap(Self.lines)
-        lines.append("capture paths no X11 client can see (nothing here can cover them):")
+        lines.append("capture paths no X11 client can see, and what the agent does about each:")
         lines += CaptureProgram.unseenPaths.map { "  \($0.path): \($0.why)" }
         return lines
     }

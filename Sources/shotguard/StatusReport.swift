@@ -37,6 +37,9 @@ enum StatusReport {
         } else {
             lines.append("last report: none yet")
         }
+        for recording in status.recordings {
+            lines.append("recording: " + recordingLine(recording))
+        }
         if let queue = status.queue {
             var parts = ["\(queue.waiting) waiting"]
             if queue.held > 0 { parts.append("\(queue.held) held for your word") }
@@ -46,6 +49,15 @@ enum StatusReport {
         }
         if !status.version.isEmpty { lines.append("agent: shotguard \(printable(status.version))") }
         return lines
+    }
+
+    /// `firefox (pid 4242) since 14:05, CopyArea of 1920x1080+0+0: 2 protected areas covered`.
+    static func recordingLine(_ recording: AgentStatus.Recording) -> String {
+        let pid = recording.pid.map { " (pid \($0))" } ?? ""
+        let what = recording.geometry.map { " of \(printable($0))" } ?? ""
+        let covered = recording.trusted ? "trusted by the rules, nothing covered"
+            : "\(recording.covers) protected area\(recording.covers == 1 ? "" : "s") covered"
+        return "\(printable(recording.program))\(pid) since \(clock(recording.since)), \(printable(recording.means))\(what): \(covered)"
     }
 
     static func json(_ answer: StatusAnswer) -> JSON {
@@ -84,6 +96,12 @@ enum StatusReport {
             ("sources", .array(status.sources.map { .string($0) })),
             ("recordAvailable", .bool(status.recordAvailable)),
             ("lastReport", report),
+            ("recordings", .array(status.recordings.map { recording in
+                .object([("program", .string(recording.program)), ("pid", recording.pid.map { .number(Int($0)) } ?? .null),
+                         ("request", .string(recording.means)), ("geometry", recording.geometry.map { .string($0) } ?? .null),
+                         ("since", .number(Int(recording.since))), ("sinceIso8601", .string(Log.iso8601(recording.since))),
+                         ("covers", .number(recording.covers)), ("trusted", .bool(recording.trusted))])
+            })),
             ("reportQueue", status.queue.map { queue in
                 .object([("waiting", .number(queue.waiting)), ("held", .number(queue.held)), ("refused", .number(queue.refused)),
                          ("dropped", .number(queue.dropped))])

@@ -1,6 +1,7 @@
 // Recordings told apart from screenshots, without X: started at the second read, at any rate; ended a few intervals after the last frame.
 @testable import ShotguardAgent
 import ShotguardImaging
+import ShotguardX11
 import XCTest
 
 final class RecordingTrackerTests: XCTestCase {
@@ -89,5 +90,54 @@ final class RecordingTrackerTests: XCTestCase {
         var tracker = RecordingTracker()
         for client in 0..<1000 { _ = tracker.add(read(client: UInt32(client), at: Double(client) * 0.001)) }
         XCTAssertTrue(tracker.expire(at: Fixture.at(10)).isEmpty)
+    }
+
+    private func key(_ kind: ScreenWatch.Kind, client: UInt32 = 7, resource: UInt = 0x70_0001) -> ScreenWatchKey {
+        ScreenWatchKey(client: client, kind: kind, resource: resource)
+    }
+
+    /// OBS's named pixmap, read on the GPU with no request after it: a recording once it has
+    /// lived a second, until it is freed, however long without a read.
+    func testAWatchIsARecordingUntilItEnds() {
+        var tracker = RecordingTracker()
+        tracker.watchStarted(key(.namedPixmap), program: "obs", pid: 300, area: Rect(x: 0, y: 0, width: 400, height: 300),
+                             at: Fixture.at(0), covers: 1)
+        XCTAssertEqual(tracker.expire(at: Fixture.at(0.5)), [], "not yet a second")
+        XCTAssertEqual(tracker.deadline, Fixture.at(RecordingTracker.watchGrace).monotonic)
+        guard case .started(let info)? = tracker.expire(at: Fixture.at(1)).first else { return XCTFail("a recording after a second") }
+        XCTAssertEqual(info.path, .watch(.namedPixmap))
+        XCTAssertEqual(info.covers, 1)
+        XCTAssertEqual(info.started, Fixture.at(0), "from the watch")
+        XCTAssertNil(tracker.deadline, "no read ends it: its watch does")
+        XCTAssertEqual(tracker.expire(at: Fixture.at(600)), [], "ten minutes without a read: still watching")
+        guard case .stopped? = tracker.watchEnded(key(.namedPixmap), at: Fixture.at(601)) else { return XCTFail("freed: stopped") }
+        XCTAssertFalse(tracker.isRecording)
+    }
+
+    /// maim redirects the root's children for the moment of its one read: no recording, and its
+    /// read stays a screenshot signal.
+    func testAWatchOfAMomentIsNoRecording() {
+        var tracker = RecordingTracker()
+        tracker.watchStarted(key(.redirect), program: "maim", pid: 300, area: nil, at: Fixture.at(0))
+        XCTAssertFalse(tracker.add(read(at: 0.01)).isFrame)
+        XCTAssertNil(tracker.watchEnded(key(.redirect), at: Fixture.at(0.05)))
+        XCTAssertEqual(tracker.expire(at: Fixture.at(5)), [])
+        XCTAssertFalse(tracker.isRecording)
+    }
+
+    /// A DAMAGE watcher that reads at each change: its reads make it a recording first, and the
+    /// watch keeps it one while the screen stays still (no read at all); a watch that ends
+    /// while it still reads leaves it to its reads.
+    func testAWatcherThatReadsIsOneRecordingWithItsWatch() {
+        var tracker = RecordingTracker()
+        tracker.watchStarted(key(.damage), program: "ffmpeg", pid: 300, area: nil, at: Fixture.at(0))
+        XCTAssertFalse(tracker.add(read(at: 0.1)).isFrame)
+        guard case .started(let info)? = tracker.add(read(at: 0.3)).change else { return XCTFail("two reads: a recording") }
+        XCTAssertEqual(info.watches, [key(.damage)])
+        XCTAssertEqual(tracker.expire(at: Fixture.at(60)), [], "a still screen: no read, the watch lives")
+        XCTAssertTrue(tracker.add(read(at: 61)).isFrame)
+        XCTAssertNil(tracker.watchEnded(key(.damage), at: Fixture.at(61.5)), "it read half a second ago")
+        XCTAssertEqual(tracker.expire(at: Fixture.at(64)), [], "its reads' interval is long: twice it is its quiet")
+        XCTAssertEqual(tracker.expire(at: Fixture.at(200)).count, 1, "then its reads' quiet")
     }
 }

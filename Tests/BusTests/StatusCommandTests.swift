@@ -80,6 +80,35 @@ final class StatusCommandTests: XCTestCase {
         XCTAssertTrue(object["why"] is NSNull)
     }
 
+    /// The recordings running travel in Status (a(susdsub)) and are listed, one line each.
+    func testRecordingsAreListed() throws {
+        let bus = try PrivateBus(self)
+        let agent = try ServedAgent(on: bus)
+        let since = (now() / 60).rounded(.down) * 60
+        agent.control.currentStatus.recordings = [
+            AgentStatus.Recording(program: "firefox", pid: 4242, means: "CopyArea", geometry: "1920x1080+0+0", since: since, covers: 2,
+                                  trusted: false),
+            AgentStatus.Recording(program: "obs", pid: nil, means: "NameWindowPixmap", geometry: nil, since: since, covers: 0, trusted: true),
+        ]
+        let status = try shotguard(["status"], agent, bus)
+        XCTAssertEqual(status.exitStatus, 0, status.stderrText)
+        let time = CalendarTime(since)
+        let clock = "\(CalendarTime.pad(time.hour)):\(CalendarTime.pad(time.minute))"  // today: the hour alone
+        XCTAssertEqual(status.stdoutText.split(separator: "\n").filter { $0.hasPrefix("recording: ") }, [
+            "recording: firefox (pid 4242) since \(clock), CopyArea of 1920x1080+0+0: 2 protected areas covered",
+            "recording: obs since \(clock), NameWindowPixmap: trusted by the rules, nothing covered",
+        ])
+        let json = try shotguard(["status", "--json"], agent, bus)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
+        let recordings = try XCTUnwrap(object["recordings"] as? [[String: Any]])
+        XCTAssertEqual(recordings.map { $0["program"] as? String }, ["firefox", "obs"])
+        XCTAssertEqual(recordings.first?["pid"] as? Int, 4242)
+        XCTAssertTrue(recordings.last?["pid"] is NSNull)
+        XCTAssertEqual(recordings.first?["covers"] as? Int, 2)
+        XCTAssertEqual(recordings.last?["trusted"] as? Bool, true)
+        XCTAssertEqual(recordings.first?["since"] as? Int, Int(since))
+    }
+
     func testPauseForTenMinutesThenResume() throws {
         let bus = try PrivateBus(self)
         let agent = try ServedAgent(on: bus)

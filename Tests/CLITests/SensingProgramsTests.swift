@@ -42,10 +42,9 @@ final class SensingProgramsTests: WatchDesktopTestCase {
         assertRedacted(report.image, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
     }
 
-    /// maim draws the root into a pixmap of its own and reads the pixmap: which part of the root
-    /// went into it is not said by the read, so its geometry is null (documented); the image is
-    /// placed by its pixels.
-    func testMaimIsNamedWithANullGeometry() throws {
+    /// maim draws the root into a pixmap of its own (RENDER's Composite) and reads the pixmap:
+    /// its copy of the root is its first read, so its screen-read names what it copied.
+    func testMaimIsNamedWithTheRootItCopied() throws {
         _ = try requireTool("maim", package: "maim")
         let screen = try desk.screen()
         let watch = try agent()
@@ -54,8 +53,8 @@ final class SensingProgramsTests: WatchDesktopTestCase {
         let read = try XCTUnwrap(screenReads(report.json).first, "no screen-read signal: \(report.json)")
         XCTAssertEqual(read["program"] as? String, "maim")
         XCTAssertEqual(read["pid"] as? Int, Int(pid))
-        XCTAssertEqual(read["request"] as? String, "GetImage")
-        XCTAssertTrue(read["geometry"] is NSNull, "maim reads a pixmap: \(read)")
+        XCTAssertEqual(read["request"] as? String, "RenderComposite")
+        XCTAssertEqual(read["geometry"] as? String, "640x400+0+0", "maim copies the whole root: \(read)")
         XCTAssertEqual((report.json["alignment"] as? [String: Any])?["geometry"] as? String, "640x400+0+0")
         assertRedacted(report.image, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
     }

@@ -1,18 +1,23 @@
 /* A screen reader for the tests, one per way real programs read the screen, each writing every
  * frame it read as a PPM file, so that a test can count the frames that show a protected window:
  *
- *   screen-reader MODE INTERVAL_MS FRAMES FOLDER [WINDOW]
+ *   screen-reader MODE INTERVAL_MS FRAMES FOLDER [WINDOW | WxH+X+Y]
  *
  * copyarea  the way libwebrtc shares a screen in Chrome, Firefox and Electron apps: one MIT-SHM
  *           shared pixmap, then each frame a core CopyArea from the root into it (an
  *           IncludeInferiors GC) and an XSync, the pixels read from shared memory; no GetImage.
+ *           A geometry shares that region of the root only.
  * named     OBS's window capture: Composite redirects WINDOW and names its pixmap once, then
  *           reads that pixmap each frame.
  * damage    GStreamer's ximagesrc (Kazam, vokoscreen): a DAMAGE object on the root, and a frame
  *           read (GetImage of the root) each time damage is reported, at most each INTERVAL_MS.
- * getimage  a slow poller: a core GetImage of the root every INTERVAL_MS.
+ * getimage  a slow poller: a core GetImage of the root (or of the geometry's region) every
+ *           INTERVAL_MS.
  *
- * Prints "ready" once set up and "done" at the end, on standard output. */
+ * FOLDER "-" writes no frame (for the bench). Prints "ready" once set up and "done" at the end,
+ * on standard output. With SCREEN_READER_HOLD
+ * set, named frees its pixmap after the frames, prints "freed" and stays connected until it
+ * is killed, so that a test can see the end of the watch without the client's end. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/XShm.h>
@@ -32,8 +37,10 @@ static void sleep_ms(long ms) {
     while (nanosleep(&time, &time) != 0 && errno == EINTR) {}
 }
 
-/* Writes `pixels` (32-bit ZPixmap, BGRX) of width x height as FOLDER/fNNN.ppm. */
+/* Writes `pixels` (32-bit ZPixmap, BGRX) of width x height as FOLDER/fNNN.ppm; a FOLDER of "-"
+ * keeps nothing (the bench reads frames without writing them). */
 static void write_frame(const char *folder, int index, const unsigned char *pixels, int width, int height, int stride) {
+    if (strcmp(folder, "-") == 0) return;
     char path[4096];
     snprintf(path, sizeof path, "%s/f%03d.ppm", folder, index);
     FILE *file = fopen(path, "wb");
@@ -55,7 +62,7 @@ static void write_image(const char *folder, int index, XImage *image) {
 
 int main(int argc, char **argv) {
     if (argc < 5) {
-        fprintf(stderr, "usage: screen-reader copyarea|named|damage|getimage INTERVAL_MS FRAMES FOLDER [WINDOW]\n");
+        fprintf(stderr, "usage: screen-reader copyarea|named|damage|getimage INTERVAL_MS FRAMES FOLDER [WINDOW | WxH+X+Y]\n");
         return 2;
     }
     const char *mode = argv[1], *folder = argv[4];
@@ -66,6 +73,17 @@ int main(int argc, char **argv) {
     int screen = DefaultScreen(display);
     Window root = RootWindow(display, screen);
     int width = DisplayWidth(display, screen), height = DisplayHeight(display, screen);
+    /* The region read: the whole root, or the geometry given. */
+    int left = 0, top = 0;
+    if (argc >= 6 && strchr(argv[5], 'x') != NULL) {
+        unsigned int w, h;
+        if (sscanf(argv[5], "%ux%u+%d+%d", &w, &h, &left, &top) != 4 || w == 0 || h == 0) {
+            fprintf(stderr, "screen-reader: bad geometry %s (expected WxH+X+Y)\n", argv[5]);
+            return 2;
+        }
+        width = (int)w;
+        height = (int)h;
+    }
 
     if (strcmp(mode, "copyarea") == 0) {
         XShmSegmentInfo segment;
@@ -91,7 +109,7 @@ int main(int argc, char **argv) {
         fflush(stdout);
         for (int index = 0; index < frames; index++) {
             if (index > 0) sleep_ms(interval);
-            XCopyArea(display, root, pixmap, gc, 0, 0, width, height, 0, 0);
+            XCopyArea(display, root, pixmap, gc, left, top, width, height, 0, 0);
             XSync(display, False);
             write_frame(folder, index, (unsigned char *)segment.shmaddr, width, height, stride);
         }
@@ -116,6 +134,12 @@ int main(int argc, char **argv) {
         }
         XFreePixmap(display, pixmap);
         XCompositeUnredirectWindow(display, window, CompositeRedirectAutomatic);
+        if (getenv("SCREEN_READER_HOLD") != NULL) {
+            XSync(display, False);
+            printf("freed\n");
+            fflush(stdout);
+            for (;;) pause();
+        }
     } else if (strcmp(mode, "damage") == 0) {
         int event_base, error_base;
         if (!XDamageQueryExtension(display, &event_base, &error_base)) { fprintf(stderr, "screen-reader: no DAMAGE\n"); return 1; }
@@ -139,7 +163,8 @@ int main(int argc, char **argv) {
         fflush(stdout);
         for (int index = 0; index < frames; index++) {
             if (index > 0) sleep_ms(interval);
-            XImage *image = XGetImage(display, root, 0, 0, width, height, AllPlanes, ZPixmap);
+            XImage *image = XGetImage(display, root, left, top, width, height, AllPlanes, ZPixmap);
+            if (!image) { fprintf(stderr, "screen-reader: the root could not be read\n"); return 1; }
             write_image(folder, index, image);
             XDestroyImage(image);
         }

@@ -5,7 +5,7 @@ import CX11
 import XCTest
 
 final class RecordedRequestTests: XCTestCase {
-    private let opcodes = RecordedOpcodes(sharedMemory: 130, composite: 142)
+    private let opcodes = RecordedOpcodes(sharedMemory: 130, composite: 142, damage: 143, render: 139)
 
     /// A request's bytes as a client of either byte order sends them.
     private struct Request {
@@ -84,6 +84,49 @@ final class RecordedRequestTests: XCTestCase {
         XCTAssertNil(decode(getImage(drawable: 1, x: 0, y: 0, width: 1, height: 1, bigEndian: true), swapped: false))
     }
 
+    /// The sharing paths' requests: `major`, `minor`, 32-bit fields, then 16-bit ones.
+    private func sharing(_ major: UInt8, _ minor: UInt8, _ words: [UInt32], _ halves: [Int16] = [], bigEndian: Bool) -> [UInt8] {
+        var request = Request(bigEndian: bigEndian)
+        request.byte(major)
+        request.byte(minor)
+        request.card16(UInt16(1 + words.count + (halves.count + 1) / 2))
+        words.forEach { request.card32($0) }
+        halves.forEach { request.card16(UInt16(bitPattern: $0)) }
+        if halves.count % 2 == 1 { request.card16(0) }
+        return request.bytes
+    }
+
+    /// Copies, RENDER's pictures and Composite, shared pixmaps, redirections, DAMAGE and the
+    /// selection's owner decode in either byte order, and none from a prefix of itself.
+    func testDecodesTheSharingPathsInEitherByteOrder() {
+        for bigEndian in [false, true] {
+            let cases: [([UInt8], RecordedRequest)] = [
+                (sharing(62, 0, [0x50D, 0xA0_0001, 0xA0_0002], [-5, 6, 7, 8, 640, 400], bigEndian: bigEndian),
+                 .copy(.copyArea, source: 0x50D, destination: 0xA0_0001, area: Rect(x: -5, y: 6, width: 640, height: 400), x: 7, y: 8)),
+                (sharing(63, 0, [0x50D, 0xA0_0001, 0xA0_0002], [1, 2, 3, 4, 5, 6, 1, 0], bigEndian: bigEndian),
+                 .copy(.copyPlane, source: 0x50D, destination: 0xA0_0001, area: Rect(x: 1, y: 2, width: 5, height: 6), x: 3, y: 4)),
+                (sharing(54, 0, [0xA0_0003], bigEndian: bigEndian), .freePixmap(0xA0_0003)),
+                (sharing(22, 0, [0xC0_0001, 0x1AB, 0], bigEndian: bigEndian), .setSelectionOwner(owner: 0xC0_0001, selection: 0x1AB)),
+                (sharing(130, 5, [0xA0_0004, 0x50D, 0x0190_0280, 24, 0x60_0001, 0], bigEndian: bigEndian), .sharedPixmap(0xA0_0004)),
+                (sharing(142, 1, [0x80_0001, 1], bigEndian: bigEndian), .redirect(window: 0x80_0001, subwindows: false, on: true)),
+                (sharing(142, 4, [0x50D, 1], bigEndian: bigEndian), .redirect(window: 0x50D, subwindows: true, on: false)),
+                (sharing(143, 1, [0xA0_0005, 0x50D, 3], bigEndian: bigEndian), .damageCreate(damage: 0xA0_0005, drawable: 0x50D)),
+                (sharing(143, 2, [0xA0_0005], bigEndian: bigEndian), .damageDestroy(0xA0_0005)),
+                (sharing(139, 4, [0xA0_0006, 0x50D, 0x20, 1, 1], bigEndian: bigEndian), .createPicture(picture: 0xA0_0006, drawable: 0x50D)),
+                (sharing(139, 7, [0xA0_0006], bigEndian: bigEndian), .freePicture(0xA0_0006)),
+                (sharing(139, 8, [3, 0xA0_0006, 0, 0xA0_0007], [10, -20, 0, 0, 30, 40, 300, 200], bigEndian: bigEndian),
+                 .composite(source: 0xA0_0006, destination: 0xA0_0007, area: Rect(x: 10, y: -20, width: 300, height: 200), x: 30, y: 40)),
+            ]
+            for (bytes, expected) in cases {
+                XCTAssertEqual(decode(bytes, swapped: bigEndian), expected)
+                for count in 0..<bytes.count { XCTAssertNil(decode(Array(bytes.prefix(count)), swapped: bigEndian), "\(expected) cut at \(count)") }
+            }
+        }
+        XCTAssertNil(decode(sharing(143, 1, [1, 2], bigEndian: false)), "DamageCreate has a level byte")
+        XCTAssertNil(decode(sharing(139, 4, [1, 2, 3], bigEndian: false)), "CreatePicture needs its value mask")
+        XCTAssertNil(decode(sharing(142, 5, [1, 2], bigEndian: false)), "CreateRegionFromBorderClip reads nothing")
+    }
+
     /// Extension requests count only under the opcodes this server gave them.
     func testExtensionRequestsNeedTheirOpcodeAndMinor() {
         let shm = shmGetImage(drawable: 1, x: 0, y: 0, width: 1, height: 1)
@@ -135,8 +178,8 @@ final class RecordedRequestTests: XCTestCase {
         for _ in 0..<20_000 {
             var bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if bytes.count >= 4, Bool.random(using: &generator) {
-                bytes[0] = [73, 130, 142].randomElement(using: &generator)!
-                bytes[1] = [4, 6].randomElement(using: &generator)!
+                bytes[0] = [22, 54, 62, 63, 73, 130, 139, 142, 143].randomElement(using: &generator)!
+                bytes[1] = [1, 2, 4, 5, 6, 7, 8].randomElement(using: &generator)!
                 bytes[2] = UInt8(bytes.count / 4)
                 bytes[3] = 0
             }

@@ -1,5 +1,6 @@
 // The screen-read source itself: what it leaves out, window pixmaps, a recording's rate, X-Resource.
 import Foundation
+import CX11
 import Glibc
 import ShotguardBase
 import ShotguardImaging
@@ -142,5 +143,40 @@ final class ScreenReadSourceTests: XCTestCase {
         XCTAssertTrue(source?.isLost ?? false)
         XCTAssertEqual(source?.read(), [])
         source = nil
+    }
+
+    /// Copies are recorded only for the clients that may copy the screen: a client that connects
+    /// is recorded for its probation, so its first copy of the root is seen at once (with its
+    /// destination); one that copied nothing is let go after it, while still connected, and its
+    /// copies are then no longer recorded (the server stops hooking them).
+    func testCopiesAreRecordedForNewClientsThenOnlyForThoseThatMayShare() throws {
+        let marker = try Self.fixture.display()
+        let pump = try pump(excluding: [])
+        let copier = try Self.fixture.display()
+        let idle = try Self.fixture.display()
+        let pixmap = XCreatePixmap(copier.handle, copier.root, 50, 40, UInt32(XDefaultDepth(copier.handle, 0)))
+        let gc = XCreateGC(copier.handle, pixmap, 0, nil)
+        XCopyArea(copier.handle, copier.root, pixmap, gc, 10, 20, 50, 40, 0, 0)
+        copier.sync()
+        XCTAssertTrue(pump.run(seconds: 10) { !pump.reads(of: copier.clientBase).isEmpty }, "the first copy was seen")
+        let copy = try XCTUnwrap(pump.reads(of: copier.clientBase).first)
+        XCTAssertEqual(copy.request, .copyArea)
+        XCTAssertEqual(copy.drawable, UInt(copier.root))
+        XCTAssertEqual(copy.area, Rect(x: 10, y: 20, width: 50, height: 40))
+        XCTAssertEqual(copy.destination, CopyDestination(drawable: UInt(pixmap), x: 0, y: 0))
+        XCTAssertGreaterThanOrEqual(pump.source.copyClients, 2, "the new clients are recorded")
+        XCTAssertTrue(pump.run(seconds: 10) { pump.source.copyClients == 1 }, "the idle client was let go after its probation")
+        // Its copy of the root is no longer seen; the marker's read after it is.
+        let idlePixmap = XCreatePixmap(idle.handle, idle.root, 50, 40, UInt32(XDefaultDepth(idle.handle, 0)))
+        let idleGC = XCreateGC(idle.handle, idlePixmap, 0, nil)
+        XCopyArea(idle.handle, idle.root, idlePixmap, idleGC, 0, 0, 50, 40, 0, 0)
+        idle.sync()
+        _ = try ScreenGrabber(display: marker, allowSharedMemory: false).capture(Rect(x: 0, y: 0, width: 4, height: 4))
+        XCTAssertTrue(pump.run(seconds: 10) { !pump.reads(of: marker.clientBase).isEmpty })
+        XCTAssertTrue(pump.reads(of: idle.clientBase).isEmpty, "\(pump.events)")
+        XFreeGC(idle.handle, idleGC)
+        XFreePixmap(idle.handle, idlePixmap)
+        XFreeGC(copier.handle, gc)
+        XFreePixmap(copier.handle, pixmap)
     }
 }

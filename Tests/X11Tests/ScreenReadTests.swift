@@ -80,16 +80,19 @@ final class ScreenReadTests: XCTestCase {
     }
 
     /// maim draws the root into a pixmap of its own with RENDER's Composite and reads the
-    /// pixmap: the read names maim and the image's size, and no rectangle of the root.
-    func testMaimReadsAPixmapThatCannotBePlaced() throws {
+    /// pixmap. A new client's copies are recorded: its Composite of the root is its first read,
+    /// placed where it copied from, and its GetImage of the pixmap, the copy's destination, follows.
+    func testMaimCopiesTheRootIntoAPixmapThenReadsIt() throws {
         let observed = try observe("maim -f bmp -g 300x200+10+20")
         assertReader(observed, program: "maim")
-        XCTAssertEqual(observed.reads.count, 1)
-        XCTAssertEqual(observed.reads.first?.request, .getImage)
-        XCTAssertEqual(observed.reads.first?.area, Rect(x: 0, y: 0, width: 300, height: 200))
-        XCTAssertNotEqual(observed.reads.first?.drawable, UInt(try Self.fixture.scene().root))
-        XCTAssertNil(observed.reads.first?.pixmapWindow)
-        XCTAssertNil(observed.rect)
+        XCTAssertEqual(observed.reads.map(\.request), [.renderComposite, .getImage])
+        XCTAssertEqual(observed.reads.first?.drawable, UInt(try Self.fixture.scene().root))
+        XCTAssertEqual(observed.reads.first?.area, Rect(x: 10, y: 20, width: 300, height: 200))
+        XCTAssertEqual(observed.rect, Rect(x: 10, y: 20, width: 300, height: 200))
+        let pixmap = try XCTUnwrap(observed.reads.first?.destination?.drawable, "the copy names its destination")
+        XCTAssertEqual(observed.reads.last?.drawable, pixmap)
+        XCTAssertEqual(observed.reads.last?.area, Rect(x: 0, y: 0, width: 300, height: 200))
+        XCTAssertNil(observed.reads.last?.pixmapWindow)
     }
 
     /// ImageMagick's import, run as /usr/bin/import: the kernel names the process after the

@@ -31,6 +31,9 @@ void sg_XRecordProcessReplies(Display *display);
 Status sg_XRecordDisableContext(Display *display, XRecordContext context);
 Status sg_XRecordFreeContext(Display *display, XRecordContext context);
 void sg_XRecordFreeData(XRecordInterceptData *data);
+Status sg_XRecordRegisterClients(Display *display, XRecordContext context, int datum_flags, XRecordClientSpec *clients,
+                                 int nclients, XRecordRange **ranges, int nranges);
+Status sg_XRecordUnregisterClients(Display *display, XRecordContext context, XRecordClientSpec *clients, int nclients);
 
 /* XRes.h (libXRes) */
 Bool sg_XResQueryExtension(Display *display, int *event_base, int *error_base);

@@ -3,6 +3,7 @@
 import Glibc
 import ShotguardBase
 import ShotguardBus
+import ShotguardImaging
 
 /// Where the tray menu's entries lead: the reports, the regions file, the quarantine.
 struct DesktopFolders {
@@ -175,21 +176,22 @@ final class DesktopIntegration {
         return "\(areas) area\(areas == 1 ? "" : "s") covered in \(place)\(text)"
     }
 
-    /// A recording of the screen started or stopped.
-    func recording(started: Bool, program: String, pid: Int32?, geometry: String?, rulesInForce: Bool, shielded: Bool) {
+    /// A recording of the screen started or stopped: the mark, the bus's signal, and for a
+    /// start while rules are in force, a notification naming the program and what was covered.
+    func recording(started: Bool, info: RecordingInfo, rulesInForce: Bool, shielded: Bool) {
         if started {
-            recordings.append((program, pid))
-        } else if let index = recordings.firstIndex(where: { $0.program == program && $0.pid == pid }) {
+            recordings.append((info.program, info.pid))
+        } else if let index = recordings.firstIndex(where: { $0.program == info.program && $0.pid == info.pid }) {
             recordings.remove(at: index)
         }
         // The mark first: it shows within the turn that heard of the recording.
         refreshPresence()
-        service?.recording(started: started, program: program, pid: pid ?? 0, geometry: geometry)
-        guard started, rulesInForce, let notifier else { return }
+        service?.recording(started: started, program: info.program, pid: info.pid ?? 0, geometry: info.area?.description)
+        guard started, let notifier, let text = RecordingText.notification(info, rulesInForce: rulesInForce, shielded: shielded) else {
+            return
+        }
         offered = nil
-        notifier.notify(summary: "Screen recording: \(program)",
-                        body: shielded ? "Protected windows are covered while it runs"
-                            : "Protected windows are not covered (start the agent with --shield to cover them)")
+        notifier.notify(summary: text.summary, body: text.body)
     }
 
     /// A program read protected pixels off the screen, and its image could not be found.

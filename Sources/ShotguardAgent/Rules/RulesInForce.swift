@@ -233,6 +233,18 @@ enum RulesSummary {
             if let index = kinds.firstIndex(where: { $0.0 == kind }) { kinds[index].1 += 1 } else { kinds.append((kind, 1)) }
         }
         let parts = kinds.map { "\($0.1) \($0.0)\($0.1 == 1 || $0.0 == "allow" ? "" : "s")" }
-        return "\(count) rule\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+        return "\(count) rule\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ") + trust(regions)
+    }
+
+    /// `; trusting obs (nothing is covered for it)`, and the user's trust lines a locked policy refuses.
+    static func trust(_ regions: RegionsFile) -> String {
+        var text = ""
+        let trusted = regions.trustedPrograms.map(\.value)
+        if !trusted.isEmpty { text += "; trusting \(trusted.joined(separator: ", ")) (nothing is covered for \(trusted.count == 1 ? "it" : "them"))" }
+        if let lock = regions.lock, !regions.refusedTrusts.isEmpty {
+            let lines = regions.refusedTrusts.map { "line \($0.line): \($0.source)" }.joined(separator: ", ")
+            text += "; refused (\(lines)): the system policy \(lock.path) is locked, so recordings are covered whoever makes them"
+        }
+        return text
     }
 }

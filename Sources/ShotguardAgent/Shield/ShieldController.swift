@@ -33,6 +33,8 @@ final class ShieldController {
     /// been made without them.
     private var coveredServerTime: UInt?
     private var paused = false
+    /// The programs the sentinel was last told to trust.
+    private var trusted: [ProgramName] = []
 
     /// The covers come down at most this long after the key, whatever happens.
     static let limit = 3.0
@@ -64,6 +66,13 @@ final class ShieldController {
         guard let sentinel else { return }
         fieldsShown = fields
         sentinel.setCovers(covers)
+    }
+
+    /// The programs trusted to see everything: told to the sentinel when they change.
+    func trust(_ programs: [ProgramName]) {
+        guard let sentinel, programs != trusted else { return }
+        trusted = programs
+        sentinel.trust(programs)
     }
 
     /// Whether the covers must follow a new field list (checked every `fieldsInterval`).
@@ -126,6 +135,16 @@ final class ShieldController {
             release(client)
             log.info("shield: the recording stopped; its covers lowered")
         }
+    }
+
+    /// A process reading the screen past the X server runs: every cover is up while it does
+    /// (while reads raise covers: not paused, not `--no-shield`).
+    func holdForHelper(_ pid: Int32) {
+        sentinel?.hold(.helper(pid), area: nil)
+    }
+
+    func releaseHelper(_ pid: Int32) {
+        sentinel?.release(.helper(pid))
     }
 
     /// A client that read the screen disconnected (the sentinel took its covers down).

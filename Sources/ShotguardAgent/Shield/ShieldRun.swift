@@ -93,7 +93,7 @@ public final class ShieldRun {
             }
             let deadline = watch.up ? upAt + limit : nil
             var descriptors = [pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-            if watch.up, let source { descriptors.append(pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+            if watch.up, let source { descriptors += source.fileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
             let timeout = deadline.map { Int32(max(0, ($0 - monotonicNow()) * 1000).rounded(.up)) } ?? -1
             guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else {
                 throw ShieldRunError("poll: \(errnoText())")
@@ -206,6 +206,8 @@ struct CoverWatch {
                     known[read.client] = .some(process)
                 }
                 if let process { return (read, process.program, process.pid) }
+            case .watchStarted, .watchEnded:
+                continue
             }
         }
         return nil

@@ -44,14 +44,19 @@ final class ScreenReadPump {
         while !done() {
             let remaining = end - monotonicNow()
             guard remaining > 0, !source.isLost else { return false }
-            var fds = [pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            let sources = source.fileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var fds = sources
             if let output, !output.ended { fds.append(pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            _ = poll(&fds, nfds_t(fds.count), Int32((remaining * 1000).rounded(.up)))
-            if fds[0].revents != 0 {
+            // The source's deadline too: clients leave its copy context then.
+            let wait = min(remaining, source.deadline.map { max(0, $0 - monotonicNow()) } ?? remaining)
+            _ = poll(&fds, nfds_t(fds.count), Int32((wait * 1000).rounded(.up)))
+            if fds.prefix(sources.count).contains(where: { $0.revents != 0 }) {
                 wakeups += 1
                 events += source.read()
+            } else if let deadline = source.deadline, monotonicNow() >= deadline {
+                events += source.read()
             }
-            if fds.count > 1, fds[1].revents != 0 { output?.readAvailable() }
+            if fds.count > sources.count, fds[sources.count].revents != 0 { output?.readAvailable() }
         }
         return true
     }

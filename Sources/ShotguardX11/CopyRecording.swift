@@ -1,0 +1,80 @@
+// Which clients the copy context records: new clients for a moment, and those that may share the screen.
+
+/// Copies (`CopyArea`, `CopyPlane`, RENDER's `Composite`) are what every toolkit sends all the
+/// time, so they are recorded only for the clients that may read the screen with them: each
+/// new client for `probation` seconds after it connects (a browser opens a connection of its
+/// own for each share, and copies the screen at once), and any client while it holds a shared
+/// pixmap (libwebrtc copies the screen into one and reads the shared memory), a pixmap named
+/// for another client's window, or copied the screen in the last `hold` seconds. The others are
+/// unregistered from the copy context, so the server stops hooking their requests. Pure: the
+/// source carries out the registrations it asks for.
+struct CopyRecording {
+    static let probation = 3.0
+    static let hold = 10.0
+    /// Clients followed at once at most; past it a client's copies are not recorded after its
+    /// probation (a flood of clients cannot grow the table).
+    static let capacity = 512
+    /// Resources kept per client at most (shared pixmaps, named pixmaps).
+    static let resourcesPerClient = 64
+
+    /// The clients in the copy context, with the time until which they are needed there.
+    private(set) var registered: [UInt32: Double] = [:]
+    /// What keeps a client in the context whatever the time: its shared and named pixmaps.
+    private var pinned: [UInt32: Set<UInt32>] = [:]
+
+    /// A client connected: the copy context records it from its first request (it records
+    /// future clients), until its probation ends.
+    mutating func started(_ client: UInt32, at now: Double) {
+        guard registered.count < Self.capacity || registered[client] != nil else { return }
+        registered[client] = now + Self.probation
+    }
+
+    /// `client` must stay recorded for `seconds` more; true when it is not recorded yet, and a
+    /// registration must be sent.
+    mutating func keep(_ client: UInt32, for seconds: Double = hold, at now: Double) -> Bool {
+        if let until = registered[client] {
+            registered[client] = max(until, now + seconds)
+            return false
+        }
+        guard registered.count < Self.capacity else { return false }
+        registered[client] = now + seconds
+        return true
+    }
+
+    /// `resource` keeps `client` recorded until `unpin`; true when a registration must be sent.
+    mutating func pin(_ client: UInt32, _ resource: UInt32, at now: Double) -> Bool {
+        let register = keep(client, for: 0, at: now)
+        guard registered[client] != nil else { return false }
+        var resources = pinned[client] ?? []
+        if resources.count < Self.resourcesPerClient { resources.insert(resource) }
+        pinned[client] = resources
+        return register
+    }
+
+    mutating func unpin(_ client: UInt32, _ resource: UInt32) {
+        guard var resources = pinned[client] else { return }
+        resources.remove(resource)
+        pinned[client] = resources.isEmpty ? nil : resources
+    }
+
+    /// Whether `resource` keeps `client` recorded.
+    func isPinned(_ client: UInt32, _ resource: UInt32) -> Bool { pinned[client]?.contains(resource) ?? false }
+
+    /// The client disconnected: the server forgot it, and so does this.
+    mutating func ended(_ client: UInt32) {
+        registered[client] = nil
+        pinned[client] = nil
+    }
+
+    /// The clients no longer needed at `now`, taken out: the source unregisters them.
+    mutating func expired(at now: Double) -> [UInt32] {
+        let done = registered.filter { client, until in until <= now && pinned[client] == nil }.map(\.key).sorted()
+        for client in done { registered[client] = nil }
+        return done
+    }
+
+    /// When the next client may be let go (nil: none is waiting).
+    var deadline: Double? {
+        registered.filter { pinned[$0.key] == nil }.values.min()
+    }
+}

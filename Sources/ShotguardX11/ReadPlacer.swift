@@ -1,0 +1,116 @@
+// Where on the screen a read or a watch is, with what the sentinel learnt of copies into pixmaps.
+import ShotguardImaging
+
+/// What a read or a watch covers of the screen.
+enum ScreenPlacement: Equatable {
+    /// This rectangle of the root.
+    case area(Rect)
+    /// Pixels of the screen the sentinel cannot place (a pixmap of the reader's own it filled
+    /// before its copies were recorded): every protected area counts.
+    case unknown
+    /// No pixel of the screen: another client's pixmap (a window manager reading an icon), or a
+    /// window embedded in one of the reader's own (a tray reading its icons).
+    case notScreen
+
+    var rect: Rect? { if case .area(let rect) = self { rect } else { nil } }
+}
+
+/// Places reads and watches on the root with the sentinel's connection, and remembers which
+/// pixmaps hold a copy of the screen (so that a later read of such a pixmap is placed where its
+/// pixels came from). Both tables are bounded and forget a client's entries when it ends.
+final class ReadPlacer {
+    private let display: Display
+    /// Pixmaps (and windows) a copy of the screen went to: the part of it that holds the copy,
+    /// and the offset from its coordinates to the root's.
+    private var copies: [UInt: (rect: Rect, dx: Int, dy: Int)] = [:]
+    private var copyOrder: [UInt] = []
+    /// Windows of other clients, by reader: whether each is embedded in one of the reader's own.
+    private var embedded: [UInt32: [UInt32: Bool]] = [:]
+    private let mask: UInt32
+
+    static let limit = 1024
+
+    init(display: Display) {
+        self.display = display
+        mask = display.clientBase(ofResource: 0x1FFF_FFFF)
+    }
+
+    /// Where `read` took its pixels; for a copy, the pixmap it filled now holds them.
+    func place(_ read: ScreenRead) -> ScreenPlacement {
+        let placement = placeSource(read)
+        if let destination = read.destination {
+            if case .area(let rect) = placement, let offset = sourceOffset(read) {
+                // A source point p lands at p - area.origin + destination in the copy, and at
+                // p + offset on the root.
+                remember(destination.drawable, rect: rect.offsetBy(dx: -(offset.x + read.area.x - destination.x),
+                                                                   dy: -(offset.y + read.area.y - destination.y)),
+                         dx: offset.x + read.area.x - destination.x, dy: offset.y + read.area.y - destination.y)
+            } else {
+                forget(destination.drawable)
+            }
+        }
+        return placement
+    }
+
+    /// What `watch` watches: the whole screen for the root, a window's rectangle for a window.
+    func place(_ watch: ScreenWatch) -> ScreenPlacement {
+        if watch.drawable == UInt(display.root) { return .area(Rect(x: 0, y: 0, width: display.width, height: display.height)) }
+        guard let window = UInt32(exactly: watch.drawable), !isEmbedded(window, in: watch.client),
+              let place = display.windowOnRoot(window) else { return .notScreen }
+        let rect = place.outer.intersection(place.screen)
+        return rect.isEmpty ? .notScreen : .area(rect)
+    }
+
+    func forgetClient(_ client: UInt32) {
+        embedded[client] = nil
+        copies = copies.filter { UInt32(truncatingIfNeeded: $0.key) & mask != client }
+        copyOrder = copyOrder.filter { copies[$0] != nil }
+    }
+
+    private func placeSource(_ read: ScreenRead) -> ScreenPlacement {
+        if read.drawable == UInt(display.root) || read.pixmapWindow != nil {
+            return display.rootRectangle(of: read).map { .area($0) } ?? .notScreen
+        }
+        if let copy = copies[read.drawable] {
+            let part = read.area.intersection(copy.rect)
+            return part.isEmpty ? .notScreen : .area(part.offsetBy(dx: copy.dx, dy: copy.dy))
+        }
+        guard let drawable = UInt32(exactly: read.drawable) else { return .notScreen }
+        if read.readsForeignDrawable, isEmbedded(drawable, in: read.client) { return .notScreen }
+        if let rect = display.rootRectangle(of: read) { return .area(rect) }
+        // Not a window on the screen: a pixmap. Another client's holds no screen the sentinel knows of.
+        return read.readsForeignDrawable ? .notScreen : .unknown
+    }
+
+    /// The offset from the read drawable's coordinates to the root's.
+    private func sourceOffset(_ read: ScreenRead) -> (x: Int, y: Int)? {
+        if read.drawable == UInt(display.root) { return (0, 0) }
+        if let copy = copies[read.drawable] { return (copy.dx, copy.dy) }
+        if let window = read.pixmapWindow.flatMap(UInt32.init(exactly:)), let place = display.windowOnRoot(window) {
+            return (place.outer.x, place.outer.y)
+        }
+        guard let window = UInt32(exactly: read.drawable), let place = display.windowOnRoot(window) else { return nil }
+        return place.origin
+    }
+
+    /// Whether `window` (another client's) sits in a window of `client`'s own: an icon a tray
+    /// embedded (XEmbed), which a tray reads to draw. Asked once per window and reader.
+    private func isEmbedded(_ window: UInt32, in client: UInt32) -> Bool {
+        if let known = embedded[client]?[window] { return known }
+        let answer = display.parent(of: window).map { $0 & mask == client && $0 != 0 } ?? false
+        var known = embedded[client] ?? [:]
+        if known.count < Self.limit { known[window] = answer }
+        embedded[client] = known
+        return answer
+    }
+
+    private func remember(_ drawable: UInt, rect: Rect, dx: Int, dy: Int) {
+        if copies.updateValue((rect, dx, dy), forKey: drawable) == nil { copyOrder.append(drawable) }
+        while copies.count > Self.limit, !copyOrder.isEmpty { copies[copyOrder.removeFirst()] = nil }
+        if copyOrder.count > 2 * Self.limit { copyOrder = copyOrder.filter { copies[$0] != nil } }
+    }
+
+    private func forget(_ drawable: UInt) {
+        copies[drawable] = nil
+    }
+}
