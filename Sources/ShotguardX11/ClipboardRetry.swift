@@ -51,7 +51,8 @@ struct ClipboardRetry {
     }
 
     /// The read of `owner` (CLIPBOARD's owner since `timestamp`) was refused: it is asked again
-    /// later. Refusals only: an image over the size bound or a stalled owner is not asked again.
+    /// later. Refusals, and a stall of a manager that took the image over: an image over the size
+    /// bound or another stalled owner is not asked again.
     mutating func refused(by owner: Window, timestamp: Time, handedOverBy: Window?) {
         refusing = Refusing(owner: owner, timestamp: timestamp, handedOverBy: handedOverBy)
     }

@@ -126,7 +126,10 @@ public final class DesktopEvents {
         if let fetch, now >= fetch.deadline {
             // A stall after the image is in ends the read with what was read.
             guard fetch.readingImage else { return delivered(from: fetch) }
-            return failed("the clipboard owner \(hexID(UInt(fetch.owner))) stalled for \(Int(ClipboardFetch.timeout)) s", now: now)
+            // A clipboard manager that took the image over is still saving every target of it (a
+            // slow machine takes seconds): it is asked again, as one that refused it is.
+            return failed("the clipboard owner \(hexID(UInt(fetch.owner))) stalled for \(Int(ClipboardFetch.timeout)) s",
+                          refusal: fetch.handedOverBy != nil, now: now)
         }
         if fetch == nil, let retry, now >= retry.deadline { return retryExpired(now: now) }
         return []

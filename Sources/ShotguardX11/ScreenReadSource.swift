@@ -158,8 +158,10 @@ public final class ScreenReadSource {
             sg_XRecordUnregisterClients(control.handle, copyContext, &clients, Int32(clients.count))
         }
         // A client that left in the meantime is an ordinary BadMatch, handled by Xlib's error
-        // handler; the requests go out now, so its next copy is recorded.
-        control.flush()
+        // handler. A registration goes out now, so its next copy is recorded; a client let go is
+        // let go once the server has done it (a round trip, once per client after its probation),
+        // so that `copyClients` never counts fewer clients than the server still records.
+        if removed.isEmpty { control.flush() } else { control.sync() }
     }
 
     private static func majorOpcode(_ name: String, on display: Display) -> UInt8? {

@@ -95,7 +95,6 @@ final class WatchShieldTests: XCTestCase {
         // The window manager starts scrot as the agent maps the covers: on a machine too busy
         // to run the agent first, scrot can win. Such a press must be one the agent says it may
         // have lost (guard, off here, would handle its file); most presses are covered.
-        let lostRace = "the shield may have lost the race"
         var lost = 0
         let lowered = { watch.events.filter { $0["event"] as? String == "covers-shown" && $0["covers"] as? Int == 0 }.count }
         for press in 1...20 {
@@ -106,7 +105,7 @@ final class WatchShieldTests: XCTestCase {
                           "press \(press): \(watch.log)")
             if shot[frame.x + frame.width / 2, frame.y + frame.height / 2] & 0xFF_FFFF != 0 {
                 lost += 1
-                XCTAssertTrue(watch.waitForLog(lostRace, count: lost, seconds: 2),
+                XCTAssertTrue(watch.waitForEvent("shield-lost", count: lost, seconds: 10),
                               "press \(press): scrot read the screen before the cover was up and the agent did not say so: "
                               + "\(watch.log.suffix(800))")
                 continue

@@ -109,12 +109,14 @@ final class ShieldController {
             if ScreenshotPrograms.contains(program), let readAfterKeyMs, readAfterKeyMs > -Self.limit * 1000 {
                 log.warning("shield: \(program) read the screen before the key's covers were up (the shield lost the race); "
                     + "guard handles its image")
+                log.events.say("shield-lost", [("program", .string(program)), ("when", .string("before-key"))])
             }
             return
         }
         if let coveredServerTime, serverTime < coveredServerTime, ScreenshotPrograms.contains(program) {
             log.warning("shield: \(program) read the screen while the key's covers were going up (its read at server time "
                 + "\(serverTime), the covers up at \(coveredServerTime)): the shield may have lost the race; guard handles its image")
+            log.events.say("shield-lost", [("program", .string(program)), ("when", .string("covers-going-up"))])
         }
         self.downAt = min(downAt, now + Self.readMargin)
     }
