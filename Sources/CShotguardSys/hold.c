@@ -19,6 +19,12 @@ int sg_fanotify_mark_file(int fanotify, int fd, int add) {
     return fanotify_mark(fanotify, add ? FAN_MARK_ADD : FAN_MARK_REMOVE, FAN_OPEN_PERM, fd, NULL);
 }
 
+int sg_fanotify_mark_folder(int fanotify, int fd, int add) {
+    /* The folder `fd` is open on, for the opens of the files in it (not of the folder itself): a
+     * name is held there before its file exists. */
+    return fanotify_mark(fanotify, add ? FAN_MARK_ADD : FAN_MARK_REMOVE, FAN_OPEN_PERM | FAN_EVENT_ON_CHILD, fd, NULL);
+}
+
 int sg_fanotify_read(int fanotify, struct sg_fan_event *events, int capacity) {
     /* Aligned for the metadata records the kernel writes into it. */
     unsigned long long buffer[4096 / sizeof(unsigned long long)];

@@ -114,14 +114,7 @@ extension Agent {
         }
         // A helper's covers are held by its pid (`helperChanged`), not by an X client.
         if !helper { outputs.shield.recording(client: info.client, started: started) }
-        let line = JSON.object([
-            ("type", .string("recording")), ("schema", .number(Report.schema)), ("state", .string(started ? "started" : "stopped")),
-            ("time", .string(Log.iso8601(started ? info.started.wall : info.lastRead.wall))), ("program", .string(info.program)),
-            ("pid", info.pid.map { .number(Int($0)) } ?? .null), ("geometry", info.area.map { .string($0.description) } ?? .null),
-            ("frames", .number(info.frames)), ("request", .string(info.path.name)), ("covers", .number(info.covers)),
-            ("trusted", .bool(info.trusted)),
-        ])
-        if !outputs.sink.announce(line) { inputs.stop(because: .outputClosed) }
+        if !outputs.sink.announce(RecordingText.jsonLine(info, started: started)) { inputs.stop(because: .outputClosed) }
         log.events.say("recording", [("state", .string(started ? "started" : "stopped")), ("program", .string(info.program)),
                                      ("pid", info.pid.map { .number(Int($0)) } ?? .null), ("request", .string(info.path.name)),
                                      ("covers", .number(info.covers)), ("trusted", .bool(info.trusted))])
@@ -151,9 +144,14 @@ extension Agent {
                 evidence.screenRead = (read, link)
                 let naming: Naming = ScreenshotFileClassifier.isStronglyNamed(path) ? .strong : .weak
                 log.verbose("\(read.program)'s pixels are in \(path) (\(link.rawValue))")
+                // Held from other programs' opens until guard is done (an open that waited on its
+                // name waits on), when it was not held while it was written; let go at once when
+                // it is no candidate (guard's own rewrite, a file seen already).
+                if let held { inputs.openers.hold(held, writer: nil, at: inputs.clock.now().monotonic) }
                 outputs.shield.screenshotSettled(at: inputs.clock.now().monotonic)
-                track(.image(.file(path, naming: naming, key: FileKeys.key(identity), evidence: evidence, at: inputs.clock.now(),
-                                   held: held, readScreen: screen)))
+                let notes = track(.image(.file(path, naming: naming, key: FileKeys.key(identity), evidence: evidence,
+                                               at: inputs.clock.now(), held: held, readScreen: screen)))
+                if !notes.contains(where: { if case .taken = $0 { true } else { false } }) { inputs.openers.release(held) }
             case .lost(let read):
                 pixelsLost(read)
             }

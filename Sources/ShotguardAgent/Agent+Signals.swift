@@ -165,12 +165,13 @@ extension Agent {
 
     /// Hands a signal to the tracker (grabbing the screen when it opens an event) and says what
     /// it did.
-    func track(_ signal: CaptureSignal) {
+    @discardableResult
+    func track(_ signal: CaptureSignal) -> [TrackerNote] {
         guard !rules.isPaused else {
             log.verbose("protection is paused: a signal was not followed")
             log.events.say("ignored", [("name", signal.imageName.map(JSON.string) ?? .null),
                                        ("why", .string(IgnoreReason.paused.rawValue))])
-            return
+            return []
         }
         let before = (tracker.event?.id, tracker.event?.snapshots.count ?? 0)
         let said = tracker.receive(signal, at: inputs.clock.now(), snapshot: { [self] in
@@ -184,6 +185,7 @@ extension Agent {
             handler.textPasses?.warm(snapshot.root, rules: regions.scannerRules(against: snapshot.context))
         }
         say(said)
+        return said
     }
 
     /// Writes what the tracker did: its verbose line, and its event when it has one.

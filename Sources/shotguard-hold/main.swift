@@ -5,7 +5,11 @@ import ShotguardBase
 
 /// Messages, one a datagram on a SOCK_SEQPACKET socket, from an agent:
 ///   `hold WRITER` with the file's descriptor attached: hold it, letting process WRITER through;
-///   `release DEVICE INODE`: the agent is done with that file.
+///   `release DEVICE INODE`: the agent is done with that file;
+///   `name WRITER NAME` with a folder's descriptor attached: hold the name NAME (its bytes, to the
+///     end of the message) in that folder before its file exists, letting WRITER and its children
+///     through;
+///   `release-names WRITER`: the names held for WRITER go.
 /// Nothing is answered: an agent never waits on the helper. What is refused is logged.
 let usage = """
     usage: shotguard-hold [--socket PATH] [--verbose]
@@ -90,7 +94,7 @@ var clients: [Int32: (pid: pid_t, uid: uid_t)] = [:]
 say("holding screenshots for the agents on \(socketPath)")
 
 @MainActor func handle(client: Int32, at now: Double) {
-    var buffer = [UInt8](repeating: 0, count: 256)
+    var buffer = [UInt8](repeating: 0, count: 4400)  // `name WRITER ` and a name of up to 255 bytes
     var passed: Int32 = -1
     let count = buffer.withUnsafeMutableBytes { sg_receive_with_fd(client, $0.baseAddress, $0.count, &passed) }
     guard count > 0, let peer = clients[client] else {
@@ -101,7 +105,21 @@ say("holding screenshots for the agents on \(socketPath)")
         close(client)
         return
     }
-    let words = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ").map(String.init)
+    let bytes = Array(buffer[0..<count])
+    // A name's bytes are the file's own: taken as they are, never decoded.
+    if bytes.starts(with: Array("name ".utf8)), passed >= 0 {
+        let rest = bytes.dropFirst(5)
+        if let space = rest.firstIndex(of: UInt8(ascii: " ")), let writer = pid_t(String(decoding: rest[..<space], as: UTF8.self)) {
+            let name = Array(rest[(space + 1)...])
+            if let refused = server.holdName(name, in: passed, writer: writer, client: client, agent: peer.pid, uid: peer.uid, at: now) {
+                say("refused to hold a name for process \(peer.pid): \(refused)")
+            } else if verbose {
+                say("holding a name for process \(peer.pid)")
+            }
+            return
+        }
+    }
+    let words = String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init)
     switch (words.first, passed >= 0) {
     case ("hold", true) where words.count == 2 && pid_t(words[1]) != nil:
         if let refused = server.hold(passed, writer: pid_t(words[1])!, client: client, agent: peer.pid, uid: peer.uid, at: now) {
@@ -109,12 +127,15 @@ say("holding screenshots for the agents on \(socketPath)")
         } else if verbose {
             say("holding a file for process \(peer.pid)")
         }
+    case ("release-names", false) where words.count == 2 && pid_t(words[1]) != nil:
+        server.releaseNames(writer: pid_t(words[1])!, client: client)
     case ("release", false) where words.count == 3:
         guard let device = UInt64(words[1]), let inode = UInt64(words[2]) else { fallthrough }
         server.release(device: device, inode: inode, client: client)
     default:
         if passed >= 0 { close(passed) }
-        say("ignored a message of process \(peer.pid) that is not 'hold WRITER' with a file, nor 'release DEVICE INODE'")
+        say("ignored a message of process \(peer.pid) that is not 'hold WRITER' with a file, 'release DEVICE INODE', "
+            + "'name WRITER NAME' with a folder, nor 'release-names WRITER'")
     }
 }
 

@@ -34,6 +34,7 @@ struct DoctorChecks {
         checks.append(ocr(regions))
         checks += agent(display)
         checks += helpers()
+        checks.append(holdHelper())
         let name = display?.name ?? (getenv("DISPLAY").map { String(cString: $0) } ?? "none")
         return DoctorReport(display: name, checks: checks, programs: programs(record: display?.hasExtension("RECORD") ?? false))
     }
@@ -203,6 +204,18 @@ struct DoctorChecks {
             DoctorItem(name: "capture helper", state: .note, detail: "\(helper.program) (pid \(helper.pid)) reads the screen past the "
                 + "X server (\(helper.means)): the agent covers every protected area while it runs")
         }
+    }
+
+    /// The optional hold helper (root): other programs' opens of a screenshot wait for guard.
+    private func holdHelper() -> DoctorItem {
+        let path = OpenersHold.defaultPath
+        guard let why = OpenersHold.unreachable(at: path) else {
+            return DoctorItem(name: "hold helper", state: .covered, detail: "shotguard-hold at \(path): other programs' opens of a "
+                + "screenshot wait until guard has redacted it")
+        }
+        return DoctorItem(name: "hold helper", state: .note, detail: "not reachable (\(why)): a copy made the moment a screenshot "
+            + "is written (scrot f && cp f g) can keep its protected pixels for a tenth of a second",
+            fix: "sudo systemctl enable --now shotguard-hold.service (a system-wide install puts it there)")
     }
 
     /// What agent.conf sets, as the agent reads it.

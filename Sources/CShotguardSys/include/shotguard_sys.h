@@ -49,6 +49,9 @@ int sg_fanotify_open(void);
 /* Adds (or removes) FAN_OPEN_PERM on the inode `fd` is open on. */
 int sg_fanotify_mark_file(int fanotify, int fd, int add);
 
+/* Adds (or removes) FAN_OPEN_PERM on the files of the folder `fd` is open on. */
+int sg_fanotify_mark_folder(int fanotify, int fd, int add);
+
 /* One open of a marked file: the event's descriptor on the file (the helper answers with it and
  * closes it) and the opening process. */
 struct sg_fan_event {

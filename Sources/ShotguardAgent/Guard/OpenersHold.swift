@@ -12,7 +12,7 @@ import ShotguardBase
 ///
 /// A held file is rewritten in its own inode (`HeldFile.isHeldForOpeners`): an open that waited
 /// has already found that inode by its name, and a rename would hand it the original.
-final class OpenersHold {
+public final class OpenersHold {
     private let path: String
     private var socket: Int32 = -1
     private var lastAttempt = -Double.infinity
@@ -20,11 +20,13 @@ final class OpenersHold {
     private var held: [FileKey: (file: HeldFile, since: Double)] = [:]
     private let log: Log
     private var said = false
+    /// The writers with names held for them.
+    private var namedFor: Set<Int32> = []
 
     /// A helper that is not there is looked for again after this long.
     static let retryInterval = 10.0
     /// `SHOTGUARD_HOLD_SOCKET` (a test's own helper), else the system helper's socket.
-    static var defaultPath: String {
+    public static var defaultPath: String {
         getenv("SHOTGUARD_HOLD_SOCKET").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run/shotguard/hold.sock"
     }
 
@@ -47,6 +49,33 @@ final class OpenersHold {
         held[key] = (file, now)
         file.isHeldForOpeners = true
         log.verbose("held \(file.kernelName?.description ?? "a file") from other programs' opens until guard is done with it")
+    }
+
+    /// Holds the name `path` before its file exists: `writer` named it on its command line, and
+    /// may write it and be done before the agent sees it open (`scrot -o a.png && cp a.png b`).
+    /// Opens of that name by others wait until the agent holds and releases the file, or lets
+    /// `writer`'s names go (`releaseNames`).
+    func holdName(_ path: BytePath, writer: Int32, at now: Double) {
+        guard let folder = path.parent, !path.lastComponent.bytes.isEmpty, connect(at: now) else { return }
+        let fd = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { return }  // no such folder: nothing can be written there
+        defer { close(fd) }
+        let message = Array("name \(writer) ".utf8) + path.lastComponent.bytes
+        guard message.withUnsafeBytes({ sg_send_with_fd(socket, $0.baseAddress, $0.count, fd) }) == message.count else {
+            disconnect("sending to it failed: \(errnoText())")
+            return
+        }
+        namedFor.insert(writer)
+        log.verbose("held the name \(path) from other programs' opens until \(writer)'s file is seen")
+    }
+
+    /// The names held for `writer` go (it is gone, and what it wrote was seen and held).
+    func releaseNames(writer: Int32) {
+        guard socket >= 0, namedFor.remove(writer) != nil else { return }
+        let message = Array("release-names \(writer)".utf8)
+        if message.withUnsafeBytes({ sg_send_with_fd(socket, $0.baseAddress, $0.count, -1) }) != message.count {
+            disconnect("sending to it failed: \(errnoText())")
+        }
     }
 
     /// Releases `file`: whatever waited to open it goes on.
@@ -76,15 +105,44 @@ final class OpenersHold {
         if socket >= 0 { return true }
         guard now - lastAttempt >= Self.retryInterval else { return false }
         lastAttempt = now
-        guard access(path, F_OK) == 0 else { return false }
+        let fd: Int32
+        switch Self.connected(to: path) {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let error):
+            if !said { log.verbose("no hold helper at \(path) (\(error.reason)): screenshots are readable until guard rewrites them") }
+            said = true
+            return false
+        }
+        socket = fd
+        said = false
+        log.info("hold helper at \(path): other programs wait for a screenshot until guard has redacted it")
+        return true
+    }
+
+    /// Why the helper at `path` cannot be reached now, or nil when it can (`shotguard doctor`).
+    public static func unreachable(at path: String = defaultPath) -> String? {
+        switch connected(to: path) {
+        case .success(let fd):
+            close(fd)
+            return nil
+        case .failure(let error):
+            return error.reason
+        }
+    }
+
+    struct ConnectError: Error { let reason: String }
+
+    /// A non-blocking connection to the helper's socket at `path`.
+    private static func connected(to path: String) -> Result<Int32, ConnectError> {
+        guard access(path, F_OK) == 0 else { return .failure(ConnectError(reason: "no socket at \(path)")) }
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return .failure(ConnectError(reason: "socket: \(errnoText())")) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             close(fd)
-            return false
+            return .failure(ConnectError(reason: "the socket's path is too long"))
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
@@ -94,15 +152,11 @@ final class OpenersHold {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
-            if !said { log.verbose("no hold helper at \(path) (\(errnoText())): screenshots are readable until guard rewrites them") }
-            said = true
+            let reason = errnoText()
             close(fd)
-            return false
+            return .failure(ConnectError(reason: reason))
         }
-        socket = fd
-        said = false
-        log.info("hold helper at \(path): other programs wait for a screenshot until guard has redacted it")
-        return true
+        return .success(fd)
     }
 
     private func disconnect(_ why: String) {
@@ -111,5 +165,6 @@ final class OpenersHold {
         socket = -1
         for entry in held.values { entry.file.isHeldForOpeners = false }
         held = [:]
+        namedFor = []
     }
 }

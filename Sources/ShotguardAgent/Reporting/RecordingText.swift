@@ -1,4 +1,6 @@
-// What the agent says of a recording or a share: its log's words and its notification, made from the values alone.
+// What the agent says of a recording or a share: its log's words, its --json line and its notification, made from the values alone.
+import ShotguardBase
+import ShotguardImaging
 import ShotguardX11
 
 enum RecordingText {
@@ -45,4 +47,16 @@ enum RecordingText {
 
     /// `1 protected area`, `2 protected areas`.
     static func areas(_ count: Int) -> String { "\(count) protected area\(count == 1 ? "" : "s")" }
+
+    /// The `watch --json` line of a recording that started or stopped (the report schema's
+    /// `recording` type).
+    static func jsonLine(_ info: RecordingInfo, started: Bool) -> JSON {
+        JSON.object([
+            ("type", .string("recording")), ("schema", .number(Report.schema)), ("state", .string(started ? "started" : "stopped")),
+            ("time", .string(Log.iso8601(started ? info.started.wall : info.lastRead.wall))), ("program", .string(info.program)),
+            ("pid", info.pid.map { .number(Int($0)) } ?? .null), ("geometry", info.area.map { .string($0.description) } ?? .null),
+            ("frames", .number(info.frames)), ("request", .string(info.path.name)), ("covers", .number(info.covers)),
+            ("trusted", .bool(info.trusted)),
+        ])
+    }
 }

@@ -172,6 +172,10 @@ final class PixelFollower {
             found += written((named[pid] ?? []).subtracting(handed), by: holder.read, link: holder.link)
             log.verbose("\(holder.program) (pid \(pid)) exited; \(found.count) of its files handed on at its exit")
         }
+        // Its files are held as files now (before its names go, so that an open that waited on a
+        // name waits on for guard).
+        for case .file(_, let held?, _, _, _) in found { openers?.hold(held, writer: nil, at: now) }
+        openers?.releaseNames(writer: pid)
         return found
     }
 
@@ -277,7 +281,12 @@ final class PixelFollower {
                 watch(named, for: pid)
             }
             named[pid] = paths.files
-            for path in paths.files { if let parent = path.parent { watch(parent, for: pid) } }
+            for path in paths.files {
+                if let parent = path.parent { watch(parent, for: pid) }
+                // Held by its name before it exists: the program may write it and exit, and the
+                // next command read it, between two looks at its descriptors.
+                if !own.contains(path) { openers?.holdName(path, writer: pid, at: now) }
+            }
         }
         nextPoll = now
         log.verbose("following \(program) (pid \(pid)): it holds protected pixels read by \(read.program)"
@@ -469,6 +478,7 @@ final class PixelFollower {
         nextLook[pid] = nil
         if let fd = exits.removeValue(forKey: pid) { close(fd) }
         for file in files.forget(writtenBy: pid) { openers?.release(file) }
+        openers?.releaseNames(writer: pid)
     }
 
     // MARK: helpers
