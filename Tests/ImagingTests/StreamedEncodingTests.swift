@@ -9,7 +9,7 @@ final class StreamedEncodingTests: XCTestCase {
     private func withRows<T>(of image: PixelBuffer, _ body: (PixelRows) throws -> T) rethrows -> T {
         var copy = image.pixels
         return try copy.withUnsafeMutableBytes { bytes in
-            try body(PixelRows(base: bytes.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4))
+            try body(try PixelRows(bytes, width: image.width, height: image.height, bytesPerRow: image.width * 4))
         }
     }
 
