@@ -61,11 +61,14 @@ int sg_avif_read_bgra(sg_avif_reader *reader, unsigned char *pixels, size_t leng
     F.avifRGBImageSetDefaults(&rgb, decoder->image);
     rgb.format = AVIF_RGB_FORMAT_BGRA;
     rgb.depth = 8;
-    rgb.rowBytes = rgb.width * 4;
-    if (rgb.width == 0 || (uint64_t)rgb.rowBytes * rgb.height > length) {
+    /* The rows libavif writes, checked in arithmetic that cannot wrap: rowBytes is 32 bits. */
+    uint64_t row_bytes = (uint64_t)rgb.width * 4, needed = 0;
+    if (rgb.width == 0 || row_bytes > UINT32_MAX || __builtin_mul_overflow(row_bytes, (uint64_t)rgb.height, &needed) ||
+        needed > length) {
         snprintf(error, size, "its %ux%u image does not fit %zu bytes", rgb.width, rgb.height, length);
         return -1;
     }
+    rgb.rowBytes = (uint32_t)row_bytes;
     rgb.pixels = pixels;
     result = F.avifImageYUVToRGB(decoder->image, &rgb);
     if (result != AVIF_RESULT_OK) {
@@ -83,7 +86,11 @@ void sg_avif_close(sg_avif_reader *reader) {
 
 int sg_avif_write(const unsigned char *pixels, size_t length, uint32_t width, uint32_t height, int alpha,
                   struct sg_avif_settings settings, unsigned char **output, size_t *output_length, char *error, size_t size) {
-    if (width == 0 || height == 0 || (uint64_t)width * height * 4 > length || settings.quality < 0 || settings.quality > 100) {
+    /* width * 4 is the rows' 32-bit rowBytes; width * height * 4 must not wrap past the check. */
+    uint64_t needed = 0;
+    if (width == 0 || height == 0 || (uint64_t)width * 4 > UINT32_MAX ||
+        __builtin_mul_overflow((uint64_t)width * 4, (uint64_t)height, &needed) || needed > length || settings.quality < 0 ||
+        settings.quality > 100) {
         snprintf(error, size, "cannot write a %ux%u image at quality %d from %zu bytes", width, height, settings.quality, length);
         return -1;
     }

@@ -106,11 +106,15 @@ void sg_zlib_header(int level, unsigned char header[2]);
 /* Copies message into err unless err already holds one. */
 void sg_set_error(char *err, size_t err_size, const char *message);
 
-/* Clears err, then checks what every encoder entry point takes: a size PNG can hold, a
-   compression level from 0 to 12, a known layout, rows of at least width pixels, and pixels_size
-   bytes holding every row read (rows_held of them: the height, or a ring's rows). Returns 0, or
-   -1 with err set. */
-int sg_check_encode_arguments(uint32_t width, uint32_t height, size_t pixels_size, size_t bytes_per_row,
-                              uint32_t rows_held, int layout, int has_alpha, int level, char *err, size_t err_size);
+/* Clears err, then checks what every encoder entry point takes before anything reads the
+   pixels: a size PNG can hold, a compression level from 0 to 12, a known layout and filter, rows
+   at least a row's pixels apart (width * 4 bytes of B,G,R,X; width * 3 or 4 of a PNG's rows),
+   and pixels_size bytes at pixels holding every row read (rows_held of them: the height, or a
+   ring's rows, never more than the height), all in overflow-checked arithmetic. Returns
+   SG_PNG_OK; SG_PNG_BAD_BUFFER when the buffer does not hold the rows; SG_PNG_FAILED for the
+   rest; err set either way. */
+int sg_check_encode_arguments(const unsigned char *pixels, uint32_t width, uint32_t height, size_t pixels_size,
+                              size_t bytes_per_row, uint32_t rows_held, int layout, int has_alpha, int level, int filter,
+                              char *err, size_t err_size);
 
 #endif

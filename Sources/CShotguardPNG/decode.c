@@ -172,41 +172,66 @@ static void sg_row_to_words(const unsigned char *in, uint32_t width, int has_alp
 }
 
 /* Gathers the IDAT data and inflates it into filtered, which holds exactly (width * bpp + 1) *
- * height bytes. Returns 0, or -1 for corrupt data or no memory. */
+ * height bytes. Nothing the probe said is trusted but as a bound: the chunks are walked again
+ * in the bytes given, each chunk's length checked against the bytes left before it is read,
+ * each IDAT copied only into the room left of the idat_size bytes gathered, and the walk must
+ * end at IEND with exactly idat_size bytes gathered. Bytes that are not the ones probed (a file
+ * cut short or grown since, chunk lengths that lie) are SG_PNG_FAILED. */
 static int sg_inflate(const unsigned char *png, size_t size, size_t idat_size, unsigned char *filtered,
                       size_t filtered_size) {
+    /* The IDAT data lies in the file, after its signature and IHDR. */
+    if (size < 8 + 25 || idat_size > size - 8 - 25) {
+        return SG_PNG_FAILED;
+    }
     unsigned char *compressed = malloc(idat_size ? idat_size : 1);
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
-    int status = -1;
+    int status = SG_PNG_NO_MEMORY;
     if (compressed == NULL || inflater == NULL) {
         goto done;
     }
+    status = SG_PNG_FAILED;
     size_t offset = 8, gathered = 0;
-    while (offset + 12 <= size) {
+    int ended = 0;
+    while (!ended) {
+        if (size - offset < 12) {
+            goto done; /* cut short: no room for another chunk, and no IEND seen */
+        }
         const uint32_t chunk = sg_get32(png + offset);
-        if (chunk > size - offset - 12) {
-            goto done;
+        if (chunk > 0x7FFFFFFFu || chunk > size - offset - 12) {
+            goto done; /* a length past the end of the bytes */
         }
         if (memcmp(png + offset + 4, "IDAT", 4) == 0) {
-            if (gathered + chunk > idat_size) {
-                goto done;
+            if (chunk > idat_size - gathered) {
+                goto done; /* more IDAT data than was probed */
             }
             memcpy(compressed + gathered, png + offset + 8, chunk);
             gathered += chunk;
         } else if (memcmp(png + offset + 4, "IEND", 4) == 0) {
-            break;
+            ended = 1;
         }
         offset += 12 + (size_t)chunk;
     }
     /* No actual-size pointer: libdeflate fails unless the data fills the buffer exactly. */
     if (gathered == idat_size &&
         libdeflate_zlib_decompress(inflater, compressed, idat_size, filtered, filtered_size, NULL) == LIBDEFLATE_SUCCESS) {
-        status = 0;
+        status = SG_PNG_OK;
     }
 done:
     libdeflate_free_decompressor(inflater);
     free(compressed);
     return status;
+}
+
+/* The bytes of a width x height image's filtered data, (width * bpp + 1) * height, in *size;
+ * 0 when the header is one the probe takes and the size fits in memory's arithmetic. */
+static int sg_filtered_size(uint32_t width, uint32_t height, int has_alpha, size_t *size) {
+    const size_t bpp = has_alpha ? 4 : 3;
+    size_t length = 0;
+    if (width == 0 || height == 0 || width > 0x7FFFFFFFu || height > 0x7FFFFFFFu ||
+        __builtin_mul_overflow((size_t)width, bpp, &length) || __builtin_mul_overflow(length + 1, (size_t)height, size)) {
+        return -1;
+    }
+    return 0;
 }
 
 /* A buffer whose pages a thread of its own maps (sg_populate) while the caller fills it. */
@@ -232,25 +257,34 @@ static void *sg_populate(void *argument) {
 enum { SG_ROWS_PER_REPORT = 16 };
 
 int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
-                       size_t idat_size, uint32_t *pixels) {
+                       size_t idat_size, uint32_t *pixels, size_t pixel_count) {
     const size_t bpp = has_alpha ? 4 : 3;
     const size_t length = (size_t)width * bpp;
-    const size_t filtered_size = (length + 1) * height;
+    size_t filtered_size = 0, needed = 0;
+    if (sg_filtered_size(width, height, has_alpha, &filtered_size) != 0) {
+        return SG_PNG_FAILED;
+    }
+    if (pixels == NULL || __builtin_mul_overflow((size_t)width, (size_t)height, &needed) || pixel_count != needed) {
+        return SG_PNG_BAD_BUFFER;
+    }
+    if (png == NULL) {
+        return SG_PNG_FAILED;
+    }
     unsigned char *filtered = sg_map(filtered_size);
-    int status = -1;
-    if (filtered == NULL || sg_inflate(png, size, idat_size, filtered, filtered_size) != 0) {
+    int status = filtered == NULL ? SG_PNG_NO_MEMORY : sg_inflate(png, size, idat_size, filtered, filtered_size);
+    if (status != SG_PNG_OK) {
         goto done;
     }
-    sg_prefault(pixels, (size_t)width * height * 4);
+    sg_prefault(pixels, pixel_count * 4);
     for (uint32_t y = 0; y < height; y++) {
         unsigned char *row = filtered + (size_t)y * (length + 1);
         const unsigned char *previous = y > 0 ? row - length : NULL;
         if (sg_unfilter(row + 1, previous, length, bpp, row[0]) != 0) {
+            status = SG_PNG_FAILED;
             goto done;
         }
         sg_row_to_words(row + 1, width, has_alpha, pixels + (size_t)y * width);
     }
-    status = 0;
 done:
     sg_unmap(filtered, filtered_size);
     return status;
@@ -261,9 +295,15 @@ int sg_png_fast_unfilter_rows(const unsigned char *png, size_t size, uint32_t wi
                               void (*rows_done)(void *context, uint32_t rows), void *context) {
     const size_t bpp = has_alpha ? 4 : 3;
     const size_t length = (size_t)width * bpp;
-    if (width == 0 || height == 0 || length / bpp != width || (size_t)height > SIZE_MAX / (length + 1) ||
-        rows_size != (length + 1) * height) {
-        return -1;
+    size_t needed = 0;
+    if (sg_filtered_size(width, height, has_alpha, &needed) != 0) {
+        return SG_PNG_FAILED;
+    }
+    if (rows == NULL || rows_size != needed) {
+        return SG_PNG_BAD_BUFFER;
+    }
+    if (png == NULL) {
+        return SG_PNG_FAILED;
     }
     /* Each row is unfiltered against a copy of the row above as it was decoded: a row reported
      * may be covered in place (a redaction) before the next one is unfiltered. */
@@ -273,19 +313,18 @@ int sg_png_fast_unfilter_rows(const unsigned char *png, size_t size, uint32_t wi
     sg_region region = {rows, rows_size};
     pthread_t populating;
     const int populated = pthread_create(&populating, NULL, sg_populate, &region) == 0;
-    const int inflated = above != NULL && sg_inflate(png, size, idat_size, rows, rows_size) == 0;
+    int status = above == NULL ? SG_PNG_NO_MEMORY : sg_inflate(png, size, idat_size, rows, rows_size);
     if (populated) {
         pthread_join(populating, NULL);
     }
-    if (!inflated) {
+    if (status != SG_PNG_OK) {
         free(above);
-        return -1;
+        return status;
     }
-    int status = 0;
     for (uint32_t y = 0; y < height; y++) {
         unsigned char *row = rows + (size_t)y * (length + 1);
         if (sg_unfilter(row + 1, y > 0 ? above : NULL, length, bpp, row[0]) != 0) {
-            status = -1;
+            status = SG_PNG_FAILED;
             break;
         }
         memcpy(above, row + 1, length);

@@ -60,36 +60,52 @@ void sg_set_error(char *err, size_t err_size, const char *message) {
     }
 }
 
-int sg_check_encode_arguments(uint32_t width, uint32_t height, size_t pixels_size, size_t bytes_per_row,
-                              uint32_t rows_held, int layout, int has_alpha, int level, char *err, size_t err_size) {
+int sg_check_encode_arguments(const unsigned char *pixels, uint32_t width, uint32_t height, size_t pixels_size,
+                              size_t bytes_per_row, uint32_t rows_held, int layout, int has_alpha, int level, int filter,
+                              char *err, size_t err_size) {
     if (err != NULL && err_size > 0) {
         err[0] = '\0';
     }
     if (width == 0 || height == 0) {
         sg_set_error(err, err_size, "image has no pixels");
-        return -1;
+        return SG_PNG_FAILED;
     }
     if (width > 0x7FFFFFFFu || height > 0x7FFFFFFFu) {
         sg_set_error(err, err_size, "image is wider or taller than PNG allows (2^31 - 1 pixels)");
-        return -1;
+        return SG_PNG_FAILED;
     }
     if (level < 0 || level > 12) {
         sg_set_error(err, err_size, "compression level out of range");
-        return -1;
+        return SG_PNG_FAILED;
     }
     if (layout != SG_PNG_SOURCE_BGRX && layout != SG_PNG_SOURCE_RGB) {
         sg_set_error(err, err_size, "unknown pixel layout");
-        return -1;
+        return SG_PNG_FAILED;
     }
-    /* Every row read must lie in the buffer: the last row held starts rows_held - 1 rows in. */
+    if (filter != SG_PNG_FILTER_NONE && filter != SG_PNG_FILTER_SUB && filter != SG_PNG_FILTER_UP &&
+        filter != SG_PNG_FILTER_ADAPTIVE) {
+        sg_set_error(err, err_size, "unknown row filter");
+        return SG_PNG_FAILED;
+    }
+    /* What the workers read of each row: 4 bytes a pixel from B,G,R,X rows, 3 or 4 from a
+     * PNG's own rows. A row closer to the next than that would read the next row's pixels as
+     * its own, and the last row past the buffer. */
     const size_t pixel_bytes = layout == SG_PNG_SOURCE_RGB && !has_alpha ? 3 : 4;
-    const size_t row_bytes = (size_t)width * pixel_bytes;
-    if (rows_held == 0 || bytes_per_row < row_bytes || (size_t)(rows_held - 1) > (SIZE_MAX - row_bytes) / bytes_per_row ||
-        (size_t)(rows_held - 1) * bytes_per_row + row_bytes > pixels_size) {
-        sg_set_error(err, err_size, "the pixel buffer is smaller than its rows");
-        return -1;
+    size_t row_bytes = 0;
+    if (__builtin_mul_overflow((size_t)width, pixel_bytes, &row_bytes) || bytes_per_row < row_bytes) {
+        sg_set_error(err, err_size, "the rows are closer together than a row's pixels");
+        return SG_PNG_BAD_BUFFER;
     }
-    return 0;
+    /* Every row read must lie in the buffer: the last row held starts rows_held - 1 rows in.
+     * A ring holds fewer rows than the image, never more. */
+    size_t last_start = 0, end = 0;
+    if (pixels == NULL || rows_held == 0 || rows_held > height ||
+        __builtin_mul_overflow((size_t)(rows_held - 1), bytes_per_row, &last_start) ||
+        __builtin_add_overflow(last_start, row_bytes, &end) || end > pixels_size) {
+        sg_set_error(err, err_size, "the pixel buffer is smaller than its rows");
+        return SG_PNG_BAD_BUFFER;
+    }
+    return SG_PNG_OK;
 }
 
 static uint64_t sg_zlib_bands;
@@ -416,8 +432,11 @@ struct sg_png_job {
 };
 
 /* Signature, IHDR, one IDAT per band (the first also holds the zlib header, the last the
- * Adler-32), IEND: exactly job->size bytes into out. */
-void sg_png_write(const sg_png_job *job, unsigned char *out) {
+ * Adler-32), IEND: exactly job->size bytes into out, which must hold that many. */
+int sg_png_write(const sg_png_job *job, unsigned char *out, size_t out_size) {
+    if (job == NULL || out == NULL || out_size != job->size) {
+        return SG_PNG_BAD_BUFFER;
+    }
     sg_prefault(out, job->size);
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     unsigned char *p = out;
@@ -442,6 +461,7 @@ void sg_png_write(const sg_png_job *job, unsigned char *out) {
         p = sg_put_chunk(p, "IDAT", parts, sizes, 3);
     }
     sg_put_chunk(p, "IEND", NULL, NULL, 0);
+    return SG_PNG_OK;
 }
 
 void sg_png_job_free(sg_png_job *job) {
@@ -459,9 +479,10 @@ int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32
                          size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
                          sg_png_job **result, char *err, size_t err_size) {
     *result = NULL;
-    if (sg_check_encode_arguments(width, height, pixels_size, bytes_per_row, height, SG_PNG_SOURCE_BGRX, has_alpha, level,
-                                  err, err_size) != 0) {
-        return -1;
+    const int checked = sg_check_encode_arguments(pixels, width, height, pixels_size, bytes_per_row, height,
+                                                  SG_PNG_SOURCE_BGRX, has_alpha, level, filter, err, err_size);
+    if (checked != SG_PNG_OK) {
+        return checked;
     }
     int count = 0;
     sg_png_job *job = calloc(1, sizeof *job);
@@ -469,7 +490,7 @@ int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32
     if (bands == NULL) {
         free(job);
         sg_set_error(err, err_size, "out of memory while compressing PNG data");
-        return -1;
+        return SG_PNG_NO_MEMORY;
     }
     *job = (sg_png_job){bands, count, width, height, has_alpha, level, 0, 0};
     sg_job work = {.pixels = pixels, .width = width, .bytes_per_row = bytes_per_row, .ring_rows = height,
@@ -478,7 +499,7 @@ int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32
     if (sg_run_bands(&work) != 0) {
         sg_png_job_free(job);
         sg_set_error(err, err_size, "cannot make a lock for the PNG encoder's threads");
-        return -1;
+        return SG_PNG_FAILED;
     }
     size_t total = 8 + 25 + 12 + 2 + 4;
     uint32_t adler = bands[0].adler;
@@ -486,7 +507,7 @@ int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32
         if (bands[i].failed || bands[i].size > 0x7FFFFF00u) {
             sg_png_job_free(job);
             sg_set_error(err, err_size, "out of memory while compressing PNG data");
-            return -1;
+            return SG_PNG_NO_MEMORY;
         }
         total += 12 + bands[i].size;
         if (i > 0) {
@@ -496,7 +517,7 @@ int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32
     job->adler = adler;
     job->size = total;
     *result = job;
-    return 0;
+    return SG_PNG_OK;
 }
 
 size_t sg_png_size(const sg_png_job *job) {

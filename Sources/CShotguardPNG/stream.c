@@ -132,12 +132,19 @@ static void sg_stream_free(sg_png_stream *stream) {
 
 sg_png_stream *sg_png_stream_start(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
                                    size_t bytes_per_row, uint32_t ring_rows, int layout, int has_alpha, int level,
-                                   int filter, uint32_t band_rows, int fd, char *err, size_t err_size) {
+                                   int filter, uint32_t band_rows, int fd, int *status, char *err, size_t err_size) {
+    int ignored = SG_PNG_OK;
+    if (status == NULL) {
+        status = &ignored;
+    }
     const uint32_t rows_held = ring_rows > 0 && ring_rows < height ? ring_rows : height;
-    if (sg_check_encode_arguments(width, height, pixels_size, bytes_per_row, rows_held, layout, has_alpha, level, err,
-                                  err_size) != 0) {
+    *status = sg_check_encode_arguments(pixels, width, height, pixels_size, bytes_per_row, rows_held, layout, has_alpha,
+                                        level, filter, err, err_size);
+    if (*status != SG_PNG_OK) {
         return NULL;
     }
+    /* Failures from here on are the ring's size (below), a write, or memory. */
+    *status = SG_PNG_FAILED;
     int count = 0;
     sg_band *bands = sg_make_bands(width, height, has_alpha, &band_rows, &count);
     /* A band and the row above it must fit in the ring beside at least one row being grabbed. */
@@ -169,6 +176,7 @@ sg_png_stream *sg_png_stream_start(const unsigned char *pixels, size_t pixels_si
         free(stream);
         free(bands);
         sg_set_error(err, err_size, "out of memory while compressing PNG data");
+        *status = SG_PNG_NO_MEMORY;
         return NULL;
     }
     stream->sink = (sg_sink){.fd = fd, .bands = bands, .count = count, .finished = finished};
@@ -194,6 +202,7 @@ sg_png_stream *sg_png_stream_start(const unsigned char *pixels, size_t pixels_si
     }
     /* With a ring the calling thread grabs the strips, so every core gets a worker. */
     sg_start_workers(&stream->job, &stream->workers, rows_held < height);
+    *status = SG_PNG_OK;
     return stream;
 }
 
@@ -263,7 +272,8 @@ int sg_png_stream_finish(sg_png_stream *stream, int cancel, char *err, size_t er
 int sg_png_write_bgrx(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
                       size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows, int fd, char *err,
                       size_t err_size) {
+    int status = SG_PNG_FAILED;
     sg_png_stream *stream = sg_png_stream_start(pixels, pixels_size, width, height, bytes_per_row, 0, SG_PNG_SOURCE_BGRX,
-                                                has_alpha, level, filter, band_rows, fd, err, err_size);
-    return stream == NULL ? -1 : sg_png_stream_finish(stream, 0, err, err_size);
+                                                has_alpha, level, filter, band_rows, fd, &status, err, err_size);
+    return stream == NULL ? status : sg_png_stream_finish(stream, 0, err, err_size);
 }

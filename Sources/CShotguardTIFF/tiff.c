@@ -144,7 +144,8 @@ int sg_tiff_read_rgba(sg_tiff_reader *reader, uint32_t *pixels, size_t count, ch
     uint32_t width = 0, height = 0;
     F.TIFFGetField(reader->tiff, TIFFTAG_IMAGEWIDTH, &width);
     F.TIFFGetField(reader->tiff, TIFFTAG_IMAGELENGTH, &height);
-    if ((uint64_t)width * height > count) {
+    uint64_t needed = 0;
+    if (pixels == NULL || __builtin_mul_overflow((uint64_t)width, (uint64_t)height, &needed) || needed > count) {
         snprintf(error, size, "a %ux%u image does not fit %zu pixels", width, height, count);
         return -1;
     }
@@ -171,8 +172,8 @@ int sg_tiff_write(const unsigned char *pixels, size_t length, uint32_t width, ui
                   struct sg_tiff_layout layout, unsigned char **output, size_t *output_length, char *error, size_t size) {
     uint16_t samples = (uint16_t)(layout.colours + (layout.alpha ? 1 : 0));
     size_t row_bytes = (size_t)width * samples;
-    if ((layout.colours != 1 && layout.colours != 3) || width == 0 || height == 0 || row_bytes / samples != width
-        || length / row_bytes < height) {
+    if ((layout.colours != 1 && layout.colours != 3) || pixels == NULL || width == 0 || height == 0
+        || row_bytes / samples != width || length / row_bytes < height) {
         snprintf(error, size, "cannot write a %ux%u image of %u samples from %zu bytes", width, height, samples, length);
         return -1;
     }

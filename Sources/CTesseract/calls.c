@@ -18,9 +18,19 @@ int sg_tess_base_api_set_variable(SGTessBaseAPI *api, const char *name, const ch
 void sg_tess_base_api_set_page_seg_mode(SGTessBaseAPI *api, SGTessPageSegMode mode) {
     F.TessBaseAPISetPageSegMode(api, mode);
 }
-void sg_tess_base_api_set_image(SGTessBaseAPI *api, const unsigned char *data, int width, int height,
-                                int bytes_per_pixel, int bytes_per_line) {
+int sg_tess_base_api_set_image(SGTessBaseAPI *api, const unsigned char *data, size_t length, int width, int height,
+                               int bytes_per_pixel, int bytes_per_line) {
+    /* Tesseract copies height rows of width * bytes_per_pixel bytes, bytes_per_line apart: they
+     * must lie in the length bytes given, or it reads past them. */
+    size_t row = 0, last = 0, end = 0;
+    if (data == NULL || width <= 0 || height <= 0 || bytes_per_pixel <= 0 || bytes_per_line <= 0 ||
+        __builtin_mul_overflow((size_t)width, (size_t)bytes_per_pixel, &row) || (size_t)bytes_per_line < row ||
+        __builtin_mul_overflow((size_t)(height - 1), (size_t)bytes_per_line, &last) ||
+        __builtin_add_overflow(last, row, &end) || end > length) {
+        return -1;
+    }
     F.TessBaseAPISetImage(api, data, width, height, bytes_per_pixel, bytes_per_line);
+    return 0;
 }
 void sg_tess_base_api_set_source_resolution(SGTessBaseAPI *api, int ppi) { F.TessBaseAPISetSourceResolution(api, ppi); }
 /* No progress monitor: each call is one line of text, and the caller checks its own deadline between lines. */

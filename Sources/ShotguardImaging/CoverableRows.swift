@@ -16,14 +16,25 @@ extension PixelRows: CoverableRows {}
 public struct PNGByteRows: CoverableRows {
     /// The first byte of row 0's first pixel.
     public let base: UnsafeMutableRawPointer
+    /// The bytes of memory from `base`: at least `bytesPerRow * (height - 1) + width * pixelBytes`.
+    public let byteCount: Int
     public let width: Int
     public let height: Int
     public let bytesPerRow: Int
     public let hasAlpha: Bool
 
-    public init(base: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int, hasAlpha: Bool) {
-        precondition(width > 0 && height > 0 && bytesPerRow >= width * (hasAlpha ? 4 : 3), "byte rows do not hold the size")
+    /// The rows in `memory`, which starts at row 0's first pixel (its whole length is what may
+    /// be read and written); throws `.bufferSize` when the rows do not fit in it or are closer
+    /// together than `width` pixels.
+    public init(_ memory: UnsafeMutableRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+                hasAlpha: Bool) throws(ImagingError) {
+        guard let base = memory.baseAddress else {
+            throw ImagingError(.bufferSize, source: "PNG rows", "no memory holds the \(width)x\(height) pixels")
+        }
+        try RowLayout.check(byteCount: memory.count, width: width, height: height, bytesPerRow: bytesPerRow,
+                            pixelBytes: hasAlpha ? 4 : 3, what: "PNG rows")
         self.base = base
+        self.byteCount = memory.count
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow

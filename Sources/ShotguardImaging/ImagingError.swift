@@ -5,6 +5,10 @@ import ShotguardBase
 public struct ImagingError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable {
         case notPNG, unknownFormat, truncated, corrupt, tooLarge, io, encode
+        /// Memory handed to a codec does not hold the rows it is said to hold (fewer bytes
+        /// than the rows, rows closer together than a row's pixels): nothing of it was read or
+        /// written.
+        case bufferSize
     }
 
     public var kind: Kind

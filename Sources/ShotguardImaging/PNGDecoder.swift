@@ -68,21 +68,37 @@ public enum PNGDecoder {
         _ data: [UInt8], source: String, limits: DecodeLimits
     ) throws(ImagingError) -> PixelBuffer? {
         guard let header = FastPNGHeader(data) else { return nil }
+        return try fastDecode(data, probed: header, source: source, limits: limits)
+    }
+
+    /// The fast path on `data` with what a probe said of it, which the decoder trusts only as
+    /// a bound: bytes that are not the ones probed (cut short, grown, chunk lengths that lie)
+    /// give nil, as corrupt data does.
+    static func fastDecode(
+        _ data: [UInt8], probed header: FastPNGHeader, source: String, limits: DecodeLimits
+    ) throws(ImagingError) -> PixelBuffer? {
         // The limits hold before any pixel memory is allocated.
         if let exceeded = limits.exceeded(width: header.width, height: header.height) {
             throw ImagingError(.tooLarge, source: source, exceeded)
         }
         let count = header.width * header.height
-        var failed = false
+        var status: Int32 = 0
         let pixels = data.withUnsafeBufferPointer { bytes in
             [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-                failed = sg_png_fast_decode(bytes.baseAddress, bytes.count, UInt32(header.width), UInt32(header.height),
-                                            header.hasAlpha ? 1 : 0, header.idatSize, buffer.baseAddress) != 0
-                if failed { buffer.initialize(repeating: 0) }
+                status = sg_png_fast_decode(bytes.baseAddress, bytes.count, UInt32(header.width), UInt32(header.height),
+                                            header.hasAlpha ? 1 : 0, header.idatSize, buffer.baseAddress, buffer.count)
+                if status != 0 { buffer.initialize(repeating: 0) }
                 initialized = count
             }
         }
-        return failed ? nil : PixelBuffer(width: header.width, height: header.height, pixels: pixels, hasAlpha: header.hasAlpha)
+        switch Int(status) {
+        case SG_PNG_OK:
+            return PixelBuffer(width: header.width, height: header.height, pixels: pixels, hasAlpha: header.hasAlpha)
+        case SG_PNG_BAD_BUFFER:
+            throw ImagingError(pngStatus: status, source: source, "cannot decode PNG", [], otherwise: .corrupt)
+        default:
+            return nil
+        }
     }
 
     private static func decodePrepared(

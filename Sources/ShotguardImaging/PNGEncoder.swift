@@ -31,21 +31,67 @@ public struct EncodeOptions: Sendable {
 }
 
 /// 32-bit B,G,R,X pixels in memory someone else owns, rows `bytesPerRow` apart: an X image.
+/// Its memory always holds its rows (checked when it is made), and its length goes with it to
+/// the C encoder, which checks it again.
 public struct PixelRows {
     public let base: UnsafeMutableRawPointer
+    /// The bytes of memory from `base`: at least `bytesPerRow * (height - 1) + width * 4`.
+    public let byteCount: Int
     public let width: Int
     public let height: Int
     public let bytesPerRow: Int
 
-    public init(base: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int) {
-        precondition(width > 0 && height > 0 && bytesPerRow >= width * 4, "pixel rows do not hold the size")
+    /// The rows in `memory` (its whole length is what may be read and written); throws
+    /// `.bufferSize` when the rows do not fit in it or are closer together than `width` pixels.
+    public init(_ memory: UnsafeMutableRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) throws(ImagingError) {
+        guard let base = memory.baseAddress else {
+            throw ImagingError(.bufferSize, source: "pixel rows", "no memory holds the \(width)x\(height) pixels")
+        }
+        try RowLayout.check(byteCount: memory.count, width: width, height: height, bytesPerRow: bytesPerRow, pixelBytes: 4,
+                            what: "pixel rows")
+        self.init(checked: base, byteCount: memory.count, width: width, height: height, bytesPerRow: bytesPerRow)
+    }
+
+    private init(checked base: UnsafeMutableRawPointer, byteCount: Int, width: Int, height: Int, bytesPerRow: Int) {
         self.base = base
+        self.byteCount = byteCount
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow
     }
 
+    /// Rows `range` of these, in the same memory.
+    public func rows(_ range: Range<Int>) -> PixelRows {
+        precondition(!range.isEmpty && range.lowerBound >= 0 && range.upperBound <= height, "rows \(range) of \(height)")
+        let start = range.lowerBound * bytesPerRow
+        return PixelRows(checked: base + start, byteCount: byteCount - start, width: width, height: range.count,
+                         bytesPerRow: bytesPerRow)
+    }
+
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+}
+
+/// How rows of pixels lie in memory, checked before anything reads or writes them.
+enum RowLayout {
+    /// Throws `.bufferSize` unless `height` rows of `width` pixels of `pixelBytes` bytes,
+    /// `bytesPerRow` apart, lie in `byteCount` bytes (arithmetic that cannot overflow).
+    static func check(byteCount: Int, width: Int, height: Int, bytesPerRow: Int, pixelBytes: Int,
+                      what: String) throws(ImagingError) {
+        guard width > 0, height > 0 else {
+            throw ImagingError(.bufferSize, source: what, "\(width)x\(height) is not a size of pixels")
+        }
+        let row = width.multipliedReportingOverflow(by: pixelBytes)
+        guard !row.overflow, bytesPerRow >= row.partialValue else {
+            throw ImagingError(.bufferSize, source: what,
+                               "rows \(bytesPerRow) bytes apart cannot hold \(width) pixels of \(pixelBytes) bytes")
+        }
+        let last = (height - 1).multipliedReportingOverflow(by: bytesPerRow)
+        let end = last.partialValue.addingReportingOverflow(row.partialValue)
+        guard !last.overflow, !end.overflow, end.partialValue <= byteCount else {
+            throw ImagingError(.bufferSize, source: what,
+                               "\(byteCount) bytes cannot hold \(height) rows of \(width) pixels, \(bytesPerRow) bytes apart")
+        }
+    }
 }
 
 public enum PNGEncoder {
@@ -56,7 +102,7 @@ public enum PNGEncoder {
     ) throws(ImagingError) -> [UInt8] {
         let result = image.pixels.withUnsafeBytes { pixels in
             Result { () throws(ImagingError) in
-                try encode(pixels.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4,
+                try encode(pixels, width: image.width, height: image.height, bytesPerRow: image.width * 4,
                            hasAlpha: image.hasAlpha, options: options, destination: destination)
             }
         }
@@ -67,8 +113,8 @@ public enum PNGEncoder {
     public static func encode(
         _ rows: PixelRows, options: EncodeOptions = .fast, destination: String
     ) throws(ImagingError) -> [UInt8] {
-        try encode(UnsafeRawPointer(rows.base), width: rows.width, height: rows.height, bytesPerRow: rows.bytesPerRow,
-                   hasAlpha: false, options: options, destination: destination)
+        try encode(UnsafeRawBufferPointer(start: rows.base, count: rows.byteCount), width: rows.width, height: rows.height,
+                   bytesPerRow: rows.bytesPerRow, hasAlpha: false, options: options, destination: destination)
     }
 
     /// Encodes `image` as `encode(_:options:destination:)` does and writes the PNG to `fd`
@@ -78,7 +124,7 @@ public enum PNGEncoder {
     ) throws(ImagingError) {
         let result = image.pixels.withUnsafeBytes { pixels in
             Result { () throws(ImagingError) in
-                try write(pixels.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4,
+                try write(pixels, width: image.width, height: image.height, bytesPerRow: image.width * 4,
                           hasAlpha: image.hasAlpha, options: options, to: fd, destination: destination)
             }
         }
@@ -91,45 +137,51 @@ public enum PNGEncoder {
     public static func write(
         _ rows: PixelRows, options: EncodeOptions = .fast, to fd: Int32, destination: String
     ) throws(ImagingError) {
-        try write(UnsafeRawPointer(rows.base), width: rows.width, height: rows.height, bytesPerRow: rows.bytesPerRow,
-                  hasAlpha: false, options: options, to: fd, destination: destination)
+        try write(UnsafeRawBufferPointer(start: rows.base, count: rows.byteCount), width: rows.width, height: rows.height,
+                  bytesPerRow: rows.bytesPerRow, hasAlpha: false, options: options, to: fd, destination: destination)
     }
 
+    /// `pixels` is all the memory the rows may be read from: its count goes to the encoder,
+    /// which checks the rows against it before reading any.
     private static func write(
-        _ pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, hasAlpha: Bool,
+        _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int, hasAlpha: Bool,
         options: EncodeOptions, to fd: Int32, destination: String
     ) throws(ImagingError) {
         var message = [CChar](repeating: 0, count: 256)
         let status = sg_png_write_bgrx(
-            pixels.assumingMemoryBound(to: UInt8.self), bytesPerRow * height, UInt32(clamping: width), UInt32(clamping: height), bytesPerRow, hasAlpha ? 1 : 0,
-            Int32(clamping: options.compressionLevel), options.filter.rawValue, UInt32(clamping: options.bandRows),
-            fd, &message, message.count)
+            pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), pixels.count, UInt32(clamping: width),
+            UInt32(clamping: height), bytesPerRow, hasAlpha ? 1 : 0, Int32(clamping: options.compressionLevel),
+            options.filter.rawValue, UInt32(clamping: options.bandRows), fd, &message, message.count)
         guard status == 0 else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ImagingError(.io, source: destination, "cannot write PNG: \(reason)")
+            throw ImagingError(pngStatus: status, source: destination, "cannot write PNG", message, otherwise: .io)
         }
     }
 
     private static func encode(
-        _ pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, hasAlpha: Bool,
+        _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int, hasAlpha: Bool,
         options: EncodeOptions, destination: String
     ) throws(ImagingError) -> [UInt8] {
         var job: OpaquePointer?
         var message = [CChar](repeating: 0, count: 256)
         let status = sg_png_compress_bgrx(
-            pixels.assumingMemoryBound(to: UInt8.self), bytesPerRow * height, UInt32(clamping: width), UInt32(clamping: height), bytesPerRow, hasAlpha ? 1 : 0,
-            Int32(clamping: options.compressionLevel), options.filter.rawValue, UInt32(clamping: options.bandRows),
-            &job, &message, message.count)
+            pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), pixels.count, UInt32(clamping: width),
+            UInt32(clamping: height), bytesPerRow, hasAlpha ? 1 : 0, Int32(clamping: options.compressionLevel),
+            options.filter.rawValue, UInt32(clamping: options.bandRows), &job, &message, message.count)
         defer { sg_png_job_free(job) }
         guard status == 0, let job else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ImagingError(.encode, source: destination, "cannot encode PNG: \(reason)")
+            throw ImagingError(pngStatus: status, source: destination, "cannot encode PNG", message, otherwise: .encode)
         }
         // The container is written straight into the array: the file is never copied.
         let size = sg_png_size(job)
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            sg_png_write(job, buffer.baseAddress!)
+        var written: Int32 = 0
+        let png = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            written = sg_png_write(job, buffer.baseAddress, buffer.count)
+            if written != 0 { buffer.initialize(repeating: 0) }
             count = size
         }
+        guard written == 0 else {
+            throw ImagingError(pngStatus: written, source: destination, "cannot encode PNG", [], otherwise: .encode)
+        }
+        return png
     }
 }

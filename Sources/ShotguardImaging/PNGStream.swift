@@ -27,7 +27,7 @@ public final class PNGStreamWriter {
     /// workers, which wait for rows.
     public convenience init(_ rows: PixelRows, covers: [Cover] = [], hasAlpha: Bool = false,
                             options: EncodeOptions = .fast, to fd: Int32, destination: String) throws(ImagingError) {
-        try self.init(UnsafeRawPointer(rows.base), size: rows.bytesPerRow * rows.height, width: rows.width, height: rows.height,
+        try self.init(UnsafeRawPointer(rows.base), size: rows.byteCount, width: rows.width, height: rows.height,
                       bytesPerRow: rows.bytesPerRow, ringRows: 0, layout: Int32(SG_PNG_SOURCE_BGRX), hasAlpha: hasAlpha,
                       options: options, fd: fd, destination: destination, covers: StagedFills(rows, fills: covers),
                       ring: nil, ringCovers: [])
@@ -37,7 +37,7 @@ public final class PNGStreamWriter {
     /// the workers, which wait for rows.
     public convenience init(_ rows: PNGByteRows, covers: [Cover] = [], options: EncodeOptions = .fast, to fd: Int32,
                             destination: String) throws(ImagingError) {
-        try self.init(UnsafeRawPointer(rows.base), size: rows.bytesPerRow * (rows.height - 1) + rows.width * rows.pixelBytes,
+        try self.init(UnsafeRawPointer(rows.base), size: rows.byteCount,
                       width: rows.width, height: rows.height, bytesPerRow: rows.bytesPerRow, ringRows: 0,
                       layout: Int32(SG_PNG_SOURCE_RGB), hasAlpha: rows.hasAlpha, options: options, fd: fd,
                       destination: destination, covers: StagedFills(rows, fills: covers), ring: nil, ringCovers: [])
@@ -50,7 +50,7 @@ public final class PNGStreamWriter {
                             to fd: Int32, destination: String) throws(ImagingError) {
         precondition(covers.allSatisfy { if case .solid = $0.fill { true } else { false } }, "a ring takes solid covers only")
         let image = Rect(x: 0, y: 0, width: ring.width, height: height)
-        try self.init(UnsafeRawPointer(ring.base), size: ring.bytesPerRow * ring.height, width: ring.width, height: height,
+        try self.init(UnsafeRawPointer(ring.base), size: ring.byteCount, width: ring.width, height: height,
                       bytesPerRow: ring.bytesPerRow, ringRows: ring.height, layout: Int32(SG_PNG_SOURCE_BGRX),
                       hasAlpha: false, options: options, fd: fd, destination: destination,
                       covers: StagedFills(ring, fills: []), ring: ring,
@@ -61,16 +61,19 @@ public final class PNGStreamWriter {
                  layout: Int32, hasAlpha: Bool, options: EncodeOptions, fd: Int32, destination: String,
                  covers: StagedFills, ring: PixelRows?, ringCovers: [Cover]) throws(ImagingError) {
         var message = [CChar](repeating: 0, count: 256)
+        var status: Int32 = 0
         stream = sg_png_stream_start(
             pixels.assumingMemoryBound(to: UInt8.self), size, UInt32(clamping: width), UInt32(clamping: height), bytesPerRow,
             UInt32(clamping: ringRows), layout, hasAlpha ? 1 : 0, Int32(clamping: options.compressionLevel),
-            options.filter.rawValue, UInt32(clamping: options.bandRows), fd, &message, message.count)
+            options.filter.rawValue, UInt32(clamping: options.bandRows), fd, &status, &message, message.count)
         self.destination = destination
         self.height = height
         self.covers = covers
         self.ring = ring
         self.ringCovers = ringCovers
-        guard stream != nil else { throw Self.failure(message, destination: destination) }
+        guard stream != nil else {
+            throw ImagingError(pngStatus: status, source: destination, "cannot write PNG", message, otherwise: .io)
+        }
     }
 
     deinit { cancel() }
@@ -107,8 +110,7 @@ public final class PNGStreamWriter {
         precondition(strip.lowerBound == ringRowsIn && top + strip.count <= ring.height && strip.upperBound <= height,
                      "strips arrive in order, each within the ring")
         ringRowsIn = strip.upperBound
-        let rows = PixelRows(base: ring.base + top * ring.bytesPerRow, width: ring.width, height: strip.count,
-                             bytesPerRow: ring.bytesPerRow)
+        let rows = ring.rows(top..<(top + strip.count))
         for cover in ringCovers {
             rows.redact(cover.rect.offsetBy(dx: 0, dy: -strip.lowerBound), with: cover.fill)
         }
@@ -128,8 +130,9 @@ public final class PNGStreamWriter {
         }
         self.stream = nil
         var message = [CChar](repeating: 0, count: 256)
-        guard sg_png_stream_finish(stream, 0, &message, message.count) == 0 else {
-            throw Self.failure(message, destination: destination)
+        let status = sg_png_stream_finish(stream, 0, &message, message.count)
+        guard status == 0 else {
+            throw ImagingError(pngStatus: status, source: destination, "cannot write PNG", message, otherwise: .io)
         }
     }
 
@@ -138,10 +141,5 @@ public final class PNGStreamWriter {
         guard let stream else { return }
         self.stream = nil
         _ = sg_png_stream_finish(stream, 1, nil, 0)
-    }
-
-    private static func failure(_ message: [CChar], destination: String) -> ImagingError {
-        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return ImagingError(.io, source: destination, "cannot write PNG: \(reason)")
     }
 }

@@ -74,7 +74,7 @@ public enum TIFFCodec: ImageFileCodec {
                 }
                 var failed = false
                 let pixels = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, count in
-                    failed = sg_tiff_read_rgba(reader, buffer.baseAddress, width * height, &reason, reason.count) != 0
+                    failed = sg_tiff_read_rgba(reader, buffer.baseAddress, buffer.count, &reason, reason.count) != 0
                     if failed { buffer.initialize(repeating: 0) }
                     count = width * height
                 }

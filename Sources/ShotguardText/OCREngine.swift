@@ -64,9 +64,13 @@ final class OCREngine: @unchecked Sendable {
     /// The words of an 8-bit grey image (dark text on light), line by line, with their boxes in
     /// its pixels and each symbol's other readings.
     func words(in image: GreyImage) -> [[OCRWord]] {
-        image.pixels.withUnsafeBufferPointer { pixels in
-            sg_tess_base_api_set_image(api, pixels.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
+        let handed = image.pixels.withUnsafeBufferPointer { pixels in
+            sg_tess_base_api_set_image(api, pixels.baseAddress, pixels.count, Int32(clamping: image.width),
+                                       Int32(clamping: image.height), 1, Int32(clamping: image.width))
         }
+        // GreyImage holds width * height pixels: anything else is a bug that must not read past
+        // them, nor pass for an image with no text.
+        precondition(handed == 0, "a grey image's pixels do not hold its \(image.width)x\(image.height) size")
         // Screen text at the sizes the scanner scales it to reads as print at 300 dpi.
         sg_tess_base_api_set_source_resolution(api, 300)
         defer { sg_tess_base_api_clear(api) }

@@ -65,7 +65,10 @@ public final class ScreenGrabber {
             throw X11Error(error, doing: "XGetImage failed")
         }
         defer { _ = captured.pointee.f.destroy_image(captured) }
-        return body(try Self.rows(of: captured), area)
+        // Xlib allocates an image's data as its rows, bytes_per_line apart, and keeps no other length.
+        let byteCount = Int(captured.pointee.bytes_per_line).multipliedReportingOverflow(by: Int(captured.pointee.height))
+        guard !byteCount.overflow else { throw X11Error(.capture, "the X server returned an image of impossible size") }
+        return body(try Self.rows(of: captured, byteCount: byteCount.partialValue), area)
     }
 
     /// Grabs a capture's strips into a ring: called once, with what to call before each strip
@@ -151,8 +154,9 @@ public final class ScreenGrabber {
         X11Error(.connectionLost, "lost the connection to X display '\(display.name)'")
     }
 
-    /// The rows of a 32-bit little-endian ZPixmap (B,G,R,X in memory; rows may be padded).
-    static func rows(of image: UnsafeMutablePointer<XImage>) throws(X11Error) -> PixelRows {
+    /// The rows of a 32-bit little-endian ZPixmap (B,G,R,X in memory; rows may be padded) whose
+    /// data holds `byteCount` bytes.
+    static func rows(of image: UnsafeMutablePointer<XImage>, byteCount: Int) throws(X11Error) -> PixelRows {
         let x = image.pointee
         guard x.bits_per_pixel == 32, x.byte_order == LSBFirst, x.red_mask == 0xFF0000, x.blue_mask == 0xFF else {
             throw X11Error(.unsupported, "unsupported pixel format (depth \(x.depth), \(x.bits_per_pixel) bits per pixel); "
@@ -162,6 +166,11 @@ public final class ScreenGrabber {
         guard let data = x.data, width > 0, height > 0, stride >= width * 4 else {
             throw X11Error(.capture, "the X server returned no pixels")
         }
-        return PixelRows(base: UnsafeMutableRawPointer(data), width: width, height: height, bytesPerRow: stride)
+        do throws(ImagingError) {
+            return try PixelRows(UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(data), count: byteCount),
+                                 width: width, height: height, bytesPerRow: stride)
+        } catch {
+            throw X11Error(.capture, "the X server's image does not hold its rows: \(error.message)")
+        }
     }
 }

@@ -85,7 +85,7 @@ final class SharedMemoryImage {
         image.pointee.width = Int32(width)
         image.pointee.height = Int32(height)
         image.pointee.bytes_per_line = Int32(width * Int(image.pointee.bits_per_pixel) / 8)
-        return try ScreenGrabber.rows(of: image)
+        return try ScreenGrabber.rows(of: image, byteCount: capacity)
     }
 
     /// Grabs `rect` of the root in strips of `stripRows` through a ring of `ringRows` rows at the

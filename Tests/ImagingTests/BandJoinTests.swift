@@ -43,7 +43,8 @@ final class BandJoinTests: XCTestCase {
         image.pixels.withUnsafeBytes { pixels in
             for row in 0..<40 { (memory + row * stride).copyMemory(from: pixels.baseAddress! + row * 200, byteCount: 200) }
         }
-        let rows = PixelRows(base: memory, width: 50, height: 40, bytesPerRow: stride)
+        let rows = try PixelRows(UnsafeMutableRawBufferPointer(start: memory, count: stride * 40), width: 50, height: 40,
+                                 bytesPerRow: stride)
         let png = try PNGEncoder.encode(rows, options: EncodeOptions(compressionLevel: 1, filter: .none, bandRows: 3), destination: "m")
         XCTAssertEqual(try PNGDecoder.decode(png, source: "m").pixels, image.pixels)
         XCTAssertEqual(PixelBuffer(copying: rows), image)
@@ -54,7 +55,8 @@ final class BandJoinTests: XCTestCase {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 480 * 90, alignment: 16)
         defer { memory.deallocate() }
         image.pixels.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: 480 * 90) }
-        let rows = PixelRows(base: memory, width: 120, height: 90, bytesPerRow: 480)
+        let rows = try PixelRows(UnsafeMutableRawBufferPointer(start: memory, count: 480 * 90), width: 120, height: 90,
+                                 bytesPerRow: 480)
         for (rect, fill) in [(Rect(x: 10, y: 5, width: 30, height: 20), Fill.black),
                              (Rect(x: 100, y: 70, width: 50, height: 50), Fill.pixelate(blockSize: 8))] {
             rows.redact(rect, with: fill)
@@ -68,7 +70,8 @@ final class BandJoinTests: XCTestCase {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 123 * 4 * 77, alignment: 16)
         defer { memory.deallocate() }
         image.pixels.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: 123 * 4 * 77) }
-        let rows = PixelRows(base: memory, width: 123, height: 77, bytesPerRow: 123 * 4)
+        let rows = try PixelRows(UnsafeMutableRawBufferPointer(start: memory, count: 123 * 4 * 77), width: 123, height: 77,
+                                 bytesPerRow: 123 * 4)
         let path = NSTemporaryDirectory() + "/band-stream-\(getpid()).png"
         defer { unlink(path) }
         for bandRows in [0, 1, 10] {
@@ -81,11 +84,11 @@ final class BandJoinTests: XCTestCase {
         }
     }
 
-    func testAFailedWriteIsAnErrorThatNamesTheFile() {
+    func testAFailedWriteIsAnErrorThatNamesTheFile() throws {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
         defer { memory.deallocate() }
         memory.initializeMemory(as: UInt8.self, repeating: 0x40, count: 64)
-        let rows = PixelRows(base: memory, width: 4, height: 4, bytesPerRow: 16)
+        let rows = try PixelRows(UnsafeMutableRawBufferPointer(start: memory, count: 64), width: 4, height: 4, bytesPerRow: 16)
         XCTAssertThrowsError(try PNGEncoder.write(rows, to: -1, destination: "closed.png")) { error in
             XCTAssertTrue("\(error)".contains("closed.png"), "\(error)")
             XCTAssertTrue("\(error)".contains("cannot write"), "\(error)")

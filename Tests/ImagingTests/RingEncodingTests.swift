@@ -25,7 +25,7 @@ final class RingEncodingTests: XCTestCase {
                              options: EncodeOptions) throws -> [UInt8] {
         var ring = [UInt32](repeating: 0xFFDE_ADBE, count: image.width * ringRows)
         return try ring.withUnsafeMutableBytes { bytes in
-            let rows = PixelRows(base: bytes.baseAddress!, width: image.width, height: ringRows, bytesPerRow: image.width * 4)
+            let rows = try PixelRows(bytes, width: image.width, height: ringRows, bytesPerRow: image.width * 4)
             return try written { fd in
                 let writer = try PNGStreamWriter(ring: rows, height: image.height, covers: covers, options: options, to: fd,
                                                  destination: "ring")
@@ -73,7 +73,7 @@ final class RingEncodingTests: XCTestCase {
     func testARingRefusesAStripItCannotHoldAndAnEarlyFinish() throws {
         var ring = [UInt32](repeating: 0, count: 64 * 20)
         try ring.withUnsafeMutableBytes { bytes in
-            let rows = PixelRows(base: bytes.baseAddress!, width: 64, height: 20, bytesPerRow: 64 * 4)
+            let rows = try PixelRows(bytes, width: 64, height: 20, bytesPerRow: 64 * 4)
             _ = try written { fd in
                 let writer = try PNGStreamWriter(ring: rows, height: 100, options: EncodeOptions(compressionLevel: 1, filter: .adaptive,
                                                                                                    bandRows: 6), to: fd, destination: "ring")
@@ -85,7 +85,7 @@ final class RingEncodingTests: XCTestCase {
         }
         var small = [UInt32](repeating: 0, count: 64)
         try small.withUnsafeMutableBytes { bytes in
-            let rows = PixelRows(base: bytes.baseAddress!, width: 8, height: 8, bytesPerRow: 32)
+            let rows = try PixelRows(bytes, width: 8, height: 8, bytesPerRow: 32)
             XCTAssertThrowsError(try written { fd in
                 _ = try PNGStreamWriter(ring: rows, height: 100, options: EncodeOptions(compressionLevel: 1, filter: .adaptive, bandRows: 7),
                                         to: fd, destination: "small")
@@ -111,7 +111,7 @@ final class RingEncodingTests: XCTestCase {
     }
 
     /// Covers on a PNG's own bytes (RGB and RGBA) give the pixels covers on 32-bit pixels give.
-    func testCoversOnPNGBytesMatchCoversOnPixels() {
+    func testCoversOnPNGBytesMatchCoversOnPixels() throws {
         for alpha in [false, true] {
             let image = TestData.screenshotLike(width: 61, height: 47)
             let step = alpha ? 4 : 3
@@ -126,8 +126,8 @@ final class RingEncodingTests: XCTestCase {
                                    (rect: Rect(x: 20, y: 20, width: 100, height: 10), fill: .solid(0xA1B2C3))]
             var expected = image
             for cover in covers { expected.redact(cover.rect, with: cover.fill) }
-            bytes.withUnsafeMutableBytes { raw in
-                let rows = PNGByteRows(base: raw.baseAddress!, width: 61, height: 47, bytesPerRow: 61 * step, hasAlpha: alpha)
+            try bytes.withUnsafeMutableBytes { raw in
+                let rows = try PNGByteRows(raw, width: 61, height: 47, bytesPerRow: 61 * step, hasAlpha: alpha)
                 for cover in covers { rows.redact(cover.rect, with: cover.fill) }
             }
             for index in image.pixels.indices {

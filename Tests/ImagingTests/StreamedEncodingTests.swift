@@ -9,7 +9,7 @@ final class StreamedEncodingTests: XCTestCase {
     private func withRows<T>(of image: PixelBuffer, _ body: (PixelRows) throws -> T) rethrows -> T {
         var copy = image.pixels
         return try copy.withUnsafeMutableBytes { bytes in
-            try body(PixelRows(base: bytes.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4))
+            try body(try PixelRows(bytes, width: image.width, height: image.height, bytesPerRow: image.width * 4))
         }
     }
 
@@ -215,23 +215,10 @@ final class StreamedEncodingTests: XCTestCase {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521
         }
-        zlib += bigEndian(b << 16 | a)
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + data
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in typed {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return bigEndian(UInt32(data.count)) + typed + bigEndian(~crc)
+        zlib += TestData.bigEndian(b << 16 | a)
+        let header = TestData.bigEndian(UInt32(width)) + TestData.bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + TestData.pngChunk("IHDR", header) + TestData.pngChunk("IDAT", zlib)
+            + TestData.pngChunk("IEND", [])
     }
 }
 

@@ -59,3 +59,36 @@ func rgbaHash(_ image: PixelBuffer) -> String {
     let text = String(value, radix: 16)
     return String(repeating: "0", count: 16 - text.count) + text
 }
+
+extension TestData {
+    /// `value` as PNG writes it: four bytes, most significant first.
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// One PNG chunk: its length (`length`, or the data's when nil), type, data and a CRC that
+    /// is right for the type and data, so that a chunk may lie about its length alone.
+    static func pngChunk(_ type: String, _ data: [UInt8], length: UInt32? = nil) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in typed {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return bigEndian(length ?? UInt32(data.count)) + typed + bigEndian(~crc)
+    }
+
+    /// The chunks of a PNG, in order, as (type, data); nil when they do not walk to its end.
+    static func pngChunks(_ png: [UInt8]) -> [(type: String, data: [UInt8])]? {
+        var chunks: [(type: String, data: [UInt8])] = []
+        var offset = 8
+        while offset + 12 <= png.count {
+            let length = png[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            guard length <= png.count - offset - 12 else { return nil }
+            let type = String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            chunks.append((type, Array(png[(offset + 8)..<(offset + 8 + length)])))
+            offset += 12 + length
+        }
+        return offset == png.count ? chunks : nil
+    }
+}

@@ -37,8 +37,7 @@ final class X11GrabberTests: XvfbTestCase {
             }, { strip in
                 strips.append(strip)
                 let top = strip.lowerBound % ring.height
-                let rows = PixelRows(base: ring.base + top * ring.bytesPerRow, width: ring.width, height: strip.count,
-                                     bytesPerRow: ring.bytesPerRow)
+                let rows = ring.rows(top..<(top + strip.count))
                 let copied = PixelBuffer(copying: rows)
                 for y in 0..<strip.count {
                     for x in 0..<captured.width { image[x, strip.lowerBound + y] = copied[x, y] }

@@ -1,7 +1,10 @@
 // Fuzzes the PNG encoder: any size, alpha, level, filter, band size and pixels give a PNG that
 // libpng reads back as the same pixels, whether encoded whole, written to a descriptor,
 // streamed while its rows arrive with covers put on as they come, or streamed through a ring of
-// strips (a capture's path); a bad level is an error.
+// strips (a capture's path); a bad level is an error. Rows in memory of any length and any
+// distance apart are encoded when they fit it and refused as .bufferSize, before any read, when
+// they do not.
+import CShotguardPNG
 import FuzzSupport
 import Glibc
 import ShotguardBase
@@ -21,7 +24,7 @@ private let scratch: Int32 = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEncoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
-    let path = input.byte() % 4
+    let path = input.byte() % 5
     let width = input.int(in: 1...64)
     let height = input.int(in: 1...64)
     let hasAlpha = input.byte() & 1 == 1
@@ -46,6 +49,9 @@ public func fuzzEncoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     case 2:
         throughRing(image, strip: 1 + Int(arrivals.first ?? 0) % 16, covers: covers, options: options, valid: valid)
+    case 3:
+        inMemoryOfItsOwn(image, strideChange: Int(Int8(bitPattern: arrivals.first ?? 0)),
+                         lengthChange: Int(Int8(bitPattern: arrivals.dropFirst().first ?? 0)), options: options, valid: valid)
     default:
         streamed(image, covers: covers, arrivals: arrivals, options: options, valid: valid)
     }
@@ -133,7 +139,7 @@ private func streamed(_ image: PixelBuffer, covers: [Cover], arrivals: [UInt8], 
     if image.hasAlpha {
         // Covers of rows held elsewhere (an X image, a PNG being decoded) make a mosaic opaque.
         expected.pixels.withUnsafeMutableBytes { bytes in
-            let rows = PixelRows(base: bytes.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4)
+            let rows = validRows(bytes, width: image.width, height: image.height, bytesPerRow: image.width * 4)
             for cover in covers { rows.redact(cover.rect, with: cover.fill) }
         }
     } else {
@@ -141,7 +147,7 @@ private func streamed(_ image: PixelBuffer, covers: [Cover], arrivals: [UInt8], 
     }
     var frame = image.pixels
     frame.withUnsafeMutableBytes { bytes in
-        let rows = PixelRows(base: bytes.baseAddress!, width: image.width, height: image.height, bytesPerRow: image.width * 4)
+        let rows = validRows(bytes, width: image.width, height: image.height, bytesPerRow: image.width * 4)
         if let cut = arrivals.firstIndex(of: 255) {
             cancelled(rows, after: arrivals[..<cut], covers: covers, hasAlpha: image.hasAlpha, options: options)
             return
@@ -193,7 +199,7 @@ private func throughRing(_ image: PixelBuffer, strip: Int, covers: [Cover], opti
     let ringRows = strip * max(1, (strip + besides + strip - 1) / strip)
     var ring = [UInt32](repeating: 0xFFDE_ADBE, count: image.width * ringRows)
     ring.withUnsafeMutableBytes { bytes in
-        let rows = PixelRows(base: bytes.baseAddress!, width: image.width, height: ringRows, bytesPerRow: image.width * 4)
+        let rows = validRows(bytes, width: image.width, height: ringRows, bytesPerRow: image.width * 4)
         check(expected, valid: valid, "through a ring of \(ringRows) rows in strips of \(strip)") { () throws(ImagingError) in
             try written { (fd) throws(ImagingError) in
                 let writer = try PNGStreamWriter(ring: rows, height: image.height, covers: solid, options: options, to: fd,
@@ -210,5 +216,62 @@ private func throughRing(_ image: PixelBuffer, strip: Int, covers: [Cover], opti
                 try writer.finish()
             }
         }
+    }
+}
+
+/// Rows that fit their memory by construction.
+private func validRows(_ memory: UnsafeMutableRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) -> PixelRows {
+    do throws(ImagingError) {
+        return try PixelRows(memory, width: width, height: height, bytesPerRow: bytesPerRow)
+    } catch {
+        require(false, "rows that fit their memory were refused: \(error.description)")
+        fatalError("unreachable")
+    }
+}
+
+/// `image`'s rows copied `strideChange` bytes further apart than its pixels (closer when
+/// negative) into an allocation of exactly `lengthChange` bytes more than they need (fewer when
+/// negative): rows that fit must encode to the image, through PixelRows and through the C
+/// entry point called directly; rows that do not must be refused as .bufferSize by both, and
+/// AddressSanitizer sees any read past the allocation either way.
+private func inMemoryOfItsOwn(_ image: PixelBuffer, strideChange: Int, lengthChange: Int, options: EncodeOptions,
+                              valid: Bool) {
+    let apart = max(0, image.width * 4 + strideChange)
+    let needed = apart * (image.height - 1) + image.width * 4
+    let length = max(0, needed + lengthChange)
+    let fits = apart >= image.width * 4 && length >= needed
+    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 1)
+    defer { memory.deallocate() }
+    memory.initializeMemory(as: UInt8.self, repeating: 0xA5)
+    if fits {
+        image.pixels.withUnsafeBytes { pixels in
+            for row in 0..<image.height {
+                (memory.baseAddress! + row * apart).copyMemory(from: pixels.baseAddress! + row * image.width * 4,
+                                                               byteCount: image.width * 4)
+            }
+        }
+    }
+    var message = [CChar](repeating: 0, count: 256)
+    var job: OpaquePointer?
+    let status = sg_png_compress_bgrx(memory.baseAddress?.assumingMemoryBound(to: UInt8.self), memory.count,
+                                      UInt32(image.width), UInt32(image.height), apart, 0,
+                                      Int32(clamping: options.compressionLevel), options.filter.rawValue,
+                                      UInt32(clamping: options.bandRows), &job, &message, message.count)
+    sg_png_job_free(job)
+    // A bad level is refused before the rows are looked at.
+    require(!valid ? status != 0 : fits ? status == 0 : status == Int32(SG_PNG_BAD_BUFFER),
+            "the encoder's C entry point said \(status) of rows \(apart) bytes apart in \(length) bytes (\(needed) needed)")
+    let rows: PixelRows
+    do throws(ImagingError) {
+        rows = try PixelRows(memory, width: image.width, height: image.height, bytesPerRow: apart)
+    } catch {
+        require(!fits && error.kind == .bufferSize, "rows \(apart) bytes apart in \(length) bytes: \(error.description)")
+        return
+    }
+    require(fits, "rows \(apart) bytes apart were taken in \(length) bytes (\(needed) needed)")
+    var opaque = image
+    opaque.hasAlpha = false
+    check(opaque, valid: valid, "in memory of its own, rows \(apart) bytes apart") { () throws(ImagingError) in
+        try PNGEncoder.encode(rows, options: options, destination: "output.png")
     }
 }

@@ -1,9 +1,11 @@
 // Fuzzes the PNG decoder: any bytes give an image or a one-line error; an image survives a round
 // trip; a rewrite while decoding (redact's path) gives what decode, cover and encode give, or
-// says the data is corrupt.
+// says the data is corrupt. The fast decoders are also handed bytes other than the ones probed
+// (the input as it came after its fixed copy was probed, and cut short): they decline them or
+// say they are corrupt, never reading or writing out of bounds.
 import FuzzSupport
 import Glibc
-import ShotguardImaging
+@testable import ShotguardImaging
 
 /// Smaller than the standard limits so that one input costs milliseconds, not a 256 MiB
 /// allocation; the limit checks themselves are the same code.
@@ -16,7 +18,31 @@ public func fuzzPNG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // The same bytes with valid checksums, which reach the decoding behind libpng's CRC checks.
     let fixed = withCorrectChecksums(input.bytes)
     if fixed != input.bytes { check(fixed) }
+    if let header = FastPNGHeader(fixed) {
+        notWhatWasProbed(input.bytes, probed: header)
+        notWhatWasProbed(Array(input.bytes.prefix(input.bytes.count / 2 + Int(input.bytes.last ?? 0) % 16)), probed: header)
+    }
     return 0
+}
+
+/// `bytes` decoded with what a probe said of other bytes: an image of the probed size, nil
+/// (declined, as corrupt data is), or .corrupt from a rewrite; nothing else, and no access
+/// out of bounds (AddressSanitizer watches the allocations of both decoders).
+private func notWhatWasProbed(_ bytes: [UInt8], probed header: FastPNGHeader) {
+    guard limits.exceeded(width: header.width, height: header.height) == nil else { return }
+    do throws(ImagingError) {
+        if let image = try PNGDecoder.fastDecode(bytes, probed: header, source: "input.png", limits: limits) {
+            require(image.width == header.width && image.height == header.height, "the fast decoder changed the image's size")
+        }
+    } catch {
+        require(false, "the fast decoder threw for bytes not probed: \(error.description)")
+    }
+    require(ftruncate(scratch, 0) == 0 && lseek(scratch, 0, SEEK_SET) == 0, "cannot empty the scratch file")
+    do throws(ImagingError) {
+        try PNGRewrite(bytes, probed: header).write(covers: [], to: scratch, destination: "output.png")
+    } catch {
+        require(error.kind == .corrupt || error.kind == .tooLarge, "a rewrite of bytes not probed: \(error.description)")
+    }
 }
 
 private func check(_ bytes: [UInt8]) {
@@ -57,7 +83,8 @@ private func rewrite(_ bytes: [UInt8], decoded: PixelBuffer?) {
     do throws(ImagingError) {
         try rewrite.write(covers: covers, to: scratch, destination: "output.png")
     } catch {
-        require(error.kind == .corrupt, "the rewrite failed but for corrupt data: \(error.description)")
+        require(error.kind == .corrupt || error.kind == .tooLarge,
+                "the rewrite failed but for corrupt data or memory: \(error.description)")
         return
     }
     guard var expected = decoded else {

@@ -16,6 +16,21 @@
 static const png_uint_32 sg_png_format_bgra = PNG_FORMAT_BGRA;
 static const png_uint_32 sg_png_format_linear_rgba = PNG_FORMAT_LINEAR_RGB_ALPHA;
 
+/* What the entry points below return: every one that takes a buffer takes its length too, and
+ * checks it against what it will read or write before touching it. */
+enum {
+    SG_PNG_OK = 0,
+    /* The data is not what its chunks say (a decoder), or something failed (an encoder: the
+     * message in err). */
+    SG_PNG_FAILED = -1,
+    /* A buffer handed in does not hold what the other arguments say is read or written of it
+     * (fewer bytes than the rows, rows closer together than a row's pixels): nothing of it was
+     * touched. */
+    SG_PNG_BAD_BUFFER = -2,
+    /* There was no memory for the work. */
+    SG_PNG_NO_MEMORY = -3
+};
+
 /* Row filters shotguard can ask for. */
 enum {
     SG_PNG_FILTER_NONE = 0,
@@ -44,8 +59,9 @@ typedef struct sg_png_job sg_png_job;
  * band_rows is the rows per compressed band, 0 for just under 64 KiB each; any other value is
  * taken at most as the image's height and as 256 MiB of filtered rows, so there is always
  * at least one band.
- * Compresses on up to one thread per core. Returns 0 with the job in *job (its PNG's size from
- * sg_png_size); otherwise -1 with a message in err (NUL-terminated). */
+ * Compresses on up to one thread per core. Returns SG_PNG_OK with the job in *job (its PNG's size
+ * from sg_png_size); otherwise SG_PNG_BAD_BUFFER (the pixels or bytes_per_row do not hold the
+ * rows) or another SG_PNG_* code, with a message in err (NUL-terminated). */
 int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
                          size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
                          sg_png_job **job, char *err, size_t err_size);
@@ -53,15 +69,17 @@ int sg_png_compress_bgrx(const unsigned char *pixels, size_t pixels_size, uint32
 /* The size of the PNG a job writes. */
 size_t sg_png_size(const sg_png_job *job);
 
-/* Writes the whole PNG (only IHDR, IDAT and IEND) into out, which holds sg_png_size bytes:
- * the caller's buffer, so the file is not copied again. */
-void sg_png_write(const sg_png_job *job, unsigned char *out);
+/* Writes the whole PNG (only IHDR, IDAT and IEND) into out, which holds out_size bytes: the
+ * caller's buffer, so the file is not copied again. SG_PNG_OK, or SG_PNG_BAD_BUFFER, writing
+ * nothing, when out_size is not sg_png_size. */
+int sg_png_write(const sg_png_job *job, unsigned char *out, size_t out_size);
 
 void sg_png_job_free(sg_png_job *job);
 
 /* Compresses as sg_png_compress_bgrx does and writes the PNG to fd as its bands finish, in
- * order (stream.c): the file is never whole in memory. Returns 0, or -1 with a message in err
- * (a failed write names its errno); what was written before a failure is not a PNG. */
+ * order (stream.c): the file is never whole in memory. Returns SG_PNG_OK, or an SG_PNG_* code
+ * with a message in err (a failed write names its errno); what was written before a failure is
+ * not a PNG. */
 int sg_png_write_bgrx(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
                       size_t bytes_per_row, int has_alpha, int level, int filter, uint32_t band_rows,
                       int fd, char *err, size_t err_size);
@@ -69,7 +87,8 @@ int sg_png_write_bgrx(const unsigned char *pixels, size_t pixels_size, uint32_t 
 /* A PNG written to a file descriptor while its rows still arrive (stream.c): a capture grabbed
  * in strips, a PNG being decoded. Start writes the signature and IHDR and starts one worker
  * per core but one; each band is compressed once sg_png_stream_rows says its rows are final,
- * and written as soon as the bands above it are. NULL with err set when it cannot start.
+ * and written as soon as the bands above it are. NULL with err set and the SG_PNG_* code in
+ * *status (when status is not NULL) when it cannot start.
  * layout is one SG_PNG_SOURCE_*; pixels_size the bytes at pixels, which must hold every row.
  * ring_rows 0: the rows are all there, height of them. Otherwise the pixels hold ring_rows
  * rows and row y of the image is row y % ring_rows of them: the rows of a capture arrive in
@@ -79,7 +98,7 @@ typedef struct sg_png_stream sg_png_stream;
 
 sg_png_stream *sg_png_stream_start(const unsigned char *pixels, size_t pixels_size, uint32_t width, uint32_t height,
                                    size_t bytes_per_row, uint32_t ring_rows, int layout, int has_alpha, int level,
-                                   int filter, uint32_t band_rows, int fd, char *err, size_t err_size);
+                                   int filter, uint32_t band_rows, int fd, int *status, char *err, size_t err_size);
 
 /* The rows of each band (all but the last) that an encoder of this image would use, with
  * band_rows asked for as sg_png_compress_bgrx takes it: what a ring must hold besides a strip.
@@ -123,22 +142,30 @@ int sg_deflate_end_by_walking(const unsigned char *data, size_t size, size_t *he
 
 /* The fast read path (decode.c). Probe returns 1 when png is an 8-bit RGB or RGBA,
  * non-interlaced PNG without tRNS or PLTE whose critical chunks have good CRCs, with its size
- * and the total of its IDAT data; 0 otherwise. Nothing is allocated. */
+ * and the total of its IDAT data; 0 otherwise. Nothing is allocated.
+ * The decoders below trust nothing the probe said of the bytes they are given: they walk the
+ * chunks again, each chunk's length checked against the bytes left and each IDAT copied only
+ * into the room left of idat_size, so bytes that are not the ones probed (another file, one
+ * cut short or grown since, chunk lengths that lie) are SG_PNG_FAILED, never a read or write
+ * out of bounds. */
 int sg_png_fast_probe(const unsigned char *png, size_t size, uint32_t *width, uint32_t *height, int *has_alpha,
                       size_t *idat_size);
 
-/* Inflates and unfilters a probed PNG into width * height B,G,R,A pixels (0xAARRGGBB words).
- * Returns 0, or -1 for corrupt data or no memory (then read it with libpng instead). */
+/* Inflates and unfilters a probed PNG into pixels, which holds pixel_count B,G,R,A pixels
+ * (0xAARRGGBB words): width * height of them. Returns SG_PNG_OK; SG_PNG_BAD_BUFFER when
+ * pixel_count is not width * height (nothing written); SG_PNG_FAILED for data that is not what
+ * was probed or is corrupt, SG_PNG_NO_MEMORY (then read it with libpng instead). */
 int sg_png_fast_decode(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
-                       size_t idat_size, uint32_t *pixels);
+                       size_t idat_size, uint32_t *pixels, size_t pixel_count);
 
 /* Inflates a probed PNG into rows, which holds exactly its filtered data ((width * channels
  * + 1) * height bytes: each row's filter byte, then its bytes), and unfilters each row in
  * place, calling rows_done(context, n) each time rows 0..<n are unfiltered (every few rows, and
  * once at the end), so that they can be worked on, and encoded as SG_PNG_SOURCE_RGB rows one
- * byte in and width * channels + 1 apart, during the decode. Returns 0, or -1 for corrupt data,
- * no memory or a rows buffer of another size; a failure can come after some calls (a bad
- * filter byte), and the rows reported are right. */
+ * byte in and width * channels + 1 apart, during the decode. Returns SG_PNG_OK;
+ * SG_PNG_BAD_BUFFER for a rows buffer of another size (nothing touched); SG_PNG_FAILED for
+ * corrupt data or data that is not what was probed; SG_PNG_NO_MEMORY. A failure can come after
+ * some calls (a bad filter byte), and the rows reported are right. */
 int sg_png_fast_unfilter_rows(const unsigned char *png, size_t size, uint32_t width, uint32_t height, int has_alpha,
                               size_t idat_size, unsigned char *rows, size_t rows_size,
                               void (*rows_done)(void *context, uint32_t rows), void *context);

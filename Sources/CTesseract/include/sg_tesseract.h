@@ -56,8 +56,10 @@ int sg_tess_base_api_init4(SGTessBaseAPI *api, const char *datapath, const char 
                            char **names, char **values, size_t count);
 int sg_tess_base_api_set_variable(SGTessBaseAPI *api, const char *name, const char *value);
 void sg_tess_base_api_set_page_seg_mode(SGTessBaseAPI *api, SGTessPageSegMode mode);
-void sg_tess_base_api_set_image(SGTessBaseAPI *api, const unsigned char *data, int width, int height,
-                                int bytes_per_pixel, int bytes_per_line);
+/* Hands Tesseract the image at data (length bytes: height rows of width * bytes_per_pixel bytes,
+ * bytes_per_line apart). 0, or -1, handing nothing over, when the rows do not lie in length. */
+int sg_tess_base_api_set_image(SGTessBaseAPI *api, const unsigned char *data, size_t length, int width, int height,
+                               int bytes_per_pixel, int bytes_per_line);
 void sg_tess_base_api_set_source_resolution(SGTessBaseAPI *api, int ppi);
 int sg_tess_base_api_recognize(SGTessBaseAPI *api);
 void sg_tess_base_api_clear(SGTessBaseAPI *api);
