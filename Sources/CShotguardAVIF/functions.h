@@ -9,7 +9,7 @@
     X(avifDecoderCreate) X(avifDecoderDestroy) X(avifDecoderSetIOMemory) X(avifDecoderParse)                   \
     X(avifDecoderNextImage) X(avifRGBImageSetDefaults) X(avifImageYUVToRGB) X(avifImageRGBToYUV)                \
     X(avifImageCreate) X(avifImageDestroy) X(avifEncoderCreate) X(avifEncoderWrite) X(avifEncoderDestroy)      \
-    X(avifRWDataFree) X(avifResultToString) X(avifCodecName)
+    X(avifRWDataFree) X(avifResultToString)
 
 /* __typeof__ only names the declaration's type: nothing here makes the linker look for libavif. */
 #define SG_AVIF_SLOT(name) __typeof__(name) *name;

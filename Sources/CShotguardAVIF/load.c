@@ -27,7 +27,3 @@ int sg_avif_load(char *error, size_t size) {
     if (outcome != 0 && error != NULL && size > 0) snprintf(error, size, "%s", reason);
     return outcome;
 }
-
-const char *sg_avif_encoder_name(void) {
-    return sg_avif_functions.avifCodecName(AVIF_CODEC_CHOICE_AUTO, AVIF_CODEC_FLAG_CAN_ENCODE);
-}

@@ -13,7 +13,6 @@ sd_bus *sg_sd_bus_flush_close_unref(sd_bus *bus) { return F.sd_bus_flush_close_u
 int sg_sd_bus_get_fd(sd_bus *bus) { return F.sd_bus_get_fd(bus); }
 int sg_sd_bus_get_events(sd_bus *bus) { return F.sd_bus_get_events(bus); }
 int sg_sd_bus_get_timeout(sd_bus *bus, uint64_t *timeout_usec) { return F.sd_bus_get_timeout(bus, timeout_usec); }
-int sg_sd_bus_get_unique_name(sd_bus *bus, const char **unique) { return F.sd_bus_get_unique_name(bus, unique); }
 int sg_sd_bus_process(sd_bus *bus, sd_bus_message **r) { return F.sd_bus_process(bus, r); }
 
 int sg_sd_bus_send(sd_bus *bus, sd_bus_message *m, uint64_t *cookie) { return F.sd_bus_send(bus, m, cookie); }
@@ -87,6 +86,3 @@ int sg_sd_bus_message_append_array(sd_bus_message *m, char type, const void *ptr
     return F.sd_bus_message_append_array(m, type, ptr, size);
 }
 const char *sg_sd_bus_message_get_path(sd_bus_message *m) { return F.sd_bus_message_get_path(m); }
-int sg_sd_bus_emit_properties_changed_strv(sd_bus *bus, const char *path, const char *interface, char **names) {
-    return F.sd_bus_emit_properties_changed_strv(bus, path, interface, names);
-}

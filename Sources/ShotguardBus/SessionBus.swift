@@ -92,14 +92,6 @@ public final class SessionBus {
         return Double(usec) / 1e6
     }
 
-    /// This connection's unique name (`:1.42`), once the bus has assigned it.
-    public var uniqueName: String? {
-        guard let handle else { return nil }
-        var name: UnsafePointer<CChar>?
-        guard sg_sd_bus_get_unique_name(handle, &name) >= 0, let name else { return nil }
-        return String(cString: name)
-    }
-
     /// Reads, dispatches and writes whatever is ready, without waiting: method calls reach their
     /// handlers, replies their callbacks. At most `limit` messages a call, so a flood cannot
     /// hold the caller's loop; the deadline is then due at once. Throws once, when the

@@ -43,17 +43,6 @@ public final class Outbox {
         return true
     }
 
-    /// Whether the lock is taken by another process (without taking it).
-    public func isLockedElsewhere() -> Bool {
-        if lockDescriptor >= 0 { return false }
-        let fd = open(folder + "/lock", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return true }
-        flock(fd, LOCK_UN)
-        return false
-    }
-
     /// The folder's modification time: it changes when an entry is added or removed.
     public var stamp: Double? {
         var status = stat()

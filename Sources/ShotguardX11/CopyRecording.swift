@@ -57,9 +57,6 @@ struct CopyRecording {
         pinned[client] = resources.isEmpty ? nil : resources
     }
 
-    /// Whether `resource` keeps `client` recorded.
-    func isPinned(_ client: UInt32, _ resource: UInt32) -> Bool { pinned[client]?.contains(resource) ?? false }
-
     /// The client disconnected: the server forgot it, and so does this.
     mutating func ended(_ client: UInt32) {
         registered[client] = nil

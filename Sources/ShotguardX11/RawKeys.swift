@@ -84,6 +84,4 @@ public final class RawKeys {
         guard raw.detail >= 0, raw.detail < 256, keycodes[Int(raw.detail)] else { return nil }
         return UInt(raw.time)
     }
-
-    func isTriggerPress(_ event: inout XEvent) -> Bool { triggerPressTime(&event) != nil }
 }

@@ -108,9 +108,6 @@ public final class ScreenReadSource {
     /// Whether the server went away; the descriptors then stay readable and must be dropped.
     public var isLost: Bool { data?.isLost ?? true || copyData?.isLost ?? true }
 
-    /// Reads not delivered because one `read()` call had too many (`RecordCollector.limit`).
-    public var droppedReads: Int { collector.dropped }
-
     /// When a client may next leave the copy context: call `read()` then (nil: none waits).
     public var deadline: Double? { collector.copyDeadline }
 

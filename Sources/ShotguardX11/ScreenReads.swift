@@ -12,10 +12,6 @@ public struct ScreenRead: Sendable, Equatable {
         case copyArea = "CopyArea", copyPlane = "CopyPlane"
         /// RENDER's Composite from a picture of the root or another client's window (maim, cairo).
         case renderComposite = "RenderComposite"
-
-        /// Whether the read copies into a drawable of the reader's (the pixels stay in the
-        /// server until the reader reads that drawable or its shared memory).
-        public var isCopy: Bool { self == .copyArea || self == .copyPlane || self == .renderComposite }
     }
 
     public let request: Request

@@ -62,8 +62,6 @@ final class SharedMemoryImage {
         info.deallocate()
     }
 
-    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-
     /// Whether a grab of this size fits in the segment.
     func fits(width: Int, height: Int) -> Bool {
         width * height * (Int(image.pointee.bits_per_pixel) / 8) <= capacity

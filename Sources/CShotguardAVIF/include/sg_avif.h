@@ -13,9 +13,6 @@
  * `error`. */
 int sg_avif_load(char *error, size_t size);
 
-/* Whether the loaded libavif has an AV1 encoder, and which: "aom", "rav1e"… or NULL. */
-const char *sg_avif_encoder_name(void);
-
 /* What an AVIF's image is, as its boxes say. */
 struct sg_avif_info {
     uint32_t width, height, depth;

@@ -30,7 +30,6 @@ sd_bus *sg_sd_bus_flush_close_unref(sd_bus *bus);
 int sg_sd_bus_get_fd(sd_bus *bus);
 int sg_sd_bus_get_events(sd_bus *bus);
 int sg_sd_bus_get_timeout(sd_bus *bus, uint64_t *timeout_usec);
-int sg_sd_bus_get_unique_name(sd_bus *bus, const char **unique);
 int sg_sd_bus_process(sd_bus *bus, sd_bus_message **r);
 
 /* Calls, objects, names and matches. */
@@ -74,8 +73,6 @@ int sg_sd_bus_message_skip(sd_bus_message *m, const char *types);
 /* An array of fixed-size elements in one call (`ay` of an icon's pixels). */
 int sg_sd_bus_message_append_array(sd_bus_message *m, char type, const void *ptr, size_t size);
 const char *sg_sd_bus_message_get_path(sd_bus_message *m);
-/* org.freedesktop.DBus.Properties.PropertiesChanged for `names` (NULL-terminated). */
-int sg_sd_bus_emit_properties_changed_strv(sd_bus *bus, const char *path, const char *interface, char **names);
 
 /* Vtable entries. SD_BUS_VTABLE_START, SD_BUS_METHOD and SD_BUS_SIGNAL are initializer macros,
  * which Swift cannot expand; these fill one entry each. The strings given must live as long as

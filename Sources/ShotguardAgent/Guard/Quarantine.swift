@@ -45,8 +45,6 @@ public struct QuarantineError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public let kind: Kind
 
-    public var isUnknownEntry: Bool { kind == .unknownEntry }
-
     init(_ description: String, kind: Kind = .failure) {
         self.description = description
         self.kind = kind

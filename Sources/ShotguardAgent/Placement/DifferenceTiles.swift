@@ -27,8 +27,6 @@ struct DifferenceTiles: Sendable, Equatable {
         count += 1
     }
 
-    func isMarked(column: Int, row: Int) -> Bool { marked[row * columns + column] }
-
     /// Each group of touching marked tiles (sides or corners) as its bounding box in pixels,
     /// clipped to `width`×`height`.
     func areas(width: Int, height: Int) -> [Rect] {

@@ -12,10 +12,6 @@ struct SpoolReporter {
     let compressionLevel: Int
     let retention: SpoolRetention
 
-    static let defaultKeep = 500
-    /// Reports are kept a day by default (`--keep-for`).
-    static let defaultKeepFor = 86_400.0
-
     /// `$XDG_STATE_HOME/shotguard/reports`, else `~/.local/state/shotguard/reports`.
     static var defaultFolder: String { UserFolders.stateFolder() + "/reports" }
 

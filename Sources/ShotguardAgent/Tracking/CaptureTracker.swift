@@ -322,8 +322,6 @@ struct CaptureTracker {
         [queue.deadline(at: now.monotonic), event?.settleTime].compactMap { $0 }.min()
     }
 
-    var hasWaitingCandidates: Bool { !queue.isEmpty }
-
     /// `20261129-140703-120`: local time to the millisecond, unique enough for one user's screen.
     static func eventID(at now: Moment) -> String {
         let t = CalendarTime(now.wall)
