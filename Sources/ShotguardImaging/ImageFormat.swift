@@ -1,4 +1,5 @@
 // The image formats shotguard reads and writes: the one list, each told apart by its bytes or a file name.
+import ShotguardBase
 
 /// An image file format. Each case names its codec in `entry`: that line is the registry.
 public enum ImageFormat: String, Sendable, CaseIterable {
@@ -35,8 +36,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     public static var writableNames: [String] { allCases.filter(\.isWritable).flatMap(\.names) }
     /// The formats' titles as a list for a sentence: "PNG, JPEG, … or XWD" (`last` joins the last two).
     public static func titles(_ formats: [ImageFormat] = allCases, last: String = "or") -> String {
-        let titles = formats.map(\.title)
-        return titles.count < 2 ? titles.joined() : titles.dropLast().joined(separator: ", ") + " \(last) " + titles[titles.count - 1]
+        String(listing: formats.map(\.title), last: last)
     }
 
     /// The format whose signature starts `bytes`, or nil for anything else.

@@ -52,8 +52,7 @@ enum CLI {
                 Console.output(groupHelp(first) ?? "")
                 return .success
             }
-            let known = members.count == 2 ? members.joined(separator: " or ")
-                : members.dropLast().joined(separator: ", ") + " or " + members.last!
+            let known = String(listing: members)
             let wanted = arguments.dropFirst().first.map { "unknown \(first) command '\(printable($0))'" } ?? "\(first) needs a command"
             Console.error("shotguard: \(wanted) (expected \(known); see 'shotguard \(first) --help')\n")
             return .usage

@@ -3,11 +3,6 @@ import ShotguardBase
 import ShotguardImaging
 
 enum ImageOutput {
-    /// `a, b or c`: the items of a sentence's list.
-    static func list(_ items: [String], _ last: String) -> String {
-        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " \(last) " + items[items.count - 1]
-    }
-
     /// As PNG at zlib `compressionLevel`.
     static func write(_ image: PixelBuffer, to path: String, compressionLevel: Int) throws(CLIError) {
         try write(image, to: path, as: .png(EncodeOptions(compressionLevel: compressionLevel, filter: EncodeOptions.fast.filter)))
@@ -45,7 +40,7 @@ extension ParsedArguments {
         let name: String
         if let given = value("format") {
             guard ImageFormat(name: given)?.isWritable == true else {
-                throw .usage("--format: '\(given)' is not a format shotguard writes (expected \(ImageOutput.list(names, "or")))")
+                throw .usage("--format: '\(given)' is not a format shotguard writes (expected \(String(listing: names)))")
             }
             name = given.lowercased()
         } else if output == "-" {
@@ -55,7 +50,7 @@ extension ParsedArguments {
             name = output[output.index(after: dot)...].lowercased()
         } else {
             throw .usage("-o '\(output)': the extension names no image format; end the name in "
-                + ImageOutput.list(names.map { "." + $0 }, "or") + ", or give --format " + names.joined(separator: "|"))
+                + String(listing: names.map { "." + $0 }) + ", or give --format " + names.joined(separator: "|"))
         }
         let format = ImageFormat(name: name) ?? .png
         let quality = try value("quality").map { text throws(CLIError) in
