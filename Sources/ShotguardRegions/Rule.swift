@@ -5,7 +5,7 @@ import ShotguardImaging
 import ShotguardScreen
 
 /// What a rule's geometry is relative to.
-public enum Target: String, Sendable {
+public enum Target: String, Sendable, CaseIterable {
     /// The client area of every viewable window that meets all the rule's matches.
     case window
     /// The root window.

@@ -1,13 +1,14 @@
 // Turns the tokens of one line into a `Rule`, or an error that points at the offending column.
 
+import ShotguardBase
 import ShotguardImaging
 import ShotguardScreen
 
 /// The words a rule may contain after its target, for "expected" messages.
 let expectedWords = "class=, instance=, title=, title~, type=, a geometry WxH+X+Y or fill="
 
-/// The targets, for "expected" messages.
-let expectedTargets = "'window', 'screen', 'monitor', 'field' or 'text', the first four optionally after 'allow'"
+/// The targets, for "expected" messages (every one but `text` may follow `allow`).
+let expectedTargets = String(listing: Target.allCases.map { "'\($0.rawValue)'" }) + ", the first four optionally after 'allow'"
 
 /// Parses one non-blank line. `line` is the 1-based line number stored in the rule.
 func parseRule(_ tokenized: TokenizedLine, line: Int, origin: RuleOrigin = .user) throws(LineError) -> Rule {

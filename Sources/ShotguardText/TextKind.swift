@@ -1,4 +1,5 @@
 // The kinds of secret a `text` rule looks for, and what a found one looks like.
+import ShotguardBase
 import ShotguardImaging
 
 /// What a `text` rule finds.
@@ -15,8 +16,11 @@ public enum TextKind: String, Sendable, CaseIterable, Hashable {
     /// The rule's own regular expression.
     case pattern
 
+    /// The kind as a regions file spells it: its name, or `pattern~"REGEX"` with its expression.
+    var form: String { self == .pattern ? "pattern~\"REGEX\"" : rawValue }
+
     /// The kinds as a regions file spells them, for "expected" messages.
-    public static let expectedForms = "card, email, iban, key or pattern~\"REGEX\""
+    public static let expectedForms = String(listing: allCases.map(\.form))
 }
 
 /// Where a match's text came from.
