@@ -30,8 +30,10 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// Whether `--quality` applies to it.
     public var takesQuality: Bool { entry.codec.takesQuality }
 
-    /// Every extension of every format: what the file watcher looks at.
-    public static let extensions: Set<String> = Set(allCases.flatMap(\.names))
+    /// Every extension of every format and the format it names: the one map from a file's
+    /// name to its format (the file watcher looks up every name it is told of here).
+    private static let byName = Dictionary(allCases.flatMap { format in format.names.map { ($0, format) } },
+                                           uniquingKeysWith: { first, _ in first })
     /// The extensions and `--format` values of the formats shotguard writes, in order.
     public static var writableNames: [String] { allCases.filter(\.isWritable).flatMap(\.names) }
     /// The formats' titles as a list for a sentence: "PNG, JPEG, … or XWD" (`last` joins the last two).
@@ -46,16 +48,22 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? { bytes.withUnsafeBytes { sniff($0) } }
 
+    /// The extension of a file name or path as written (after its last dot, in its last
+    /// component), whether or not it names a format; nil when it has none.
+    public static func fileExtension(of path: String) -> Substring? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return path[path.index(after: dot)...]
+    }
+
     /// The format a file name's extension names (`.png`, `.jpg`, `.tif`, `.ppm`…, any case).
     public init?(path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        self.init(name: String(path[path.index(after: dot)...]))
+        guard let written = ImageFormat.fileExtension(of: path) else { return nil }
+        self.init(name: String(written))
     }
 
     /// The format a `--format` value or an extension names (any of `names`, any case).
     public init?(name: String) {
-        let lowered = name.lowercased()
-        guard let format = ImageFormat.allCases.first(where: { $0.names.contains(lowered) }) else { return nil }
+        guard let format = ImageFormat.byName[name.lowercased()] else { return nil }
         self = format
     }
 

@@ -45,9 +45,8 @@ extension ParsedArguments {
             name = given.lowercased()
         } else if output == "-" {
             name = "png"
-        } else if let dot = output.lastIndex(of: "."), !output[dot...].contains("/"),
-                  ImageFormat(name: String(output[output.index(after: dot)...]))?.isWritable == true {
-            name = output[output.index(after: dot)...].lowercased()
+        } else if let written = ImageFormat.fileExtension(of: output), ImageFormat(name: String(written))?.isWritable == true {
+            name = written.lowercased()
         } else {
             throw .usage("-o '\(output)': the extension names no image format; end the name in "
                 + String(listing: names.map { "." + $0 }) + ", or give --format " + names.joined(separator: "|"))

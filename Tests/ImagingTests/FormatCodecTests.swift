@@ -16,6 +16,11 @@ final class FormatCodecTests: XCTestCase {
         XCTAssertNil(ImageFormat(path: "dir.png/file"))
         XCTAssertNil(ImageFormat(path: "shot"))
         XCTAssertEqual(ImageFormat(name: "jpg"), .jpeg)
+        XCTAssertEqual(ImageFormat(path: "scan.TIF"), .tiff)
+        XCTAssertNil(ImageFormat(path: "shot.png.part"))
+        XCTAssertEqual(ImageFormat.fileExtension(of: "a.b/shot.JPeG"), "JPeG", "as written, in the last component")
+        XCTAssertEqual(ImageFormat.fileExtension(of: "notes.txt"), "txt", "whether or not it names a format")
+        XCTAssertNil(ImageFormat.fileExtension(of: "a.b/shot"))
     }
 
     /// A tool still writing its file: every proper prefix is incomplete, the whole file complete.

@@ -28,8 +28,6 @@ enum ScreenshotFileClassifier {
         "bildschirmfoto", "captura", "capture d", "schermata", "zrzut ekranu", "skärmbild", "schermafbeelding",
         "снимок экрана", "スクリーンショット", "屏幕截图",
     ]
-    /// The extensions of every format the imaging layer reads (`ImageFormat`, the one list).
-    static let imageExtensions = ImageFormat.extensions
     static let maximumSize = 64 * 1024 * 1024
     static let maximumAge = 5.0
 
@@ -38,9 +36,10 @@ enum ScreenshotFileClassifier {
         looksLikeImage(name.lossyText)
     }
 
+    /// An extension of a format the imaging layer reads (`ImageFormat`, the one list) on a name
+    /// that is not hidden.
     static func looksLikeImage(_ name: String) -> Bool {
-        guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
-        return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+        !name.hasPrefix(".") && ImageFormat(path: name) != nil
     }
 
     static func isStronglyNamed(_ path: BytePath) -> Bool {
