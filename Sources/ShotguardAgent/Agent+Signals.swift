@@ -114,7 +114,7 @@ extension Agent {
             + "from \(read.ownerDescription); \(read.targets.count) targets read\(read.complete ? "" : ", not all")")
         log.events.say("clipboard", [("type", read.imageTargets.first.map(JSON.string) ?? .null), ("bytes", .number(read.image.count)),
                                      ("incremental", .bool(read.incremental)), ("targets", .number(read.targets.count)),
-                                     ("complete", .bool(read.complete))])
+                                     ("complete", .bool(read.complete)), ("owner", .string(hexID(read.owner)))])
         let process = ClientProcess.of(window: read.owner, on: inputs.display)
         let owner = ClipboardOwner(window: read.owner, description: read.ownerDescription, process: process,
                                    selectionTime: read.selectionTime)

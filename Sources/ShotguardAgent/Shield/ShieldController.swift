@@ -32,6 +32,9 @@ final class ShieldController {
     /// The server time once its covers were mapped: a read stamped between the two may have
     /// been made without them.
     private var coveredServerTime: UInt?
+    /// Screenshot programs' latest reads, with their server time: a read the server executed
+    /// after a key but before its covers can reach the agent before the key does.
+    private var recentReads: [(program: String, serverTime: UInt)] = []
     private var paused = false
     /// The programs the sentinel was last told to trust.
     private var trusted: [ProgramName] = []
@@ -92,6 +95,11 @@ final class ShieldController {
         let record = ShieldRecord(keyTime: wallNow - (monotonicNow - readAt), mappedAfterMs: (mappedAt - readAt) * 1000,
                                   covers: covers, serverTime: serverTime)
         log.verbose("shield key: \(record.covers) covers mapped \(JSON.fixed(record.mappedAfterMs, digits: 3)) ms after the key was read")
+        // Reads heard before the key that the server executed after it, before its covers.
+        for read in recentReads where covers > 0 && read.serverTime >= serverTime && coveredTime.map({ read.serverTime < $0 }) ?? true {
+            lostRace(read.program, serverTime: read.serverTime)
+        }
+        recentReads = []
         return record
     }
 
@@ -104,6 +112,9 @@ final class ShieldController {
             let interval = readers[client].map { now - $0.last }
             readers[client] = (now, interval ?? readers[client]?.interval)
         }
+        if ScreenshotPrograms.contains(program), serverTime != 0 {
+            recentReads = Array((recentReads + [(program, serverTime)]).suffix(8))
+        }
         guard let downAt, serverTime != 0, let keyServerTime else { return }
         guard serverTime >= keyServerTime else {
             if ScreenshotPrograms.contains(program), let readAfterKeyMs, readAfterKeyMs > -Self.limit * 1000 {
@@ -114,11 +125,16 @@ final class ShieldController {
             return
         }
         if let coveredServerTime, serverTime < coveredServerTime, ScreenshotPrograms.contains(program) {
-            log.warning("shield: \(program) read the screen while the key's covers were going up (its read at server time "
-                + "\(serverTime), the covers up at \(coveredServerTime)): the shield may have lost the race; guard handles its image")
-            log.events.say("shield-lost", [("program", .string(program)), ("when", .string("covers-going-up"))])
+            lostRace(program, serverTime: serverTime)
         }
         self.downAt = min(downAt, now + Self.readMargin)
+    }
+
+    private func lostRace(_ program: String, serverTime: UInt) {
+        let covered = coveredServerTime.map { "the covers up at \($0)" } ?? "the covers' time unknown"
+        log.warning("shield: \(program) read the screen while the key's covers were going up (its read at server time "
+            + "\(serverTime), \(covered)): the shield may have lost the race; guard handles its image")
+        log.events.say("shield-lost", [("program", .string(program)), ("when", .string("covers-going-up"))])
     }
 
     /// A screenshot settled (its image arrived, or the tool's window went).
