@@ -110,7 +110,7 @@ def bench_sharing(seconds=10, width=1920, height=1080):
                 # the agent: they copy its own window); after them the server no longer hooks them.
                 early = throughput(display, tests, repeats=1, seconds=1)
                 steady = throughput(display, tests)
-                covered = "covers up while the recording runs" in agent.log.decode(errors="replace")
+                covered = "covers up over what the recording reads" in agent.log.decode(errors="replace")
             finally:
                 agent.stop()
     finally:
