@@ -146,7 +146,8 @@ let package = Package(
         .testTarget(name: "DocsTests", dependencies: ["ShotguardTestSupport"], swiftSettings: strict),
         // The agent's decisions (tracker, policy, queue, recent keys, reports), with no X server.
         .testTarget(name: "AgentDecisionTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
-                                                               "ShotguardScreen", "ShotguardX11", "ShotguardBase", "ShotguardBus"],
+                                                               "ShotguardScreen", "ShotguardX11", "ShotguardBase", "ShotguardBus",
+                                                               "ShotguardTestSupport"],
                     swiftSettings: strict),
         // The session-bus service, client and notifications against a private dbus-daemon.
         .testTarget(name: "BusTests", dependencies: ["ShotguardBus", "ShotguardBase", "ShotguardTestSupport"], swiftSettings: strict),

@@ -3,6 +3,7 @@ import Foundation
 @testable import ShotguardAgent
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class FollowingDecisionTests: XCTestCase {
@@ -71,30 +72,13 @@ final class FollowingDecisionTests: XCTestCase {
 
     /// An annotated late save: it differs from both screens, least from the one of its read.
     func testAnImageIsPlacedOnTheScreenItDiffersFromLeast() {
-        let read = WatchPattern.noise(width: 512, height: 256, seed: 1)
-        let now = WatchPattern.noise(width: 512, height: 256, seed: 2)
+        let read = Pixels.noise(width: 512, height: 256, seed: 1)
+        let now = Pixels.noise(width: 512, height: 256, seed: 2)
         var annotated = read
         for x in 400..<440 { annotated[x, 200] = 0xFFFF_0000 }
         let context = Fixture.snapshot(at: 0, width: 512, height: 256).context
         let chosen = Aligner.alignOnBest(annotated, screens: [(now, context), (read, context)], verify: false)
         XCTAssertEqual(chosen?.screen, 1, "the screen of the read, not today's")
         XCTAssertEqual(Aligner.alignOnBest(read, screens: [(now, context), (read, context)], verify: false)?.alignment.verified, true)
-    }
-}
-
-/// Pseudo-random pixels, every row different.
-enum WatchPattern {
-    static func noise(width: Int, height: Int, seed: UInt32) -> PixelBuffer {
-        var image = PixelBuffer(width: width, height: height)
-        var state = seed &* 2_654_435_761 | 1
-        for y in 0..<height {
-            for x in 0..<width {
-                state ^= state << 13
-                state ^= state >> 17
-                state ^= state << 5
-                image[x, y] = 0xFF00_0000 | (state & 0x7F7F7F) | 0x202020
-            }
-        }
-        return image
     }
 }

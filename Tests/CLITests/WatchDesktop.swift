@@ -63,17 +63,7 @@ final class WatchDesktop {
 
     /// Pseudo-random pixels: every row differs from every other, as on a busy screen.
     static func pattern(width: Int, height: Int, seed: UInt32, mask: UInt32 = 0x7F7F7F) -> PixelBuffer {
-        var image = PixelBuffer(width: width, height: height)
-        var state = seed &* 2_654_435_761 | 1
-        for y in 0..<height {
-            for x in 0..<width {
-                state ^= state << 13
-                state ^= state >> 17
-                state ^= state << 5
-                image[x, y] = 0xFF00_0000 | (state & mask) | 0x202020
-            }
-        }
-        return image
+        Pixels.noise(width: width, height: height, seed: seed, mask: mask)
     }
 
     static func wallpaper(width: Int, height: Int) -> PixelBuffer { pattern(width: width, height: height, seed: 1) }

@@ -3,6 +3,22 @@ import ShotguardImaging
 import XCTest
 
 public enum Pixels {
+    /// Pseudo-random pixels (xorshift from `seed`): every row differs from every other, as on a
+    /// busy screen; the channels stay within `mask` above 0x20.
+    public static func noise(width: Int, height: Int, seed: UInt32, mask: UInt32 = 0x7F7F7F) -> PixelBuffer {
+        var image = PixelBuffer(width: width, height: height)
+        var state = seed &* 2_654_435_761 | 1
+        for y in 0..<height {
+            for x in 0..<width {
+                state ^= state << 13
+                state ^= state >> 17
+                state ^= state << 5
+                image[x, y] = 0xFF00_0000 | (state & mask) | 0x202020
+            }
+        }
+        return image
+    }
+
     /// An opaque image whose every pixel differs from its neighbours and whose channels stay in
     /// 0x40...0xBF, so no pixel is black, white, #ff0000 or #00ff00 and a missed fill or a
     /// capture one pixel off shows. The input of redact tests and the test desktops' wallpaper.
