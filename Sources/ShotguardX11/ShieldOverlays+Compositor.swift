@@ -30,7 +30,7 @@ extension ShieldOverlays {
 
     /// Follows the compositing manager's arrivals and departures on this connection (XFixes
     /// selection events, read by `compositorChanged`), starting from whether one is there now.
-    public func followCompositor() {
+    func followCompositor() {
         guard !display.isLost else { return }
         let events = XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask
             | XFixesSelectionClientCloseNotifyMask
@@ -41,7 +41,7 @@ extension ShieldOverlays {
     /// Whether `event` says a compositing manager came or went (then noted); false for any
     /// other event. A manager takes the selection before it makes its overlay window: that is
     /// looked up later (`windowMapped`, `settle`).
-    public func compositorChanged(_ event: inout XEvent) -> Bool {
+    func compositorChanged(_ event: inout XEvent) -> Bool {
         guard event.type == fixesEventBase + XFixesSelectionNotify else { return false }
         let notify = withUnsafePointer(to: &event) {
             $0.withMemoryRebound(to: XFixesSelectionNotifyEvent.self, capacity: 1) { $0.pointee }
@@ -58,12 +58,12 @@ extension ShieldOverlays {
 
     /// A child of the root was mapped: a manager that arrived maps its overlay window once it
     /// composes the screen, so it is looked up now (one round trip, not on a key's path).
-    public func windowMapped() {
+    func windowMapped() {
         if overlayPending { findOverlay() }
     }
 
     /// The covers are down: a manager's overlay window still to look up is looked up now.
-    public func settle() {
+    func settle() {
         if overlayPending, !isUp { findOverlay() }
     }
 
