@@ -139,11 +139,18 @@ final class WatchShieldTests: XCTestCase {
     func testUnderPicomAReadTheMomentTheCoverIsUpShowsTheFillAndTheScreenIsWholeAfter() throws {
         _ = try requireTool("picom", package: "picom")
         let environment = ["DISPLAY": desk.name, "HOME": sandbox.home.path]
+        let uncomposited = try desk.screen()
         let picom = try ChildProcess("picom", ["--backend", "xrender", "--no-vsync", "--config", "/dev/null"], environment: environment)
         defer { picom.stop() }
+        // Composing once picom owns the selection and its first frame is on the screen: picom
+        // paints the desktop in its own grey (the root's background is no pixmap it reads), so
+        // the screen changes then. Before the agent starts, whose covers these reads would raise.
+        func composing() throws -> Bool {
+            try desk.display.selectionOwner("_NET_WM_CM_S0") != nil && desk.screen().pixels != uncomposited.pixels
+        }
         let deadline = Date().addingTimeInterval(10)
-        while desk.display.selectionOwner("_NET_WM_CM_S0") == nil, Date() < deadline, !picom.hasExited { usleep(20_000) }
-        XCTAssertNotNil(desk.display.selectionOwner("_NET_WM_CM_S0"), "picom did not start compositing")
+        while try !composing(), Date() < deadline, !picom.hasExited { usleep(20_000) }
+        XCTAssertTrue(try composing(), "picom did not start compositing")
         regions = try sandbox.write("regions", text: "window class=Vault\ntrust program=python3\n")
         // F9 is bound to nothing: no screenshot tool reads the screen but the test's reader.
         let watch = try agent(["--shield", "--shield-key", "F9"])
