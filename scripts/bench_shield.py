@@ -8,7 +8,8 @@ cover: that interval holds the server's raw event to the agent, the agent's wake
 requests and the server's notification back. The agent's own figure (key event read -> map
 requests flushed) comes from its log. Also counts the screenshots scrot took with the cover in
 place. When picom is installed it runs again under picom (xrender backend), a compositing
-manager: there the cover must also reach a composited frame before scrot reads the screen.
+manager, whose frames put a mapped window on the screen only milliseconds later: there the
+agent also puts the covers' colour into the screen's pixels with their maps.
 Nothing here is a pass/fail threshold.
 
 Runs with the system python3 (python3-xlib); usage: bench_shield.py [PRESSES] [WxH].

@@ -13,12 +13,14 @@ set -eu
 # libxtst-dev (RECORD) and libxres-dev (X-Resource) let the agent see who reads the screen (their
 # headers: the libraries are loaded at run time, never linked);
 # libxcb-shape0-dev: the window list asks SHAPE whether windows are shaped, in its XCB batch.
+# libxcomposite-dev: the shield names a compositing manager's overlay window (Composite's header:
+# libXcomposite itself is loaded when the shield first meets a compositing manager, never linked).
 # libcurl4-openssl-dev: libcurl's headers for the reporters' uploads (libcurl itself is loaded at
 # the first upload, never linked).
 # libgif-dev: GIF screenshots read and rewritten (giflib, linked); libtiff-dev and libavif-dev:
 # TIFF and AVIF ones (their headers: libtiff and libavif are loaded at run time, never linked).
 build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfixes-dev libxrandr-dev libxi-dev libxtst-dev libxres-dev
-  libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev libcurl4-openssl-dev libgif-dev libtiff-dev libavif-dev"
+  libxcomposite-dev libpng-dev zlib1g-dev libpcre2-dev libturbojpeg0-dev libwebp-dev libdeflate-dev libsystemd-dev libcurl4-openssl-dev libgif-dev libtiff-dev libavif-dev"
 # libatspi2.0-0 is loaded at run time by field rules (never linked); libatspi2.0-dev is only for
 # the test that checks shotguard's copy of its constants and layouts against the real headers.
 # dbus-daemon gives the bus tests a private session bus; systemd has busctl (and
@@ -45,7 +47,8 @@ build="pkg-config libx11-dev libx11-xcb-dev libxcb-shape0-dev libxext-dev libxfi
 # dialog of --report-ask's "Report this screenshot…".
 # Screen sharing: the tests build their own screen reader (Tests/Scripts/screen-reader.c) with cc,
 # which reads the screen as browsers (a shared pixmap and CopyArea), OBS (Composite's named
-# pixmap) and GStreamer (DAMAGE) do: libxcomposite-dev and libxdamage-dev are its headers.
+# pixmap) and GStreamer (DAMAGE) do: libxcomposite-dev (also a build package) and libxdamage-dev
+# are its headers.
 tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool imagemagick x11-apps ffmpeg fonts-dejavu-core mandoc
   zsh fish
   python3-gi gir1.2-glib-2.0 python3-xlib
@@ -56,7 +59,7 @@ tests="webp xvfb openbox x11-utils x11-xserver-utils scrot maim xclip xdotool im
   libtesseract5 tesseract-ocr-eng libtesseract-dev tesseract-ocr
   python3-pil fonts-dejavu-extra fonts-liberation2 fonts-noto-mono fonts-cantarell fonts-croscore fonts-open-sans fonts-hack
   xterm trayer libcurl4 zenity
-  libxcomposite-dev libxdamage-dev"
+  libxdamage-dev"
 
 check=""
 if [ "${1:-}" = "--check" ]; then

@@ -34,7 +34,10 @@ final class SentinelWorker: @unchecked Sendable {
         display = try Display(name: displayName)
         placer = ReadPlacer(display: display)
         if makesCovers || !keys.isEmpty {
-            overlays = try ShieldOverlays(display: display)
+            let overlays = try ShieldOverlays(display: display)
+            // Under a compositing manager the covers are painted into the screen's pixels too.
+            overlays.followCompositor()
+            self.overlays = overlays
             rawKeys = keys.isEmpty ? nil : try RawKeys(display: display, keys: keys)
             // Windows mapped or raised above the covers while they are up are put back under.
             XSelectInput(display.handle, display.root, SubstructureNotifyMask)
@@ -218,6 +221,7 @@ final class SentinelWorker: @unchecked Sendable {
         var event = XEvent()
         while XPending(display.handle) > 0 {
             XNextEvent(display.handle, &event)
+            if overlays.compositorChanged(&event) { continue }
             switch event.type {
             case GenericEvent:
                 let readAt = monotonicNow()
@@ -240,6 +244,7 @@ final class SentinelWorker: @unchecked Sendable {
                 XRefreshKeyboardMapping(&mapping)
                 rawKeys?.refreshKeycodes()
             case MapNotify, ConfigureNotify:
+                if event.type == MapNotify { overlays.windowMapped() }
                 let subject = event.type == MapNotify ? event.xmap.window : event.xconfigure.window
                 guard !overlays.contains(subject), overlays.isUp, raises < Self.maximumRaises else { continue }
                 raises += 1
@@ -261,6 +266,7 @@ final class SentinelWorker: @unchecked Sendable {
     private func applyVisibility() {
         guard let overlays else { return }
         let shown = overlays.show { rect in keyHolds || (coversReads && holds.holds(rect)) }
+        overlays.settle()
         display.sync()
         if shown != lastShown {
             lastShown = shown

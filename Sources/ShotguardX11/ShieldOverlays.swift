@@ -15,11 +15,27 @@ public final class ShieldOverlays {
     let display: Display
     /// The overlays, in the order of the rectangles last given to `update`.
     private var windows: [Window] = []
-    private var covers: [ShieldCover] = []
+    private(set) var covers: [ShieldCover] = []
     private let emptyRegion: XserverRegion
     /// The property whose empty append stamps the covers' mapping with the server's time.
     let stampProperty: Atom
     public private(set) var isUp = false
+    /// XFixes' first event number: its selection events say when a compositing manager comes or goes.
+    let fixesEventBase: Int32
+    /// `_NET_WM_CM_S0`, the selection a compositing manager owns.
+    let compositorSelection: Atom
+    /// Whether a compositing manager draws the screen: a mapped cover then reaches the screen's
+    /// pixels only with the manager's next frame, so `raise` and `show` also put the covers'
+    /// colours straight into them (ShieldOverlays+Compositor.swift).
+    public internal(set) var underCompositor = false
+    /// The root's GC that paints through every window, made on first use.
+    var throughContext: GC?
+    /// The manager's overlay window (Composite's), 0 when unknown.
+    var overlayWindow: Window = 0
+    /// A manager arrived and its overlay window is to be looked up once it has made it.
+    var overlayPending = false
+    /// The rectangles the overlay window's shape leaves out now (the covers up).
+    var holes: [Rect] = []
 
     /// Needs XFixes 2.0 for input shapes (an empty one lets every click through).
     public init(display: Display) throws(X11Error) {
@@ -30,14 +46,18 @@ public final class ShieldOverlays {
               XFixesQueryVersion(display.handle, &major, &minor) != 0, major >= 2 else {
             throw X11Error(.unsupported, "the X server has no XFixes 2.0: --shield cannot make covers that let clicks through")
         }
+        fixesEventBase = eventBase
         emptyRegion = XFixesCreateRegion(display.handle, nil, 0)
         stampProperty = display.atom("_SHOTGUARD_SHIELD_TIME")
+        compositorSelection = display.atom("_NET_WM_CM_S0")
     }
 
     deinit {
         guard !display.isLost else { return }
         for window in windows { XDestroyWindow(display.handle, window) }
         XFixesDestroyRegion(display.handle, emptyRegion)
+        closeHoles()
+        if let throughContext { XFreeGC(display.handle, throughContext) }
         display.flush()
     }
 
@@ -52,11 +72,14 @@ public final class ShieldOverlays {
 
     public var count: Int { windows.count }
 
-    /// Maps and raises every overlay and flushes: the key-to-cover path. No reply is awaited
-    /// and nothing is allocated; the server paints each background as it maps it.
+    /// Maps and raises every overlay and flushes: the key-to-cover path. No reply is awaited;
+    /// the server paints each background as it maps it. Under a compositing manager the covers'
+    /// colours are put into the screen's pixels first, in the same flush, so that a client told
+    /// of the maps (MapNotify) can read nothing of what they cover.
     /// With `stamped`, a zero-length property append follows the maps in the same flush, so
     /// that `stampTime()` can tell when the server had them done.
     public func raise(stamped: Bool = false) {
+        coverThrough(covers.indices.filter { $0 < windows.count })
         for window in windows { XMapRaised(display.handle, window) }
         if stamped { queueStamp() }
         XFlush(display.handle)
@@ -68,18 +91,16 @@ public final class ShieldOverlays {
     /// Returns how many are up.
     @discardableResult
     public func show(where shown: (Rect) -> Bool) -> Int {
-        var count = 0
+        let mapped = windows.indices.filter { $0 < covers.count && shown(covers[$0].rect) }
+        // In the screen's pixels before the maps (under a compositing manager), as `raise` does.
+        if !mapped.isEmpty { coverThrough(mapped) }
         for (index, window) in windows.enumerated() where index < covers.count {
-            if shown(covers[index].rect) {
-                XMapRaised(display.handle, window)
-                count += 1
-            } else {
-                XUnmapWindow(display.handle, window)
-            }
+            if mapped.contains(index) { XMapRaised(display.handle, window) } else { XUnmapWindow(display.handle, window) }
         }
+        if mapped.isEmpty { closeHoles() }
         XFlush(display.handle)
-        isUp = count > 0
-        return count
+        isUp = !mapped.isEmpty
+        return mapped.count
     }
 
     /// The covers' rectangles, in order.
@@ -99,6 +120,7 @@ public final class ShieldOverlays {
     /// Unmaps every overlay.
     public func lower() {
         for window in windows { XUnmapWindow(display.handle, window) }
+        closeHoles()
         // A round trip, not a flush: once this returns the server has unmapped them, so a
         // client that reads the screen after hearing "lowered" sees the windows beneath.
         XSync(display.handle, 0)

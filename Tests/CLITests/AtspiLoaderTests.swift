@@ -90,14 +90,15 @@ final class AtspiLoaderTests: XCTestCase {
     /// field rule loads the first, only a session-bus connection libsystemd (CSystemdBus), and
     /// only capture sensing the last two (CX11's sg_x_sensing.h), so the binary must not need
     /// them, directly or through another library. Tesseract (and the fifty libraries it brings)
-    /// is loaded only by a text rule's OCR, too.
+    /// is loaded only by a text rule's OCR, too, and libXcomposite only by the shield under a
+    /// compositing manager (CX11's sg_x_composite.h).
     func testTheBinaryLoadsNoLibraryItLoadsOnFirstUseAtStartUp() throws {
         let binary = try shotguardBinary().path
         let loaded = try programOutput("ldd", [binary], because: "ldd could not list what \(binary) loads")
         XCTAssertTrue(loaded.contains("libc.so.6"), loaded)
         for library in ["libatspi", "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libdbus-1", "libsystemd", "liblzma",
                         "libzstd", "liblz4", "libcap.", "libgcrypt", "libgpg-error", "libXtst", "libXRes",
-                        "libtesseract", "liblept", "libcurl", "libarchive"] {
+                        "libtesseract", "liblept", "libcurl", "libarchive", "libXcomposite"] {
             XCTAssertFalse(loaded.contains(library), "\(binary) loads \(library) at start-up:\n\(loaded)")
         }
     }

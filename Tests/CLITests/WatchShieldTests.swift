@@ -1,5 +1,6 @@
 // `shotguard watch --shield` against openbox whose Print binding runs scrot, driven by xdotool.
 import Foundation
+import ShotguardBase
 import ShotguardImaging
 import ShotguardTestSupport
 import ShotguardX11
@@ -123,6 +124,53 @@ final class WatchShieldTests: XCTestCase {
         XCTAssertNotNil(shield["keyTime"] as? String)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(shield["mappedAfterMs"] as? Double), 0)
         XCTAssertEqual(shield["covers"] as? Int, 1)
+    }
+
+    /// Under a compositing manager (picom, xrender backend) a mapped cover reached the screen's
+    /// pixels only with picom's next frame, and a frame picom composed before it heard of the
+    /// map (its repaint of the last lowering) painted the window back. Regression: a client that
+    /// reads the screen the moment it is told of the cover's map (Tests/Scripts/key-reader.py,
+    /// trusted, so its reads raise no covers of their own) saw the window. Ten presses back to
+    /// back, each the moment the last cover came down: every read shows the fill over the window
+    /// and the rest of the screen as it was; once the covers are down and picom has painted
+    /// where they were, the screen there and around it is as before (elsewhere the agent's
+    /// recording indicator now shows: the reader's last wait is a DAMAGE watch).
+    func testUnderPicomAReadTheMomentTheCoverIsUpShowsTheFillAndTheScreenIsWholeAfter() throws {
+        _ = try requireTool("picom", package: "picom")
+        let environment = ["DISPLAY": desk.name, "HOME": sandbox.home.path]
+        let uncomposited = try desk.screen()
+        let picom = try ChildProcess("picom", ["--backend", "xrender", "--no-vsync", "--config", "/dev/null"], environment: environment)
+        defer { picom.stop() }
+        // Composing once picom owns the selection and its first frame is on the screen: picom
+        // paints the desktop in its own grey (the root's background is no pixmap it reads), so
+        // the screen changes then. Before the agent starts, whose covers these reads would raise.
+        func composing() throws -> Bool {
+            try desk.display.selectionOwner("_NET_WM_CM_S0") != nil && desk.screen().pixels != uncomposited.pixels
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while try !composing(), Date() < deadline, !picom.hasExited { usleep(20_000) }
+        XCTAssertTrue(try composing(), "picom did not start compositing")
+        regions = try sandbox.write("regions", text: "window class=Vault\ntrust program=python3\n")
+        // F9 is bound to nothing: no screenshot tool reads the screen but the test's reader.
+        let watch = try agent(["--shield", "--shield-key", "F9"])
+        let frame = try vaultFrame()
+        let folder = sandbox.path("reads")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let reader = try ChildProcess("/usr/bin/python3", [repositoryFile("Tests/Scripts/key-reader.py").path, "10", "F9", folder],
+                                      environment: environment, output: .standardError)
+        XCTAssertEqual(reader.waitForExit(), 0, "the key reader failed: \(watch.log.suffix(800))")
+        func read(_ name: String) throws -> PixelBuffer {
+            try PNGDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))), source: name)
+        }
+        let before = try read("before.png")
+        let screen = Rect(x: 0, y: 0, width: before.width, height: before.height)
+        for press in 0..<10 {
+            assertRedacted(try read("press-\(press).png"), origin: screen, screen: before, expected: [(frame, 0x000000)])
+        }
+        let around = Rect(x: max(0, frame.x - 8), y: max(0, frame.y - 8), width: frame.width + 16, height: frame.height + 16)
+            .intersection(screen)
+        assertRedacted(try read("after.png").cropped(to: around), origin: around, screen: before, expected: [])
+        XCTAssertEqual(watch.events("shield-key").count, 10, watch.log)
     }
 
     /// Without --shield, Print puts no covers up: scrot's screenshot shows the window (its read

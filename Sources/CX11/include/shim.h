@@ -1,6 +1,7 @@
-/* Xlib, MIT-SHM, XFixes, RandR (1.5 monitors), XInput 2, RECORD and X-Resource for Swift. Function-like macros do not
- * import: Swift code calls the real functions (XDefaultRootWindow, ...) and the image's function table instead.
- * RECORD's and X-Resource's functions are called through sg_x_sensing.h: their libraries are loaded on first use. */
+/* Xlib, MIT-SHM, XFixes, RandR (1.5 monitors), XInput 2, RECORD, X-Resource and Composite for Swift. Function-like
+ * macros do not import: Swift code calls the real functions (XDefaultRootWindow, ...) and the image's function table
+ * instead. RECORD's and X-Resource's functions are called through sg_x_sensing.h, Composite's through
+ * sg_x_composite.h: their libraries are loaded on first use. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
@@ -14,3 +15,4 @@
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include "sg_x_sensing.h"
+#include "sg_x_composite.h"

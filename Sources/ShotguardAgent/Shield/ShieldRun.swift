@@ -68,6 +68,7 @@ public final class ShieldRun {
             throw ShieldRunError(error.message)
         }
         overlays.update(covers)
+        overlays.lookForCompositor()
         let mappedAt = overlays.raiseAndStamp()
         let upAt = monotonicNow()
         note(covers.isEmpty ? "nothing to cover now" : "\(covers.count) cover\(covers.count == 1 ? "" : "s") up")
