@@ -70,8 +70,8 @@ struct DoctorChecks {
         }
         if let owner = display.selectionOwner("_NET_WM_CM_S0") {
             let name = display.program(ofWindow: owner) ?? "a compositing manager"
-            items.append(DoctorItem(name: "compositing manager", state: .note, detail: "\(name): a shield cover shows once it "
-                + "reaches a composited frame (a few Print-key races in a hundred are lost; guard repairs them)"))
+            items.append(DoctorItem(name: "compositing manager", state: .note, detail: "\(name): the shield paints its covers "
+                + "into the screen and past the manager's overlay window as it maps them, so they show before its next frame"))
         } else {
             items.append(DoctorItem(name: "compositing manager", state: .covered, detail: "none: shield covers show the moment they map"))
         }
