@@ -81,4 +81,28 @@ final class FollowingDecisionTests: XCTestCase {
         XCTAssertEqual(chosen?.screen, 1, "the screen of the read, not today's")
         XCTAssertEqual(Aligner.alignOnBest(read, screens: [(now, context), (read, context)], verify: false)?.alignment.verified, true)
     }
+
+    /// A program that reads again and again (a recorder before it counts as one, a tool reading
+    /// each monitor) is one holder: its earlier reads are not lost while it lives, and when it
+    /// goes without an image guarded only its last read is said lost; one image guarded answers
+    /// for all of its reads.
+    func testAHoldersEarlierReadsGoWithIt() {
+        func holder(_ read: ScreenReadRecord) -> PixelHolder {
+            PixelHolder(pid: 300, startTime: 7, session: 1, program: "reader", origin: .read, read: read, watchedUntil: 10)
+        }
+        var holders = PixelHolders()
+        let first = Fixture.read(by: "reader", at: 0), second = Fixture.read(by: "reader", at: 0.5)
+        XCTAssertTrue(holders.add(holder(first)))
+        XCTAssertFalse(holders.add(holder(second)))
+        XCTAssertEqual(holders.prune(at: 5), [], "alive: nothing lost")
+        holders.exited(300, at: 5)
+        XCTAssertEqual(holders.prune(at: 8).map(\.time.monotonic), [second.time.monotonic], "one read said lost, the last")
+
+        var guarded = PixelHolders()
+        guarded.add(holder(first))
+        guarded.add(holder(second))
+        guarded.guarded(first)
+        guarded.exited(300, at: 5)
+        XCTAssertEqual(guarded.prune(at: 8), [], "its image guarded: none lost")
+    }
 }

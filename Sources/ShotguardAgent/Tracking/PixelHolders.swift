@@ -47,6 +47,9 @@ struct PixelHolders: Sendable {
     /// The reads that put pixels in a holder, by their client and server time, and whether an
     /// image from them was guarded.
     private var followed: [ReadKey: Bool] = [:]
+    /// Every read each holder made while followed (a recorder's first reads, a tool's read of
+    /// each monitor): the holder carries them all, and one image guarded answers for them all.
+    private var readsOf: [Int32: Set<ReadKey>] = [:]
 
     struct ReadKey: Hashable, Sendable {
         let client: UInt32
@@ -83,10 +86,12 @@ struct PixelHolders: Sendable {
             known.read = holder.read
             known.watchedUntil = max(known.watchedUntil, holder.watchedUntil)
             holders[holder.pid] = known
+            readsOf[holder.pid, default: []].insert(key)
             return false
         }
         if holders.count >= Self.capacity { evictOne() }
         holders[holder.pid] = holder
+        readsOf[holder.pid] = [key]
         return true
     }
 
@@ -116,7 +121,7 @@ struct PixelHolders: Sendable {
     /// Forgets a holder at once, and counts its read as followed (a recording: the shield's).
     mutating func remove(_ pid: Int32) {
         guard let holder = holders.removeValue(forKey: pid) else { return }
-        if followed[ReadKey(holder.read)] != nil { followed[ReadKey(holder.read)] = true }
+        for key in readsOf.removeValue(forKey: pid) ?? [ReadKey(holder.read)] where followed[key] != nil { followed[key] = true }
     }
 
     /// An image from `read`'s pixels was guarded (or found to hold nothing to guard).
@@ -130,8 +135,9 @@ struct PixelHolders: Sendable {
         var lost: [ScreenReadRecord] = []
         for (pid, holder) in holders where holder.exitedAt.map({ now - $0 >= Self.afterExit }) ?? false {
             holders[pid] = nil
+            settle(readsOf.removeValue(forKey: pid) ?? [], of: holder)
         }
-        let live = Set(holders.values.map { ReadKey($0.read) })
+        let live = Set(holders.keys.flatMap { readsOf[$0] ?? [] } + holders.values.map { ReadKey($0.read) })
         for (key, wasGuarded) in followed where !live.contains(key) {
             followed[key] = nil
             screens[key] = nil
@@ -146,7 +152,26 @@ struct PixelHolders: Sendable {
 
     private mutating func evictOne() {
         let victim = holders.values.min { ($0.exitedAt ?? .infinity, $0.watchedUntil) < ($1.exitedAt ?? .infinity, $1.watchedUntil) }
-        if let victim { holders[victim.pid] = nil }
+        if let victim {
+            holders[victim.pid] = nil
+            settle(readsOf.removeValue(forKey: victim.pid) ?? [], of: victim)
+        }
+    }
+
+    /// A holder's reads, as it goes: one image of its guarded answers for all of them; none
+    /// guarded, its last read alone is the one said lost.
+    private mutating func settle(_ keys: Set<ReadKey>, of holder: PixelHolder) {
+        let last = ReadKey(holder.read)
+        let guarded = keys.contains { followed[$0] == true }
+        for key in keys where key != last && followed[key] != nil {
+            if guarded {
+                followed[key] = true
+            } else {
+                followed[key] = nil
+                lastReads[key] = nil
+            }
+        }
+        if guarded, followed[last] != nil { followed[last] = true }
     }
 
     var isEmpty: Bool { holders.isEmpty }
