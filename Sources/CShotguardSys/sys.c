@@ -1,6 +1,8 @@
 /* The GNU extensions behind shotguard_sys.h, compiled with _GNU_SOURCE here alone. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -43,3 +45,9 @@ int sg_pidfd_open(pid_t pid) {
 #endif
 }
 
+int sg_thread_join_within(pthread_t thread, int seconds) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += seconds;
+    return pthread_timedjoin_np(thread, NULL, &deadline);
+}

@@ -21,6 +21,14 @@ struct CopyRecording {
     private(set) var registered: [UInt32: Double] = [:]
     /// What keeps a client in the context whatever the time: its shared and named pixmaps.
     private var pinned: [UInt32: Set<UInt32>] = [:]
+    /// The clients that copied the screen: never let go early for their own copies.
+    private var copiedScreen: Set<UInt32> = []
+    /// Copies of its own drawables by each client on probation.
+    private var ownCopies: [UInt32: Int] = [:]
+    /// A client on probation that copies its own drawables this often without copying the
+    /// screen is let go at once: a program drawing thousands of copies a second in its first
+    /// seconds (a benchmark, a game) would flood the recording with requests that read nothing.
+    static let ownCopiesOnProbation = 256
 
     /// A client connected: the copy context records it from its first request (it records
     /// future clients), until its probation ends.
@@ -32,6 +40,8 @@ struct CopyRecording {
     /// `client` must stay recorded for `seconds` more; true when it is not recorded yet, and a
     /// registration must be sent.
     mutating func keep(_ client: UInt32, for seconds: Double = hold, at now: Double) -> Bool {
+        copiedScreen.insert(client)
+        ownCopies[client] = nil
         if let until = registered[client] {
             registered[client] = max(until, now + seconds)
             return false
@@ -57,16 +67,30 @@ struct CopyRecording {
         pinned[client] = resources.isEmpty ? nil : resources
     }
 
+    /// `client` copied one of its own drawables (reading nothing of the screen): past
+    /// `ownCopiesOnProbation` of them on probation, it is let go at the next `expired`.
+    mutating func copiedOwn(_ client: UInt32, at now: Double) {
+        guard let until = registered[client], pinned[client] == nil, !copiedScreen.contains(client) else { return }
+        let count = (ownCopies[client] ?? 0) + 1
+        ownCopies[client] = count
+        if count >= Self.ownCopiesOnProbation { registered[client] = min(until, now) }
+    }
+
     /// The client disconnected: the server forgot it, and so does this.
     mutating func ended(_ client: UInt32) {
         registered[client] = nil
         pinned[client] = nil
+        copiedScreen.remove(client)
+        ownCopies[client] = nil
     }
 
     /// The clients no longer needed at `now`, taken out: the source unregisters them.
     mutating func expired(at now: Double) -> [UInt32] {
         let done = registered.filter { client, until in until <= now && pinned[client] == nil }.map(\.key).sorted()
-        for client in done { registered[client] = nil }
+        for client in done {
+            registered[client] = nil
+            ownCopies[client] = nil
+        }
         return done
     }
 

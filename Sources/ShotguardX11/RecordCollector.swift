@@ -149,14 +149,23 @@ final class RecordCollector {
             if owner(of: drawable) == client, pixmaps.window(of: drawable) == nil { keepCopies(client) }
             read(kind, client: client, drawable: drawable, area: area, time: time, destination: nil)
         case .copy(let kind, let source, let destination, let area, let x, let y):
-            guard !manager, isScreen(source, readBy: client), source != destination else { return }
+            guard !manager, isScreen(source, readBy: client), source != destination else {
+                copies.copiedOwn(client, at: receivedAt)
+                return
+            }
             keepCopies(client)
             read(kind, client: client, drawable: source, area: area, time: time,
                  destination: CopyDestination(drawable: UInt(destination), x: x, y: y))
         case .composite(let sourcePicture, let destinationPicture, let area, let x, let y):
-            guard !manager, let source = pictures.window(of: sourcePicture), isScreen(source, readBy: client) else { return }
+            guard !manager, let source = pictures.window(of: sourcePicture), isScreen(source, readBy: client) else {
+                copies.copiedOwn(client, at: receivedAt)
+                return
+            }
             let destination = pictures.window(of: destinationPicture)
-            guard source != destination else { return }
+            guard source != destination else {
+                copies.copiedOwn(client, at: receivedAt)
+                return
+            }
             keepCopies(client)
             read(.renderComposite, client: client, drawable: source, area: area, time: time,
                  destination: destination.map { CopyDestination(drawable: UInt($0), x: x, y: y) })

@@ -90,7 +90,9 @@ public final class Sentinel: Sendable {
 
     deinit {
         channel.send(.stop)
-        pthread_join(thread, nil)
+        // Bounded: a worker stuck in Xlib on a connection the server no longer answers must not
+        // keep the process from ending (it ends with the process).
+        if sg_thread_join_within(thread, 2) != 0 { pthread_detach(thread) }
     }
 
     /// Readable when events wait.

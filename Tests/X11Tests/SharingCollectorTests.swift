@@ -149,6 +149,23 @@ final class SharingCollectorTests: XCTestCase {
         XCTAssertNil(copies.deadline)
     }
 
+    /// A client on probation that copies only its own drawables, thousands of times (a
+    /// benchmark, a game), is let go early; one that copied the screen, or holds a shared
+    /// pixmap, is never let go for its own copies.
+    func testAFloodOfOwnCopiesEndsTheProbation() {
+        var copies = CopyRecording()
+        copies.started(1, at: 0)
+        copies.started(2, at: 0)
+        copies.started(3, at: 0)
+        XCTAssertFalse(copies.keep(2, at: 0.1))
+        _ = copies.pin(3, 0x31, at: 0.1)
+        for _ in 0..<CopyRecording.ownCopiesOnProbation {
+            for client: UInt32 in [1, 2, 3] { copies.copiedOwn(client, at: 0.5) }
+        }
+        XCTAssertEqual(copies.expired(at: 0.5), [1], "the flooding client goes at once; the sharer and the pixmap holder stay")
+        XCTAssertEqual(copies.expired(at: CopyRecording.probation), [])
+    }
+
     /// Covers are up over what any hold holds; a reader's grows to all it read; a client's end
     /// takes its holds away; a helper holds the whole screen.
     func testCoverHolds() {

@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/types.h>
+#include <pthread.h>
 
 /* signalfd(2). */
 int sg_signalfd(int fd, const sigset_t *mask, int flags);
@@ -74,5 +75,9 @@ ssize_t sg_receive_with_fd(int socket, void *bytes, size_t capacity, int *fd);
 
 /* SO_PEERCRED: the process and user at the other end of a Unix socket. */
 int sg_peer_credentials(int socket, pid_t *pid, uid_t *uid);
+
+/* pthread_timedjoin_np: joins `thread` within `seconds`; 0 when it was joined, else an error
+ * number (ETIMEDOUT) and the thread is left running. */
+int sg_thread_join_within(pthread_t thread, int seconds);
 
 #endif
