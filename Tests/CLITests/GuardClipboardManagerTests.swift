@@ -50,18 +50,14 @@ final class GuardClipboardManagerTests: WatchDesktopTestCase {
         try runTool("xdotool mousemove \(row.x + row.width / 2) \(row.y + row.height / 2) getmouselocation", display: desk.name)
         let screen = try desk.screen()
         let managerWindow = try XCTUnwrap(try TestScripts.owner(of: "CLIPBOARD_MANAGER", display: desk.name, sandbox: sandbox))
-        let managerID = "0x" + String(managerWindow, radix: 16)
         let watch = try agent()
         XCTAssertEqual(try manager.run(tool, package: package), 0, "\(tool[0]) failed", file: file, line: line)
-        // The manager's copy of the tool's image is read and replaced: during the hand-off (the
-        // manager took CLIPBOARD while the tool's offer was read), or after it (guard replaced the
-        // tool's image first, and the manager took CLIPBOARD with its copy of the original).
-        XCTAssertTrue(watch.waitForEvent("clipboard") { $0["owner"] as? String == managerID }, "the manager's image is read: "
-                      + watch.log, file: file, line: line)
-        let managerRead = watch.events("clipboard").last { $0["owner"] as? String == managerID }
-        let readAt = (managerRead?["time"] as? Double) ?? 0
-        XCTAssertTrue(watch.waitForEvent("examined") { $0["clipboard"] as? String == "replaced" && ($0["time"] as? Double ?? 0) >= readAt },
-                      watch.log, file: file, line: line)
+        // Guard replaced the tool's image, during the hand-off (the manager took CLIPBOARD while
+        // the tool's offer was read) or before it (then the manager took CLIPBOARD with its copy
+        // of the original, and guard takes it back): either way CLIPBOARD ends with guard.
+        XCTAssertTrue(watch.waitForClipboardReplaced(), watch.log, file: file, line: line)
+        XCTAssertNotNil(try TestScripts.owner(of: "CLIPBOARD", other: [managerWindow], display: desk.name, sandbox: sandbox),
+                        "the manager kept CLIPBOARD: \(watch.log)", file: file, line: line)
         let expected = try desk.expectedRedactions()
         let images = try offeredTargets().filter { $0.hasPrefix("image/") }
         XCTAssertEqual(images, ["image/png", "image/jpeg"], "only targets guard redacted are offered", file: file, line: line)
