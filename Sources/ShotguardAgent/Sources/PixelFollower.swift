@@ -33,6 +33,9 @@ final class PixelFollower {
     /// Each holder's working folder and the folders it names, where an image it wrote may land
     /// unseen.
     private var workingFolders: [Int32: Set<BytePath>] = [:]
+    /// The folders each holder named, and the folders of the files it named: where its file may
+    /// have been moved or renamed (`-e 'mv $f dir/'`, `&& mv x.bin x.png`) before they were watched.
+    private var namedFolders: [Int32: Set<BytePath>] = [:]
     /// Descriptors that become readable when a holder exits, by pid.
     private var exits: [Int32: Int32] = [:]
     private var nextPoll: Double?
@@ -170,6 +173,16 @@ final class PixelFollower {
         if let holder = holders.holder(pid) {
             let handed = Set(found.compactMap { if case .file(let path, _, _, _, _) = $0 { path } else { nil } })
             found += written((named[pid] ?? []).subtracting(handed), by: holder.read, link: holder.link)
+            // Nothing at the names it gave: its file may have been moved or renamed into a folder it
+            // named before that folder was watched (the agent came late).
+            // Only files written between its read and its exit: a photo saved there later is none of its.
+            if found.isEmpty {
+                let exitedAt = holder.read.time.wall + (now - holder.read.time.monotonic)
+                let candidates = Self.files(in: namedFolders[pid] ?? []).subtracting(handed).filter { path in
+                    FileIdentity.of(path: path).map { seconds($0.modified) <= exitedAt + 0.5 } ?? false
+                }
+                found += written(candidates, by: holder.read, link: holder.link)
+            }
             log.verbose("\(holder.program) (pid \(pid)) exited; \(found.count) of its files handed on at its exit")
         }
         // Its files are held as files now (before its names go, so that an open that waited on a
@@ -281,6 +294,7 @@ final class PixelFollower {
                 watch(named, for: pid)
             }
             named[pid] = paths.files
+            namedFolders[pid] = paths.folders.union(paths.files.compactMap(\.parent))
             for path in paths.files {
                 if let parent = path.parent { watch(parent, for: pid) }
                 // Held by its name before it exists: the program may write it and exit, and the
@@ -473,6 +487,7 @@ final class PixelFollower {
             }
         }
         named[pid] = nil
+        namedFolders[pid] = nil
         workingFolders[pid] = nil
         nextScan[pid] = nil
         nextLook[pid] = nil
@@ -482,6 +497,23 @@ final class PixelFollower {
     }
 
     // MARK: helpers
+
+    /// The regular files of `folders` (a few folders, a bounded number of entries each).
+    static func files(in folders: Set<BytePath>) -> Set<BytePath> {
+        var found: Set<BytePath> = []
+        for folder in folders.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }).prefix(8) {
+            guard let directory = folder.withCString({ opendir($0) }) else { continue }
+            defer { closedir(directory) }
+            var entries = 0
+            while entries < 1024, let entry = readdir(directory) {
+                entries += 1
+                guard entry.pointee.d_type == UInt8(DT_REG) || entry.pointee.d_type == UInt8(DT_UNKNOWN) else { continue }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { BytePath(bytes: $0.prefix { $0 != 0 }) }
+                found.insert(folder.appending(name))
+            }
+        }
+        return found
+    }
 
     /// The moment of `read` on the boot clock, which processes' start times use.
     private func bootTime(of read: ScreenReadRecord, now: Double) -> Double {
