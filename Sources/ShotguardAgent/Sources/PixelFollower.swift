@@ -181,7 +181,9 @@ final class PixelFollower {
                 let candidates = Self.files(in: namedFolders[pid] ?? []).subtracting(handed).filter { path in
                     FileIdentity.of(path: path).map { seconds($0.modified) <= exitedAt + 0.5 } ?? false
                 }
-                found += written(candidates, by: holder.read, link: holder.link)
+                // Anyone may write there: as an image in a reader's working folder, it counts
+                // only where its pixels are the screen's (a photo saved there is left alone).
+                found += written(candidates, by: holder.read, link: .folder)
             }
             log.verbose("\(holder.program) (pid \(pid)) exited; \(found.count) of its files handed on at its exit")
         }
@@ -298,8 +300,12 @@ final class PixelFollower {
             for path in paths.files {
                 if let parent = path.parent { watch(parent, for: pid) }
                 // Held by its name before it exists: the program may write it and exit, and the
-                // next command read it, between two looks at its descriptors.
-                if !own.contains(path) { openers?.holdName(path, writer: pid, at: now) }
+                // next command read it, between two looks at its descriptors. Only a name not
+                // there yet or an image's (`x.bin` to come, `shot.png`; never `/dev/null`, a log).
+                if !own.contains(path), FileIdentity.of(path: path) == nil
+                    || ScreenshotFileClassifier.looksLikeImage(path.lastComponent) {
+                    openers?.holdName(path, writer: pid, at: now)
+                }
             }
         }
         nextPoll = now
