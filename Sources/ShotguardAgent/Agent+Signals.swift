@@ -210,11 +210,7 @@ extension Agent {
             protectedSince: { [protection] start in protection.hits(from: start, to: now.monotonic) })
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }
-        tracker.record({ outcome in
-            if let file = result.file { outcome.file = file }
-            if let clipboard = result.clipboard { outcome.clipboard = clipboard }
-            if let quarantine = result.quarantine { outcome.quarantine = quarantine }
-        }, note: result.note)
+        tracker.record({ $0.merge(file: result.file, clipboard: result.clipboard, quarantine: result.quarantine) }, note: result.note)
         log.write(result.lines)
         // A screenshot found (placed or set aside): the reads behind it were followed to it.
         switch result.outcome {
@@ -259,11 +255,7 @@ extension Agent {
         for outcome in outcomes {
             inputs.openers.release(outcome.candidate.held)
             for key in outcome.ownKeys { tracker.noteOwn(key, at: now) }
-            tracker.record({ guardOutcome in
-                if let file = outcome.file { guardOutcome.file = file }
-                if let clipboard = outcome.clipboard { guardOutcome.clipboard = clipboard }
-                if let quarantine = outcome.quarantine { guardOutcome.quarantine = quarantine }
-            })
+            tracker.record({ $0.merge(file: outcome.file, clipboard: outcome.clipboard, quarantine: outcome.quarantine) })
             log.write(outcome.lines)
             tracker.textPassEnded(key: outcome.candidate.key, image: outcome.image,
                                   covers: outcome.covers.map { (kind: $0.kind.rawValue, line: $0.line, rect: $0.rect) },

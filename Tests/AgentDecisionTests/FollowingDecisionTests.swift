@@ -105,4 +105,17 @@ final class FollowingDecisionTests: XCTestCase {
         guarded.exited(300, at: 5)
         XCTAssertEqual(guarded.prune(at: 8), [], "its image guarded: none lost")
     }
+
+    /// What guard did is never replaced in the report by a later look that left the file as it
+    /// was (the same file examined twice, set aside by the first look).
+    func testWhatGuardDidIsNotUndoneByALaterLook() {
+        var outcome = GuardOutcome()
+        outcome.merge(file: "quarantined", clipboard: nil, quarantine: "20261206-1")
+        outcome.merge(file: "untouched", clipboard: nil, quarantine: nil)
+        XCTAssertEqual(outcome, GuardOutcome(file: "quarantined", quarantine: "20261206-1", clipboard: nil))
+        outcome.merge(file: "rewritten", clipboard: "unchanged", quarantine: nil)
+        outcome.merge(file: nil, clipboard: "replaced", quarantine: nil)
+        XCTAssertEqual(outcome.file, "rewritten")
+        XCTAssertEqual(outcome.clipboard, "replaced")
+    }
 }

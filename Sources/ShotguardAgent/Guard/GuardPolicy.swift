@@ -45,6 +45,23 @@ struct GuardOutcome: Equatable, Sendable {
     var clipboard: String?
 
     var isEmpty: Bool { file == nil && clipboard == nil }
+
+    /// What guard did to a file or the clipboard, as the report says it.
+    static let leftAsItWas: Set<String> = ["untouched", "unchanged"]
+
+    /// Takes in what one examination or text pass did. What was done (rewritten, set aside) is
+    /// never replaced by "left as it was": a second look at the same file (its name seen twice
+    /// while it was written) finds it set aside already, in the agent's own quarantine.
+    mutating func merge(file: String?, clipboard: String?, quarantine: String?) {
+        if let file, self.file == nil || !Self.leftAsItWas.contains(file) || Self.leftAsItWas.contains(self.file ?? "") {
+            self.file = file
+        }
+        if let clipboard, self.clipboard == nil || !Self.leftAsItWas.contains(clipboard)
+            || Self.leftAsItWas.contains(self.clipboard ?? "") {
+            self.clipboard = clipboard
+        }
+        if let quarantine { self.quarantine = quarantine }
+    }
 }
 
 /// Everything the decision needs about one examined image.
