@@ -316,6 +316,9 @@ final class PixelFollower {
         // read, at once too: a chain (scrot → sh -c → convert) may be done before the next look.
         followPipe(of: holder, stat: stat, at: now)
         followChildren(of: holder, at: now)
+        // Its open files at once, not at the next look: the end of a pipeline (`| cat > f`,
+        // whose file its command line does not name) may be done before then.
+        if origin != .read { stashed += lookAt(holder, closely: true, now: now) }
     }
 
     /// The programs `holder` started after its read become holders.
