@@ -12,16 +12,10 @@ XRecordContext sg_XRecordCreateContext(Display *display, int datum_flags, XRecor
                                        XRecordRange **ranges, int nranges) {
     return F.XRecordCreateContext(display, datum_flags, clients, nclients, ranges, nranges);
 }
-Status sg_XRecordEnableContextAsync(Display *display, XRecordContext context, XRecordInterceptProc callback,
-                                    XPointer closure) {
-    return F.XRecordEnableContextAsync(display, context, callback, closure);
-}
-void sg_XRecordProcessReplies(Display *display) { F.XRecordProcessReplies(display); }
 Status sg_XRecordDisableContext(Display *display, XRecordContext context) {
     return F.XRecordDisableContext(display, context);
 }
 Status sg_XRecordFreeContext(Display *display, XRecordContext context) { return F.XRecordFreeContext(display, context); }
-void sg_XRecordFreeData(XRecordInterceptData *data) { F.XRecordFreeData(data); }
 Status sg_XRecordRegisterClients(Display *display, XRecordContext context, int datum_flags, XRecordClientSpec *clients,
                                  int nclients, XRecordRange **ranges, int nranges) {
     return F.XRecordRegisterClients(display, context, datum_flags, clients, nclients, ranges, nranges);

@@ -9,8 +9,7 @@
 /* One list per library, for the slots and for load.c's lookups. */
 #define SG_XTST_SYMBOLS(X)                                                                                    \
     X(XRecordQueryVersion) X(XRecordIdBaseMask) X(XRecordAllocRange) X(XRecordCreateContext)                  \
-    X(XRecordEnableContextAsync) X(XRecordProcessReplies) X(XRecordDisableContext) X(XRecordFreeContext)      \
-    X(XRecordFreeData) X(XRecordRegisterClients) X(XRecordUnregisterClients)
+    X(XRecordDisableContext) X(XRecordFreeContext) X(XRecordRegisterClients) X(XRecordUnregisterClients)
 #define SG_XRES_SYMBOLS(X) X(XResQueryExtension) X(XResQueryClientIds) X(XResClientIdsDestroy) X(XResGetClientPid)
 
 /* __typeof__ only names the declaration's type: it does not reference the symbol, so nothing

@@ -19,12 +19,18 @@ extension Display {
     /// The window is looked at now, when its read has just been seen: one round trip, no Xlib
     /// error (a vanished window is an ordinary answer here).
     public func rootRectangle(of read: ScreenRead) -> Rect? {
-        if read.drawable == UInt(root) { return read.area.intersection(Rect(x: 0, y: 0, width: width, height: height)) }
+        if read.drawable == UInt(root) { return read.area.intersection(screenRect) }
         guard let window = UInt32(exactly: read.pixmapWindow ?? read.drawable), let place = windowOnRoot(window) else { return nil }
         let area = read.pixmapWindow == nil ? read.area.offsetBy(dx: place.origin.x, dy: place.origin.y)
                                             : read.area.offsetBy(dx: place.outer.x, dy: place.outer.y)
         let placed = area.intersection(place.outer).intersection(place.screen)
         return placed.isEmpty ? nil : placed
+    }
+
+    /// The root's rectangle as it is now (one round trip: RandR can change it at any time).
+    var screenRect: Rect {
+        let size = size
+        return Rect(x: 0, y: 0, width: size.width, height: size.height)
     }
 
     /// Where `window` is on the root: the origin of its inside, its outer rectangle (with its

@@ -54,7 +54,7 @@ final class ReadPlacer {
 
     /// What `watch` watches: the whole screen for the root, a window's rectangle for a window.
     func place(_ watch: ScreenWatch) -> ScreenPlacement {
-        if watch.drawable == UInt(display.root) { return .area(Rect(x: 0, y: 0, width: display.width, height: display.height)) }
+        if watch.drawable == UInt(display.root) { return .area(display.screenRect) }
         guard let window = UInt32(exactly: watch.drawable), !isEmbedded(window, in: watch.client),
               let place = display.windowOnRoot(window) else { return .notScreen }
         let rect = place.outer.intersection(place.screen)

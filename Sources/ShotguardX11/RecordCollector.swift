@@ -14,6 +14,9 @@ final class RecordCollector {
     static let limit = 4096
     /// Watches followed at once at most; one past it is not seen.
     static let watchLimit = 1024
+    /// A read of at most this many pixels of a client's own drawable never brings its copies
+    /// into the recording (a 8x8 corner is no screenshot).
+    static let tinyRead = 64
 
     let opcodes: RecordedOpcodes
     /// Client bases whose requests are left out.
@@ -44,6 +47,8 @@ final class RecordCollector {
     private var readers: Set<UInt32> = []
     /// The events of this call, each with where it stands in the server's order.
     private var events: [(event: ScreenReadEvent, order: ServerOrder)] = []
+    /// Each client's last event in `events`: a read just like its last read is counted in it.
+    private var lastEvent: [UInt32: Int] = [:]
     /// Where the element being handled stands in the server's order.
     private var order = ServerOrder(time: 0, client: 0, sequence: 0, context: 0, ended: false)
     /// Which context's elements are being handled: 0 the all-clients one, 1 the copy context.
@@ -73,6 +78,7 @@ final class RecordCollector {
     func takeEvents() -> [ScreenReadEvent] {
         defer {
             events = []
+            lastEvent = [:]
             readCount = 0
         }
         let all = events.filter { $0.order.context == 0 }
@@ -137,7 +143,7 @@ final class RecordCollector {
         processes[client] = nil
         watches = watches.filter { $0.key.client != client }
         if compositingManager == client { compositingManager = nil }
-        if readers.remove(client) != nil { events.append((.clientEnded(client), order)) }
+        if readers.remove(client) != nil { append(.clientEnded(client), of: client) }
     }
 
     private func handle(_ request: RecordedRequest, client: UInt32, time: UInt) {
@@ -145,8 +151,13 @@ final class RecordCollector {
         switch request {
         case .read(let kind, let drawable, let area):
             // A read of a drawable of its own that is no window's pixmap may be of a copy of the
-            // screen made before its copies were recorded (maim): its next copies are.
-            if owner(of: drawable) == client, pixmaps.window(of: drawable) == nil { keepCopies(client) }
+            // screen made before its copies were recorded (maim): its next copies are. Not for a
+            // read of a few pixels, which holds no screenshot: x11perf reads one pixel of its
+            // window after each batch of copies to wait for the server, thousands of times a
+            // second, and each would bring its flood of own copies back into the recording.
+            if owner(of: drawable) == client, pixmaps.window(of: drawable) == nil, area.width * area.height > Self.tinyRead {
+                keepCopies(client)
+            }
             read(kind, client: client, drawable: drawable, area: area, time: time, destination: nil)
         case .copy(let kind, let source, let destination, let area, let x, let y):
             guard !manager, isScreen(source, readBy: client), source != destination else {
@@ -221,15 +232,27 @@ final class RecordCollector {
     private func read(_ kind: ScreenRead.Request, client: UInt32, drawable: UInt32, area: Rect, time: UInt,
                       destination: CopyDestination?) {
         readers.insert(client)
+        let read = ScreenRead(request: kind, client: client, drawable: UInt(drawable), area: area, serverTime: time,
+                              receivedAt: receivedAt, pixmapWindow: pixmaps.window(of: drawable).map { UInt($0) },
+                              processID: process(of: client), destination: destination, drawableClient: owner(of: drawable))
+        // The same pixels read again before anything else of this client's: one read more of
+        // its last, with the first one's time (the earlier, the more it may have seen).
+        if let index = lastEvent[client], case .read(var last) = events[index].event, last.isRepeated(by: read) {
+            last.repeats += 1
+            events[index].event = .read(last)
+            return
+        }
         guard readCount < Self.limit else {
             dropped += 1
             return
         }
         readCount += 1
-        events.append((.read(ScreenRead(request: kind, client: client, drawable: UInt(drawable), area: area, serverTime: time,
-                                        receivedAt: receivedAt, pixmapWindow: pixmaps.window(of: drawable).map { UInt($0) },
-                                        processID: process(of: client), destination: destination,
-                                        drawableClient: owner(of: drawable))), order))
+        append(.read(read), of: client)
+    }
+
+    private func append(_ event: ScreenReadEvent, of client: UInt32) {
+        lastEvent[client] = events.count
+        events.append((event, order))
     }
 
     private func startWatch(_ key: ScreenWatchKey, drawable: UInt32, time: UInt) {
@@ -238,13 +261,13 @@ final class RecordCollector {
                                 serverTime: time, receivedAt: receivedAt, processID: process(of: key.client))
         watches[key] = watch
         readers.insert(key.client)
-        events.append((.watchStarted(watch), order))
+        append(.watchStarted(watch), of: key.client)
     }
 
     private func endWatch(_ key: ScreenWatchKey) {
         guard watches.removeValue(forKey: key) != nil else { return }
         if key.kind == .namedPixmap, let pixmap = UInt32(exactly: key.resource) { copies.unpin(key.client, pixmap) }
-        events.append((.watchEnded(key), order))
+        append(.watchEnded(key), of: key.client)
     }
 
     /// The process of `client`, asked now if it was not asked when the client connected.

@@ -21,9 +21,11 @@ import ShotguardBase
 ///
 /// RECORD needs connections of its own: the contexts are made, registered and later disabled on
 /// the control connection, and each context's data comes as a stream of replies on a data
-/// connection of its own. Fits a `poll()` loop: when one of `fileDescriptors` is readable, call
-/// `read()`, which handles what arrived and never blocks; nothing stays buffered inside Xlib
-/// after it returns; call `read()` at `deadline` too (clients leave the copy context then).
+/// connection of its own (`RecordStream`, read with xcb: never blocked, whatever floods it).
+/// Fits a `poll()` loop: when one of `fileDescriptors` is readable, call `read()`, which
+/// handles what arrived and never blocks; nothing stays buffered after it returns unless
+/// `hasPending` says so (a flood is handled in turns: call it again without waiting); call
+/// `read()` at `deadline` too (clients leave the copy context then).
 /// Not thread-safe: use it from one thread, like `Display`.
 ///
 /// The server sends what RECORD gathered along with its next output to any client. A read
@@ -34,9 +36,9 @@ import ShotguardBase
 /// pixmap) is handled before the copy is turned into a read.
 public final class ScreenReadSource {
     private let control: Display
-    /// Optional so that `deinit` closes them while the collector their callback uses still lives.
-    private var data: Display?
-    private var copyData: Display?
+    private let data: RecordStream
+    private let copyData: RecordStream
+    private let recordOpcode: UInt8
     private let context: XRecordContext
     private let copyContext: XRecordContext
     /// The copy context's ranges, kept for each registration.
@@ -56,10 +58,10 @@ public final class ScreenReadSource {
         }
         let control = try Display(name: displayName)
         // Both data connections exist before the copy context is made: it records future clients.
-        let data = try Display(name: control.name)
-        let copyData = try Display(name: control.name)
+        let data = try RecordStream(name: control.name)
+        let copyData = try RecordStream(name: control.name)
         var major: Int32 = 0, event: Int32 = 0, error: Int32 = 0
-        guard XQueryExtension(control.handle, "RECORD", &major, &event, &error) != 0 else {
+        guard XQueryExtension(control.handle, "RECORD", &major, &event, &error) != 0, let recordOpcode = UInt8(exactly: major) else {
             throw X11Error(.unsupported, "the X server '\(control.name)' has no RECORD extension: programs that read the "
                 + "screen (scrot, ffmpeg, a screen share) cannot be seen as they read it")
         }
@@ -70,7 +72,7 @@ public final class ScreenReadSource {
         let opcodes = RecordedOpcodes(sharedMemory: Self.majorOpcode("MIT-SHM", on: control),
                                       composite: Self.majorOpcode("Composite", on: control),
                                       damage: Self.majorOpcode("DAMAGE", on: control), render: Self.majorOpcode("RENDER", on: control))
-        let excluded = Set(excluding.map(\.clientBase) + [control, data, copyData].map(\.clientBase))
+        let excluded = Set(excluding.map(\.clientBase) + [control.clientBase, data.clientBase, copyData.clientBase])
         let selection = control.atom("_NET_WM_CM_S0")
         let manager = XGetSelectionOwner(control.handle, selection)
         let collector = RecordCollector(opcodes: opcodes, excluded: excluded,
@@ -85,6 +87,7 @@ public final class ScreenReadSource {
         self.control = control
         self.data = data
         self.copyData = copyData
+        self.recordOpcode = recordOpcode
         self.collector = collector
         try start()
     }
@@ -97,16 +100,16 @@ public final class ScreenReadSource {
             }
             control.sync()
         }
-        // Closed here, while the collector that their callback reaches is still alive.
-        data = nil
-        copyData = nil
     }
 
     /// The data connections: readable when the server sent recorded requests.
-    public var fileDescriptors: [Int32] { [data, copyData].compactMap { $0?.fileDescriptor } }
+    public var fileDescriptors: [Int32] { [data.fileDescriptor, copyData.fileDescriptor] }
 
     /// Whether the server went away; the descriptors then stay readable and must be dropped.
-    public var isLost: Bool { data?.isLost ?? true || copyData?.isLost ?? true }
+    public var isLost: Bool { data.isLost || copyData.isLost }
+
+    /// Whether replies wait that the last `read()` left for its next turn (a flood).
+    public var hasPending: Bool { data.hasPending || copyData.hasPending }
 
     /// When a client may next leave the copy context: call `read()` then (nil: none waits).
     public var deadline: Double? { collector.copyDeadline }
@@ -122,13 +125,9 @@ public final class ScreenReadSource {
     /// dispatched them. Registers the clients that may now copy the screen with the copy
     /// context, and lets go of those whose time there is over.
     public func read() -> [ScreenReadEvent] {
-        guard let data, let copyData, !data.isLost, !copyData.isLost else { return [] }
+        guard !isLost else { return [] }
         collector.receivedAt = monotonicNow()
-        // The all-clients context first: a shared pixmap comes before the copies into it.
-        collector.context = 0
-        sg_XRecordProcessReplies(data.handle)
-        collector.context = 1
-        sg_XRecordProcessReplies(copyData.handle)
+        receive()
         updateCopyClients(at: collector.receivedAt)
         return collector.takeEvents()
     }
@@ -188,39 +187,31 @@ public final class ScreenReadSource {
     /// Enables both contexts, each on its data connection, and waits, bounded, for the server's
     /// two starts of data: from then on every recorded request is delivered.
     private func start() throws(X11Error) {
-        guard let data, let copyData else { return }
-        let closure = Unmanaged.passUnretained(collector).toOpaque().assumingMemoryBound(to: CChar.self)
-        for (connection, context) in [(data, context), (copyData, copyContext)] {
-            guard sg_XRecordEnableContextAsync(connection.handle, context, recordIntercepted, closure) != 0 else {
-                throw X11Error(.unsupported, "the X server '\(connection.name)' refused to enable a RECORD context")
-            }
-            connection.flush()
-        }
+        data.enable(context, major: recordOpcode)
+        copyData.enable(copyContext, major: recordOpcode)
         let deadline = monotonicNow() + Self.startTimeout
         while collector.startedContexts < 2 {
             let remaining = deadline - monotonicNow()
-            guard remaining > 0, !data.isLost, !copyData.isLost else {
-                throw X11Error(.unsupported, "the X server '\(data.name)' did not start recording within "
+            guard remaining > 0, !isLost else {
+                throw X11Error(.unsupported, "the X server '\(control.name)' did not start recording within "
                     + "\(Int(Self.startTimeout)) s (expected RECORD's start of data)")
             }
-            var descriptors = [pollfd(fd: data.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: copyData.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&descriptors, 2, Int32((remaining * 1000).rounded(.up)))
+            var descriptors = fileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&descriptors, nfds_t(descriptors.count), Int32((remaining * 1000).rounded(.up)))
             collector.receivedAt = monotonicNow()
-            collector.context = 0
-            sg_XRecordProcessReplies(data.handle)
-            collector.context = 1
-            sg_XRecordProcessReplies(copyData.handle)
+            receive()
+            if data.ended || copyData.ended {
+                throw X11Error(.unsupported, "the X server '\(control.name)' refused to enable a RECORD context")
+            }
         }
     }
-}
 
-/// RECORD's callback: libXtst calls it from `XRecordProcessReplies`, on the thread that called
-/// that, once per recorded element. A plain C function: its state comes through `closure`,
-/// the source's collector, which outlives the data connections.
-private func recordIntercepted(_ closure: XPointer?, _ element: UnsafeMutablePointer<XRecordInterceptData>?) {
-    guard let element else { return }
-    defer { sg_XRecordFreeData(element) }
-    guard let closure else { return }
-    Unmanaged<RecordCollector>.fromOpaque(UnsafeRawPointer(closure)).takeUnretainedValue().take(element.pointee)
+    /// Hands what both data connections hold to the collector: the all-clients context first,
+    /// as a shared pixmap comes before the copies into it.
+    private func receive() {
+        for (index, stream) in [data, copyData].enumerated() {
+            collector.context = index
+            stream.read { collector.take($0) }
+        }
+    }
 }

@@ -39,6 +39,10 @@ public struct ScreenRead: Sendable, Equatable {
     public let destination: CopyDestination?
     /// The resource-id base of the client that made `drawable` (0: the server's own, the root).
     public let drawableClient: UInt32
+    /// How many reads this one stands for: the same client's reads of the same pixels that
+    /// came together (a program that reads a pixel thousands of times a second to wait on the
+    /// server, as x11perf does) are one read, with the first one's time.
+    public internal(set) var repeats = 1
 
     public init(request: Request, client: UInt32, drawable: UInt, area: Rect, serverTime: UInt, receivedAt: Double,
                 pixmapWindow: UInt? = nil, processID: Int32? = nil, destination: CopyDestination? = nil,
@@ -57,6 +61,13 @@ public struct ScreenRead: Sendable, Equatable {
 
     /// Whether the drawable read is another client's (not the root, not the reader's own).
     public var readsForeignDrawable: Bool { drawableClient != client && drawableClient != 0 }
+
+    /// Whether `later` reads just what this one read, the same way (only its time differs).
+    func isRepeated(by later: ScreenRead) -> Bool {
+        request == later.request && client == later.client && drawable == later.drawable && area == later.area
+            && pixmapWindow == later.pixmapWindow && processID == later.processID && destination == later.destination
+            && drawableClient == later.drawableClient
+    }
 }
 
 /// Where a copy put the pixels it read.

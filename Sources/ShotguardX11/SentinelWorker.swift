@@ -84,15 +84,17 @@ final class SentinelWorker: @unchecked Sendable {
             if !display.isLost { descriptors.append(pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             // Xlib may hold events read already: handled before sleeping.
             if XPending(display.handle) > 0 { handleCoverEvents() }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout())
+            let (wait, nudging) = timeout()
+            let ready = poll(&descriptors, nfds_t(descriptors.count), wait)
             guard ready >= 0 || errno == EINTR else {
                 channel.post([.stopped(reason: "poll: \(errnoText())")])
                 return
             }
             // While a reader holds covers up, a round trip every `nudge` makes the server send
             // what RECORD gathered: a client's end makes no output of its own, and its covers
-            // would wait for the next activity on the server to come down.
-            if ready == 0 { display.sync() }
+            // would wait for the next activity on the server to come down. (A wait that ended
+            // for a deadline of its own needs none.)
+            if ready == 0, nudging { display.sync() }
             for command in channel.takeCommands() { apply(command) }
             if source != nil { handleReads() }
             handleCoverEvents()
@@ -103,16 +105,22 @@ final class SentinelWorker: @unchecked Sendable {
         }
     }
 
-    /// Milliseconds to wait: the nudge while holds are up (readers stop without a word; a
-    /// watch's end makes no output either, but a watch lives long), the source's next
-    /// deadline, or for ever.
-    private func timeout() -> Int32 {
+    /// Milliseconds to wait: none while the source left replies for its next turn (a flood),
+    /// the nudge while holds are up (readers stop without a word; a watch's end makes no
+    /// output either, but a watch lives long), the source's next deadline or the next held
+    /// frames', or for ever; `nudging` when the wait is the nudge's.
+    private func timeout() -> (milliseconds: Int32, nudging: Bool) {
+        if source?.hasPending ?? false { return (0, false) }
         var wait: Int32 = holds.hasReaders ? Self.nudge : holds.isEmpty ? -1 : Self.watchNudge
-        if let deadline = source?.deadline {
-            let milliseconds = Int32(clamping: Int(((deadline - monotonicNow()) * 1000).rounded(.up)))
-            wait = wait < 0 ? max(0, milliseconds) : min(wait, max(0, milliseconds))
+        var nudging = wait >= 0
+        for deadline in [source?.deadline, frames.deadline].compactMap({ $0 }) {
+            let milliseconds = max(0, Int32(clamping: Int(((deadline - monotonicNow()) * 1000).rounded(.up))))
+            if wait < 0 || milliseconds < wait {
+                wait = milliseconds
+                nudging = false
+            }
         }
-        return wait
+        return (wait, nudging)
     }
 
     private func apply(_ command: SentinelCommand) {
@@ -157,35 +165,51 @@ final class SentinelWorker: @unchecked Sendable {
             case .read(let read):
                 let placement = placer.place(read)
                 guard placement != .notScreen else { continue }
-                let process = read.processID.flatMap(ProcessSnapshot.of(pid:))
+                let process = read.processID.flatMap { snapshots.snapshot(client: read.client, pid: $0, at: read.receivedAt) }
                 let trusted = trust.judge(read.client, process: process?.details)
-                events.append(.read(read, rootArea: placement.rect, process: process, trusted: trusted))
+                let said = SentinelEvent.read(read, rootArea: placement.rect, process: process, trusted: trusted)
+                if !frames.hold(said, at: read.receivedAt) {
+                    if let earlier = frames.release(read.client) { events.append(earlier) }
+                    events.append(said)
+                    frames.noteSaid(said, at: read.receivedAt)
+                }
                 guard !trusted else { continue }
                 changed = hold(.reader(read.client), area: placement.rect, events: &events) || changed
             case .watchStarted(let watch):
                 let placement = placer.place(watch)
                 guard placement != .notScreen else { continue }
-                let process = watch.processID.flatMap(ProcessSnapshot.of(pid:))
+                let process = watch.processID.flatMap { snapshots.snapshot(client: watch.client, pid: $0, at: watch.receivedAt) }
                 let trusted = trust.judge(watch.client, process: process?.details)
+                if let earlier = frames.release(watch.client) { events.append(earlier) }
                 watching.insert(watch.key)
                 // Its covers first: the agent says how many went up when it says the recording.
                 if !trusted { changed = hold(.watch(watch.key), area: placement.rect, events: &events) || changed }
                 events.append(.watchStarted(watch, rootArea: placement.rect, process: process, trusted: trusted))
             case .watchEnded(let key):
                 guard watching.remove(key) != nil else { continue }
+                if let earlier = frames.release(key.client) { events.append(earlier) }
                 events.append(.watchEnded(key))
                 changed = holds.remove(.watch(key)) || changed
             case .clientEnded(let client):
+                if let earlier = frames.release(client) { events.append(earlier) }
+                frames.forget(client)
                 events.append(.clientEnded(client))
                 placer.forgetClient(client)
+                snapshots.forget(client)
                 trust.forget(client)
                 watching = watching.filter { $0.client != client }
                 changed = holds.removeClient(client) || changed
             }
         }
+        events += frames.due(at: monotonicNow())
         if changed { applyVisibility() }
         channel.post(events)
     }
+
+    /// Each reader's process as it was at its last read, for its next reads.
+    private var snapshots = RecentSnapshots()
+    /// A recorder's frames held back to be said together.
+    private var frames = HeldFrames()
 
     /// The watches said to the agent (one the placer set aside has no end to say).
     private var watching: Set<ScreenWatchKey> = []

@@ -110,22 +110,51 @@ final class RecordCollectorTests: XCTestCase {
         deliver(collector, read, client: 0xA0_0000)
         XCTAssertEqual(asked, [0xA0_0000, 0xC0_0000, 0xE0_0000, 0xA0_0000])
         var processes: [Int32?] = []
-        for case .read(let read) in collector.takeEvents() { processes.append(read.processID) }
+        for case .read(let read) in collector.takeEvents() { processes += Array(repeating: read.processID, count: read.repeats) }
         XCTAssertEqual(processes, [101, 101, 102, 102, nil, 104])
     }
 
     /// One call keeps at most `limit` reads and counts the rest; a client's end still comes.
     func testReadsPerCallAreBounded() {
         let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, processOf: { _ in nil })
-        let read = getImage(0x50D, Rect(x: 0, y: 0, width: 1, height: 1))
-        for _ in 0..<(RecordCollector.limit + 10) { deliver(collector, read, client: 0xA0_0000) }
+        for index in 0..<(RecordCollector.limit + 10) {
+            deliver(collector, getImage(0x50D, Rect(x: index % 1000, y: index / 1000, width: 1, height: 1)), client: 0xA0_0000)
+        }
         deliver(collector, [], client: 0xA0_0000, category: XRecordClientDied)
         let events = collector.takeEvents()
         XCTAssertEqual(events.count, RecordCollector.limit + 1)
         XCTAssertEqual(events.last, .clientEnded(0xA0_0000))
         XCTAssertEqual(collector.dropped, 10)
-        deliver(collector, read, client: 0xA0_0000)
+        deliver(collector, getImage(0x50D, Rect(x: 0, y: 0, width: 1, height: 1)), client: 0xA0_0000)
         XCTAssertEqual(collector.takeEvents().count, 1, "the bound is per call")
+    }
+
+    /// A client that reads the same pixels again before anything else of its own (x11perf
+    /// waits on the server so, thousands of times a second) makes one read that counts them
+    /// all, with the first one's time; a different read, or another client's, is a read of its own.
+    func testTheSameReadAgainIsCountedInTheFirst() {
+        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, processOf: { _ in nil })
+        let pixel = getImage(0x50D, Rect(x: 602, y: 602, width: 1, height: 1))
+        for time: UInt in 1000..<1500 { deliver(collector, pixel, client: 0xA0_0000, time: time) }
+        deliver(collector, pixel, client: 0xC0_0000, time: 1500)
+        deliver(collector, getImage(0x50D, Rect(x: 0, y: 0, width: 8, height: 8)), client: 0xA0_0000, time: 1501)
+        deliver(collector, pixel, client: 0xA0_0000, time: 1502)
+        let reads = collector.takeEvents().compactMap { if case .read(let read) = $0 { read } else { nil } }
+        XCTAssertEqual(reads.map(\.client), [0xA0_0000, 0xC0_0000, 0xA0_0000, 0xA0_0000])
+        XCTAssertEqual(reads.map(\.repeats), [500, 1, 1, 1])
+        XCTAssertEqual(reads.map(\.serverTime), [1000, 1500, 1501, 1502])
+        XCTAssertEqual(collector.dropped, 0)
+    }
+
+    /// A read of a client's own drawable brings its copies into the recording (a copy of the
+    /// screen it made before may be in it), unless it reads a few pixels: x11perf's read of one
+    /// pixel of its window after each batch of copies would bring back its flood of copies.
+    func testOnlyAReadOfMoreThanAFewOwnPixelsRecordsTheClientsCopies() {
+        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, processOf: { _ in nil })
+        deliver(collector, getImage(0xA0_0002, Rect(x: 0, y: 0, width: 8, height: 8)), client: 0xA0_0000)
+        XCTAssertEqual(collector.registrations, [])
+        deliver(collector, getImage(0xA0_0002, Rect(x: 0, y: 0, width: 9, height: 8)), client: 0xA0_0000)
+        XCTAssertEqual(collector.registrations, [0xA0_0000])
     }
 
     /// The pixmap map keeps at most its limit, forgetting the pixmap named first.

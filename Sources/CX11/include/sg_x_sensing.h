@@ -25,12 +25,8 @@ XID sg_XRecordIdBaseMask(Display *display);
 XRecordRange *sg_XRecordAllocRange(void);
 XRecordContext sg_XRecordCreateContext(Display *display, int datum_flags, XRecordClientSpec *clients, int nclients,
                                        XRecordRange **ranges, int nranges);
-Status sg_XRecordEnableContextAsync(Display *display, XRecordContext context, XRecordInterceptProc callback,
-                                    XPointer closure);
-void sg_XRecordProcessReplies(Display *display);
 Status sg_XRecordDisableContext(Display *display, XRecordContext context);
 Status sg_XRecordFreeContext(Display *display, XRecordContext context);
-void sg_XRecordFreeData(XRecordInterceptData *data);
 Status sg_XRecordRegisterClients(Display *display, XRecordContext context, int datum_flags, XRecordClientSpec *clients,
                                  int nclients, XRecordRange **ranges, int nranges);
 Status sg_XRecordUnregisterClients(Display *display, XRecordContext context, XRecordClientSpec *clients, int nclients);

@@ -146,7 +146,7 @@ final class ScreenSensing {
         return ScreenReadRecord(request: read.request.rawValue, program: process?.program ?? Self.unnamed(read.client),
                                 pid: process?.pid, parentPID: process?.parentPID, processGroup: process?.processGroup,
                                 area: area, time: Moment(monotonic: now.monotonic - age, wall: now.wall - age),
-                                client: read.client, serverTime: read.serverTime)
+                                client: read.client, serverTime: read.serverTime, repeats: read.repeats)
     }
 
     /// The process behind `client`: as it was first seen, else as /proc showed it at its read.

@@ -20,6 +20,8 @@ struct ScreenReadRecord: Equatable, Sendable {
     /// The server time of the request (0 when unknown): a read after a shield key's server
     /// time was made with the covers up.
     var serverTime: UInt = 0
+    /// How many reads of the same pixels this one stands for (they came together).
+    var repeats = 1
     /// What the rules protected inside what was read, around the moment of the read (screen
     /// coordinates). Empty: the read held no protected pixel, and it is no reason to touch
     /// anything its program writes.

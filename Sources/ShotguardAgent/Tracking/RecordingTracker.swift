@@ -114,7 +114,7 @@ struct RecordingTracker {
         let now = read.time
         let reader = Reader(client: read.client, pid: read.pid)
         if var recording = recordings[reader] {
-            recording.frames += 1
+            recording.frames += read.repeats
             recording.lastRead = now
             recording.area = read.area ?? recording.area
             recordings[reader] = recording
@@ -129,7 +129,7 @@ struct RecordingTracker {
             let watches = pending.filter { $0.value.reader == reader }.map(\.key)
             for key in watches { pending[key] = nil }
             let recording = RecordingInfo(client: read.client, program: read.program, pid: read.pid, area: read.area,
-                                          frames: reads.count, started: reads[0].time, lastRead: now, path: .reads(read.request),
+                                          frames: reads.reduce(0) { $0 + $1.repeats }, started: reads[0].time, lastRead: now, path: .reads(read.request),
                                           watches: Set(watches), covers: covers, trusted: trusted)
             recordings[reader] = recording
             return (.started(recording), true)
@@ -189,7 +189,7 @@ struct RecordingTracker {
             let reads = recent.removeValue(forKey: watch.reader) ?? []
             ended[watch.reader] = nil
             var recording = watch.recording
-            recording.frames = reads.count
+            recording.frames = reads.reduce(0) { $0 + $1.repeats }
             recording.lastRead = reads.last?.time ?? recording.started
             recordings[watch.reader] = recording
             changes.append(.started(recording))
