@@ -60,6 +60,26 @@ final class SharingShieldTests: WatchDesktopTestCase {
         XCTAssertNotNil(lines.first?["pid"] as? Int)
     }
 
+    /// x11perf copies its own window into a pixmap millions of times a second from its first
+    /// moment (in the copy recording), and reads one pixel after each batch to wait for the
+    /// server. Regression: the agent fell behind the recorded flood, the server kept hundreds of
+    /// megabytes of recording for it and slowed to a crawl, and a share that started after
+    /// x11perf ended leaked its frames until the backlog was read.
+    func testACopyFloodInAClientsFirstSecondsLeavesASharesCoversOnTime() throws {
+        _ = try requireTool("x11perf", package: "x11-apps")
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        let expected = try desk.expectedRedactions()
+        let flood = try ChildProcess("x11perf", ["-repeat", "1", "-time", "1", "-copywinpix10"], environment: ["DISPLAY": desk.name],
+                                     output: .standardError)
+        XCTAssertEqual(flood.waitForExit(), 0, "x11perf")
+        let frames = try reader.read(.copyArea, interval: 33, frames: 30, display: desk.name)
+        XCTAssertEqual(frames.count, 30)
+        let shown = FrameCount.uncovered(frames, expected)
+        print("CopyArea share after x11perf's copy flood: \(shown) of \(frames.count) frames show a protected pixel")
+        XCTAssertLessThanOrEqual(shown, 1, watch.log.suffix(2000).description)
+    }
+
     /// A core GetImage every 2 s: a recording at its second read, and covered from its first.
     /// Regression: at 0.5 fps every frame showed the vault (never counted as a recording).
     func testASlowPollerLeaksAtMostItsFirstFrame() throws {
