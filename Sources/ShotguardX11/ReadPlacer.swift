@@ -29,6 +29,9 @@ final class ReadPlacer {
     private let mask: UInt32
 
     static let limit = 1024
+    /// The root's rectangle, asked once and again after the root changed size: a screen share
+    /// reads the root 30 times a second, and a round trip for each was a third of its cost.
+    private var screen: Rect?
 
     init(display: Display) {
         self.display = display
@@ -54,11 +57,21 @@ final class ReadPlacer {
 
     /// What `watch` watches: the whole screen for the root, a window's rectangle for a window.
     func place(_ watch: ScreenWatch) -> ScreenPlacement {
-        if watch.drawable == UInt(display.root) { return .area(display.screenRect) }
+        if watch.drawable == UInt(display.root) { return .area(screenRect) }
         guard let window = UInt32(exactly: watch.drawable), !isEmbedded(window, in: watch.client),
               let place = display.windowOnRoot(window) else { return .notScreen }
         let rect = place.outer.intersection(place.screen)
         return rect.isEmpty ? .notScreen : .area(rect)
+    }
+
+    /// The root changed size (RandR): its rectangle is asked again at the next read.
+    func screenChanged() { screen = nil }
+
+    private var screenRect: Rect {
+        if let screen { return screen }
+        let asked = display.screenRect
+        screen = asked
+        return asked
     }
 
     func forgetClient(_ client: UInt32) {
@@ -68,7 +81,8 @@ final class ReadPlacer {
     }
 
     private func placeSource(_ read: ScreenRead) -> ScreenPlacement {
-        if read.drawable == UInt(display.root) || read.pixmapWindow != nil {
+        if read.drawable == UInt(display.root) { return .area(read.area.intersection(screenRect)) }
+        if read.pixmapWindow != nil {
             return display.rootRectangle(of: read).map { .area($0) } ?? .notScreen
         }
         if let copy = copies[read.drawable] {

@@ -39,12 +39,15 @@ final class SentinelWorker: @unchecked Sendable {
             overlays.followCompositor()
             self.overlays = overlays
             rawKeys = keys.isEmpty ? nil : try RawKeys(display: display, keys: keys)
-            // Windows mapped or raised above the covers while they are up are put back under.
-            XSelectInput(display.handle, display.root, SubstructureNotifyMask)
+            // Windows mapped or raised above the covers while they are up are put back under;
+            // the root's own changes of size tell the placer.
+            XSelectInput(display.handle, display.root, SubstructureNotifyMask | StructureNotifyMask)
             display.sync()
         } else {
             overlays = nil
             rawKeys = nil
+            XSelectInput(display.handle, display.root, StructureNotifyMask)
+            display.sync()
         }
         do throws(X11Error) {
             source = try ScreenReadSource(displayName: displayName, excluding: excluding + [display])
@@ -95,7 +98,9 @@ final class SentinelWorker: @unchecked Sendable {
             // would wait for the next activity on the server to come down. (A wait that ended
             // for a deadline of its own needs none.)
             if ready == 0, nudging { display.sync() }
-            for command in channel.takeCommands() { apply(command) }
+            if descriptors[0].revents != 0 {
+                for command in channel.takeCommands() { apply(command) }
+            }
             if source != nil { handleReads() }
             handleCoverEvents()
             if source?.isLost ?? false || display.isLost {
@@ -237,14 +242,21 @@ final class SentinelWorker: @unchecked Sendable {
     /// raised covers is put back under them; a new keyboard mapping is read again.
     private func handleCoverEvents() {
         guard let overlays else {
-            // No covers: nothing is selected, but replies' events must not pile up in Xlib.
+            // No covers: only the root's changes are selected.
             var event = XEvent()
-            while XPending(display.handle) > 0 { XNextEvent(display.handle, &event) }
+            while XPending(display.handle) > 0 {
+                XNextEvent(display.handle, &event)
+                if event.type == ConfigureNotify, event.xconfigure.window == display.root { placer.screenChanged() }
+            }
             return
         }
         var event = XEvent()
         while XPending(display.handle) > 0 {
             XNextEvent(display.handle, &event)
+            if event.type == ConfigureNotify, event.xconfigure.window == display.root {
+                placer.screenChanged()
+                continue
+            }
             if overlays.compositorChanged(&event) { continue }
             switch event.type {
             case GenericEvent:
