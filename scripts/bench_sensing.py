@@ -166,7 +166,7 @@ def agent_figures(display, width, height, seconds):
             busy = difference(before, process_sample(agent.process.pid))
             frames = stopped.split(" read ")[-1]
             busy["frames"] = frames
-            busy["covered"] = "covers up while the recording runs" in agent.log.decode(errors="replace")
+            busy["covered"] = "shield: covers up over what the recording reads" in agent.log.decode(errors="replace")
             return quiet, busy
         finally:
             agent.stop()
