@@ -45,14 +45,10 @@ final class RecordCollector {
     private var processes: [UInt32: Int32?] = [:]
     /// Clients that read or watched since they connected, whose end is reported.
     private var readers: Set<UInt32> = []
-    /// The events of this call, each with where it stands in the server's order.
-    private var events: [(event: ScreenReadEvent, order: ServerOrder)] = []
+    /// The events of this call, in the server's order.
+    private var events: [ScreenReadEvent] = []
     /// Each client's last event in `events`: a read just like its last read is counted in it.
     private var lastEvent: [UInt32: Int] = [:]
-    /// Where the element being handled stands in the server's order.
-    private var order = ServerOrder(time: 0, client: 0, sequence: 0, context: 0, ended: false)
-    /// Which context's elements are being handled: 0 the all-clients one, 1 the copy context.
-    var context = 0
     private var readCount = 0
     private(set) var dropped = 0
     /// How many of the source's contexts sent their start of data.
@@ -72,30 +68,15 @@ final class RecordCollector {
 
     var started: Bool { startedContexts > 0 }
 
-    /// The events gathered since the last call, in the server's order: each context's come in
-    /// its order, and the two are merged by the server's time and, for one client's, by its
-    /// requests' sequence (a copy into a pixmap comes before the read of that pixmap).
+    /// The events gathered since the last call, in the server's order (the source hands the
+    /// elements of its two contexts over in that order).
     func takeEvents() -> [ScreenReadEvent] {
         defer {
             events = []
             lastEvent = [:]
             readCount = 0
         }
-        let all = events.filter { $0.order.context == 0 }
-        let copies = events.filter { $0.order.context != 0 }
-        guard !copies.isEmpty else { return all.map(\.event) }
-        var merged: [ScreenReadEvent] = []
-        var (first, second) = (all[...], copies[...])
-        while let one = first.first, let other = second.first {
-            if other.order.precedes(one.order) {
-                merged.append(other.event)
-                second = second.dropFirst()
-            } else {
-                merged.append(one.event)
-                first = first.dropFirst()
-            }
-        }
-        return merged + first.map(\.event) + second.map(\.event)
+        return events
     }
 
     /// The clients the copy context no longer needs at `now` (the source unregisters them).
@@ -111,9 +92,6 @@ final class RecordCollector {
     /// libXtst sized from the reply it received.
     func take(_ element: XRecordInterceptData) {
         let client = UInt32(truncatingIfNeeded: element.id_base)
-        order = ServerOrder(time: UInt32(truncatingIfNeeded: element.server_time), client: client,
-                            sequence: UInt32(truncatingIfNeeded: element.client_seq), context: context,
-                            ended: Int32(element.category) == XRecordClientDied)
         switch Int32(element.category) {
         case XRecordStartOfData:
             startedContexts += 1
@@ -237,9 +215,9 @@ final class RecordCollector {
                               processID: process(of: client), destination: destination, drawableClient: owner(of: drawable))
         // The same pixels read again before anything else of this client's: one read more of
         // its last, with the first one's time (the earlier, the more it may have seen).
-        if let index = lastEvent[client], case .read(var last) = events[index].event, last.isRepeated(by: read) {
+        if let index = lastEvent[client], case .read(var last) = events[index], last.isRepeated(by: read) {
             last.repeats += 1
-            events[index].event = .read(last)
+            events[index] = .read(last)
             return
         }
         guard readCount < Self.limit else {
@@ -252,7 +230,7 @@ final class RecordCollector {
 
     private func append(_ event: ScreenReadEvent, of client: UInt32) {
         lastEvent[client] = events.count
-        events.append((event, order))
+        events.append(event)
     }
 
     private func startWatch(_ key: ScreenWatchKey, drawable: UInt32, time: UInt) {
@@ -286,9 +264,16 @@ struct ServerOrder: Equatable {
     let time: UInt32
     let client: UInt32
     let sequence: UInt32
-    let context: Int
     /// The client's end: after every element of that client.
     let ended: Bool
+
+    /// Where `element` stands.
+    init(_ element: XRecordInterceptData) {
+        time = UInt32(truncatingIfNeeded: element.server_time)
+        client = UInt32(truncatingIfNeeded: element.id_base)
+        sequence = UInt32(truncatingIfNeeded: element.client_seq)
+        ended = Int32(element.category) == XRecordClientDied
+    }
 
     /// Whether this element of one context came before `other` of the other context.
     func precedes(_ other: ServerOrder) -> Bool {

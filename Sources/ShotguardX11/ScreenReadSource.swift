@@ -21,11 +21,12 @@ import ShotguardBase
 ///
 /// RECORD needs connections of its own: the contexts are made, registered and later disabled on
 /// the control connection, and each context's data comes as a stream of replies on a data
-/// connection of its own (`RecordStream`, read with xcb: never blocked, whatever floods it).
-/// Fits a `poll()` loop: when one of `fileDescriptors` is readable, call `read()`, which
-/// handles what arrived and never blocks; nothing stays buffered after it returns unless
-/// `hasPending` says so (a flood is handled in turns: call it again without waiting); call
-/// `read()` at `deadline` too (clients leave the copy context then).
+/// connection of its own (`RecordStream`, read with xcb, which never writes there and never
+/// waits on the server but for the rest of a reply it is writing). Fits a `poll()` loop: when
+/// one of `fileDescriptors` is readable, call `read()`, which handles what arrived; nothing
+/// stays buffered after it returns unless `hasPending` says so (a flood is handled in turns:
+/// call it again without waiting); call `read()` at `deadline` too (clients leave the copy
+/// context then).
 /// Not thread-safe: use it from one thread, like `Display`.
 ///
 /// The server sends what RECORD gathered along with its next output to any client. A read
@@ -105,8 +106,9 @@ public final class ScreenReadSource {
     /// The data connections: readable when the server sent recorded requests.
     public var fileDescriptors: [Int32] { [data.fileDescriptor, copyData.fileDescriptor] }
 
-    /// Whether the server went away; the descriptors then stay readable and must be dropped.
-    public var isLost: Bool { data.isLost || copyData.isLost }
+    /// Whether the server went away or ended a context; the descriptors then stay readable
+    /// and must be dropped.
+    public var isLost: Bool { data.isLost || copyData.isLost || data.ended || copyData.ended }
 
     /// Whether replies wait that the last `read()` left for its next turn (a flood).
     public var hasPending: Bool { data.hasPending || copyData.hasPending }
@@ -192,7 +194,7 @@ public final class ScreenReadSource {
         let deadline = monotonicNow() + Self.startTimeout
         while collector.startedContexts < 2 {
             let remaining = deadline - monotonicNow()
-            guard remaining > 0, !isLost else {
+            guard remaining > 0, !data.isLost, !copyData.isLost else {
                 throw X11Error(.unsupported, "the X server '\(control.name)' did not start recording within "
                     + "\(Int(Self.startTimeout)) s (expected RECORD's start of data)")
             }
@@ -200,18 +202,41 @@ public final class ScreenReadSource {
             _ = poll(&descriptors, nfds_t(descriptors.count), Int32((remaining * 1000).rounded(.up)))
             collector.receivedAt = monotonicNow()
             receive()
-            if data.ended || copyData.ended {
+            if data.ended || copyData.ended, !data.isLost, !copyData.isLost {
                 throw X11Error(.unsupported, "the X server '\(control.name)' refused to enable a RECORD context")
             }
         }
     }
 
-    /// Hands what both data connections hold to the collector: the all-clients context first,
-    /// as a shared pixmap comes before the copies into it.
+    /// Hands what both data connections hold to the collector, one element at a time in the
+    /// server's order: each context's come in its order, and the next of the two is the one
+    /// the server handled first (by its time, and for one client's by its requests' sequence:
+    /// a shared pixmap comes before the copies into it, a copy before its client's end). When
+    /// a stream stopped at its turn's bound, the other waits at the first element that may
+    /// come after what is still unread, so no client's end or start is handled before its
+    /// copies, whatever floods the recording.
     private func receive() {
-        for (index, stream) in [data, copyData].enumerated() {
-            collector.context = index
-            stream.read { collector.take($0) }
+        data.beginTurn()
+        copyData.beginTurn()
+        while true {
+            switch (data.peek(), copyData.peek()) {
+            case (let one?, let other?):
+                take(ServerOrder(other).precedes(ServerOrder(one)) ? (other, copyData) : (one, data))
+            case (let one?, nil):
+                guard !copyData.hasPending else { return }
+                take((one, data))
+            case (nil, let other?):
+                guard !data.hasPending else { return }
+                take((other, copyData))
+            case (nil, nil):
+                return
+            }
         }
+    }
+
+    /// Hands `next.element` to the collector and takes it from its stream.
+    private func take(_ next: (element: XRecordInterceptData, stream: RecordStream)) {
+        collector.take(next.element)
+        next.stream.advance()
     }
 }

@@ -79,6 +79,9 @@ final class SentinelWorker: @unchecked Sendable {
         var all = sigset_t()
         sigfillset(&all)
         pthread_sigmask(SIG_BLOCK, &all, nil)
+        // What the source gathered while it started (a client's start) is not left for the
+        // next activity on the server.
+        if source != nil { handleReads() }
         while !stopping {
             var descriptors = [pollfd(fd: channel.wake, events: Int16(POLLIN), revents: 0)]
             if let source, !source.isLost {
@@ -101,6 +104,8 @@ final class SentinelWorker: @unchecked Sendable {
             if descriptors[0].revents != 0 {
                 for command in channel.takeCommands() { apply(command) }
             }
+            // The root's change of size first: the reads that came with it are placed on the new screen.
+            if descriptors.last?.fd == display.fileDescriptor, descriptors.last?.revents ?? 0 != 0 { handleCoverEvents() }
             if source != nil { handleReads() }
             handleCoverEvents()
             if source?.isLost ?? false || display.isLost {
@@ -173,12 +178,19 @@ final class SentinelWorker: @unchecked Sendable {
                 let process = read.processID.flatMap { snapshots.snapshot(client: read.client, pid: $0, at: read.receivedAt) }
                 let trusted = trust.judge(read.client, process: process?.details)
                 let said = SentinelEvent.read(read, rootArea: placement.rect, process: process, trusted: trusted)
-                if !frames.hold(said, at: read.receivedAt) {
+                let held = frames.hold(said, at: read.receivedAt)
+                if !held {
                     if let earlier = frames.release(read.client) { events.append(earlier) }
                     events.append(said)
                     frames.noteSaid(said, at: read.receivedAt)
                 }
                 guard !trusted else { continue }
+                // A held read that puts covers up again (the agent let its reader's hold go) is
+                // said before them.
+                if held, coversReads, !holds.contains(.reader(read.client)), let earlier = frames.release(read.client) {
+                    events.append(earlier)
+                    frames.noteSaid(earlier, at: read.receivedAt)
+                }
                 changed = hold(.reader(read.client), area: placement.rect, events: &events) || changed
             case .watchStarted(let watch):
                 let placement = placer.place(watch)

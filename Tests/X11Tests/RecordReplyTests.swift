@@ -5,8 +5,8 @@ import ShotguardImaging
 import XCTest
 
 final class RecordReplyTests: XCTestCase {
-    /// A reply of `category` from client `base`, its header in this machine's byte order, its
-    /// elements' fields in the recorded client's (`swapped`: the other order).
+    /// A reply of `category` from client `base`, its header and its elements' headers in this
+    /// machine's byte order, the requests in the recorded client's (`swapped`: the other order).
     private func reply(_ category: Int32, headers: Int32, swapped: Bool = false, base: UInt32 = 0xA0_0000,
                        time: UInt32 = 77, sequence: UInt32 = 5, _ data: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = [1, UInt8(category), 9, 0]
@@ -46,8 +46,8 @@ final class RecordReplyTests: XCTestCase {
         XCTAssertEqual(result.found.map(\.bytes), [getImage, big])
 
         let swappedImage: [UInt8] = [73, 2, 0, 5] + word(0x50D, swapped: true) + [0, 0, 0, 0, 0, 1, 0, 1] + word(0xFFFF_FFFF)
-        result = elements(reply(XRecordFromClient, headers: both, swapped: true,
-                                word(1000, swapped: true) + word(41, swapped: true) + swappedImage))
+        // The element headers are in the recording connection's order, the request in the client's.
+        result = elements(reply(XRecordFromClient, headers: both, swapped: true, word(1000) + word(41) + swappedImage))
         XCTAssertTrue(result.ok)
         XCTAssertEqual(result.found.map(\.time), [1000])
         XCTAssertEqual(result.found.map(\.sequence), [41])
