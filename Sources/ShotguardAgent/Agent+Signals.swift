@@ -207,7 +207,8 @@ extension Agent {
             hasTextRules: rules.inForce?.hasTextRules ?? false, betweenSteps: { [self] in
                 inputs.pixels.pollBetweenSteps(at: inputs.clock.now().monotonic)
             },
-            protectedSince: { [protection] start in protection.hits(from: start, to: now.monotonic) })
+            protectedSince: { [protection] start in protection.hits(from: start, to: now.monotonic) },
+            freshSnapshot: { [inputs, screen] in inputs.isLost ? nil : screen.take() })
         let result = handler.handle(candidate, in: context)
         for key in result.ownKeys { tracker.noteOwn(key, at: now) }
         tracker.record({ $0.merge(file: result.file, clipboard: result.clipboard, quarantine: result.quarantine) }, note: result.note)

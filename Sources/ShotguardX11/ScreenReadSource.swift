@@ -110,6 +110,9 @@ public final class ScreenReadSource {
     /// and must be dropped.
     public var isLost: Bool { data.isLost || copyData.isLost || data.ended || copyData.ended }
 
+    /// Whether a data connection broke (the server went away), rather than a context ended.
+    public var isDisconnected: Bool { data.isLost || copyData.isLost }
+
     /// Whether replies wait that the last `read()` left for its next turn (a flood).
     public var hasPending: Bool { data.hasPending || copyData.hasPending }
 

@@ -109,7 +109,8 @@ final class SentinelWorker: @unchecked Sendable {
             if source != nil { handleReads() }
             handleCoverEvents()
             if source?.isLost ?? false || display.isLost {
-                channel.post([.stopped(reason: "the X server went away")])
+                channel.post([.stopped(reason: display.isLost || source?.isDisconnected ?? false ? "the X server went away"
+                                                                                                 : "the X server ended the RECORD contexts")])
                 return
             }
         }

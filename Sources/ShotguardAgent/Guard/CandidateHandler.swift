@@ -83,6 +83,8 @@ final class CandidateHandler {
         var betweenSteps: () -> Void = {}
         /// What the rules protected on screen from the given moment (monotonic) until now.
         var protectedSince: (Double) -> [RegionHit] = { _ in [] }
+        /// The screen and its windows as they are now (nil: it cannot be grabbed).
+        var freshSnapshot: () -> Snapshot? = { nil }
     }
 
     /// A window protected this long before a capture's read or first signal still counts: the
@@ -144,13 +146,24 @@ final class CandidateHandler {
         }
         context.betweenSteps()
         let examineStart = monotonicNow()
-        let screens = Self.screens(for: candidate, in: context.event, original: original?.screen)
-        let examination = Examiner.examine(ExaminationInput(
-            image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
-            screens: screens, contextNow: context.contextNow(), rules: context.rules,
-            protectedMeanwhile: context.protectedSince(min(context.event.start.monotonic, evidence.screenRead?.read.time.monotonic
-                ?? .infinity) - Self.protectionMargin),
-            reads: context.reads, now: context.now))
+        var screens = Self.screens(for: candidate, in: context.event, original: original?.screen)
+        let protectedMeanwhile = context.protectedSince(min(context.event.start.monotonic, evidence.screenRead?.read.time.monotonic
+            ?? .infinity) - Self.protectionMargin)
+        func examine() -> Examination {
+            Examiner.examine(ExaminationInput(
+                image: decoded.image, tolerance: .forImage(decoded), candidate: candidate, evidence: evidence, sensing: context.sensing,
+                screens: screens, contextNow: context.contextNow(), rules: context.rules, protectedMeanwhile: protectedMeanwhile,
+                reads: context.reads, now: context.now))
+        }
+        var examination = examine()
+        // The screens grabbed at the signals may show what the program drew right after its
+        // read (gnome-screenshot's white flash over the whole screen, grabbed by the agent a few
+        // milliseconds after the read): a screenshot that fits none is tried on the screen as it
+        // is now too. One that differs from it as well is set aside as before.
+        if case .unplaced = examination.place, examination.judgment.isScreenshot, let fresh = context.freshSnapshot() {
+            screens.append(fresh)
+            examination = examine()
+        }
         // The costs of a placement, for the log (and the guard bench that reads it).
         let timing = "decoded in \(milliseconds(examineStart - decodeStart)), placed in \(milliseconds(monotonicNow() - examineStart))"
         context.betweenSteps()
