@@ -97,8 +97,13 @@ final class ScreenReadTests: XCTestCase {
 
     /// ImageMagick's import, run as /usr/bin/import: the kernel names the process after the
     /// name it was run by, while its executable is the file the alternatives link leads to.
+    /// ImageMagick's import connects, reads and disconnects within about 20 ms: the X-Resource
+    /// question asked as it connects can be answered only after it is gone (the server serves
+    /// import's requests in one slice), and its read then names no process, as the README says
+    /// of such clients. About one run in ten on a 2-core machine; of three runs, one is named.
     func testImportReadsTheRoot() throws {
-        let observed = try observe("/usr/bin/import -window root bmp:-")
+        var observed = try observe("/usr/bin/import -window root bmp:-")
+        for _ in 0..<2 where observed.pid == nil { observed = try observe("/usr/bin/import -window root bmp:-") }
         assertReader(observed, program: "import")
         XCTAssertEqual(observed.details?.executable.map { String(decoding: $0, as: UTF8.self) }, "/usr/bin/import-im6.q16")
         XCTAssertEqual(observed.reads.first?.request, .getImage)
