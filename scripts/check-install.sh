@@ -41,13 +41,15 @@ after=$(listing /usr/local)
 step "make install PREFIX=~/.local AUTOSTART=1 (one user), enabled, then make uninstall"
 home="$work/home"
 mkdir -p "$home"
-env -u XDG_CONFIG_HOME HOME="$home" make install PREFIX=~/.local AUTOSTART=1
+# The prefix as an interactive shell passes it (bash expands ~ there; sh would pass it to make
+# as it is, which the Makefile expands): the same folder whichever shell runs this script.
+env -u XDG_CONFIG_HOME HOME="$home" make install PREFIX="$home/.local" AUTOSTART=1
 "$home/.local/bin/shotguard" --version || fail "the user install's binary does not run"
 # What 'systemctl --user enable shotguard.service' makes: uninstall must not leave it dangling.
 mkdir -p "$home/.config/systemd/user/graphical-session.target.wants"
 ln -s "$home/.local/share/systemd/user/shotguard.service" \
     "$home/.config/systemd/user/graphical-session.target.wants/shotguard.service"
-env -u XDG_CONFIG_HOME HOME="$home" make uninstall PREFIX=~/.local AUTOSTART=1
+env -u XDG_CONFIG_HOME HOME="$home" make uninstall PREFIX="$home/.local" AUTOSTART=1
 # The build itself keeps its caches in ~/.cache (SwiftPM's manifests, clang's modules), as it
 # does for anyone who builds: they are the toolchain's, not what install wrote.
 left=$(listing "$home" | grep -v '^\./\.cache/' || true)

@@ -96,16 +96,4 @@ enum RecordReply {
         let next = index + size
         return .element(element, next: size > 0 && next < length ? next : nil)
     }
-
-    /// Calls `body` with each element of `reply`. False when one was malformed: what came
-    /// before it was handed over.
-    static func elements(of reply: UnsafeRawBufferPointer, _ body: (XRecordInterceptData) -> Void) -> Bool {
-        var index: Int? = 0
-        while let start = index {
-            guard case .element(let element, let next) = element(of: reply, at: start) else { return false }
-            body(element)
-            index = next
-        }
-        return true
-    }
 }

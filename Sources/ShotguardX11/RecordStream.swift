@@ -22,8 +22,6 @@ final class RecordStream {
     private var repliesThisTurn = 0
     /// The server ended the context (its end of data) or refused it (an X error).
     private(set) var ended = false
-    /// Replies were malformed (an element claimed more than its reply held): their rest was dropped.
-    private(set) var malformed = 0
     /// This turn stopped at its bound: more replies may wait in xcb or the socket.
     private(set) var hasPending = false
 
@@ -82,7 +80,7 @@ final class RecordStream {
                     peeked = element
                     return element
                 case .malformed:
-                    malformed += 1
+                    // What a reply holds past an element longer than the reply is dropped.
                     index = nil
                 }
             }

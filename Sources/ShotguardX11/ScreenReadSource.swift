@@ -243,3 +243,31 @@ public final class ScreenReadSource {
         next.stream.advance()
     }
 }
+
+/// Where an element stands in the server's order: its time (milliseconds, wrapping at 2^32),
+/// and for one client's elements the sequence of its requests (a client's end after all of
+/// them). Two contexts' elements are merged by it; within a context, they come in order.
+struct ServerOrder: Equatable {
+    let time: UInt32
+    let client: UInt32
+    let sequence: UInt32
+    /// The client's end: after every element of that client.
+    let ended: Bool
+
+    /// Where `element` stands.
+    init(_ element: XRecordInterceptData) {
+        time = UInt32(truncatingIfNeeded: element.server_time)
+        client = UInt32(truncatingIfNeeded: element.id_base)
+        sequence = UInt32(truncatingIfNeeded: element.client_seq)
+        ended = Int32(element.category) == XRecordClientDied
+    }
+
+    /// Whether this element of one context came before `other` of the other context.
+    func precedes(_ other: ServerOrder) -> Bool {
+        if client == other.client {
+            if ended || other.ended { return other.ended && !ended }
+            return Int32(bitPattern: sequence &- other.sequence) < 0
+        }
+        return Int32(bitPattern: time &- other.time) < 0
+    }
+}

@@ -104,10 +104,11 @@ final class SentinelWorker: @unchecked Sendable {
             if descriptors[0].revents != 0 {
                 for command in channel.takeCommands() { apply(command) }
             }
-            // The root's change of size first: the reads that came with it are placed on the new screen.
-            if descriptors.last?.fd == display.fileDescriptor, descriptors.last?.revents ?? 0 != 0 { handleCoverEvents() }
-            if source != nil { handleReads() }
+            // The display's events first (the key's covers go up before any read is placed, and
+            // the root's change of size places the reads that came with it on the new screen);
+            // those read in by the reads' round trips are handled before the next wait.
             handleCoverEvents()
+            if source != nil { handleReads() }
             if source?.isLost ?? false || display.isLost {
                 channel.post([.stopped(reason: display.isLost || source?.isDisconnected ?? false ? "the X server went away"
                                                                                                  : "the X server ended the RECORD contexts")])

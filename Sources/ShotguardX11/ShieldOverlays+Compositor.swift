@@ -1,5 +1,6 @@
 // Covers under a compositing manager: put into the screen's pixels with their maps, ahead of the manager's frames, and kept there.
 import CX11
+import Glibc
 import ShotguardImaging
 
 /// A compositing manager draws every window into a pixmap of its own and composes the screen
@@ -92,9 +93,18 @@ extension ShieldOverlays {
     private func shapeOverlay(leavingOut rects: [Rect]) {
         let handle = display.handle
         holes = rects
+        let marker = display.atom(Self.holesProperty)
         guard !rects.isEmpty else {
             XShapeCombineMask(handle, overlayWindow, ShapeBounding, 0, 0, 0, ShapeSet)
+            XDeleteProperty(handle, overlayWindow, marker)
             return
+        }
+        // Who cut the holes, on the overlay itself: a run killed with covers up leaves them,
+        // and the next run's `findOverlay` closes them once that process is gone.
+        var owner = UInt(getpid())
+        _ = withUnsafeBytes(of: &owner) { bytes in
+            XChangeProperty(handle, overlayWindow, marker, XA_CARDINAL, 32, PropModeReplace,
+                            bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
         // As wide as X coordinates go (a region's boxes are 16-bit signed): the shape is cut to
         // the window, however the screen is resized.
@@ -151,11 +161,23 @@ extension ShieldOverlays {
         var attributes = XWindowAttributes()
         let (_, error) = display.trap { XGetWindowAttributes(display.handle, window, &attributes) }
         overlayWindow = error == nil && window != 0 ? window : 0
+        // Holes a run of ours cut and could not close (it was killed with covers up): the
+        // manager's frames would show black there for as long as it runs.
+        if overlayWindow != 0, let owner = display.cardinals(Self.holesProperty, of: overlayWindow)?.first,
+           kill(pid_t(truncatingIfNeeded: owner), 0) != 0, errno == ESRCH {
+            shapeOverlay(leavingOut: [])
+        }
     }
 
+    /// The property on the overlay window naming the process whose holes are cut in it.
+    static let holesProperty = "_SHOTGUARD_SHIELD_HOLES"
+
+    /// `rect` as an X rectangle, cut to what 16-bit coordinates can name (no screen is larger):
+    /// nil when nothing of it is left.
     private static func xRectangle(_ rect: Rect) -> XRectangle? {
-        guard let x = Int16(exactly: rect.x), let y = Int16(exactly: rect.y), let width = UInt16(exactly: rect.width),
-              let height = UInt16(exactly: rect.height) else { return nil }
+        let named = rect.intersection(Rect(x: 0, y: 0, width: Int(Int16.max), height: Int(Int16.max)))
+        guard !named.isEmpty, let x = Int16(exactly: named.x), let y = Int16(exactly: named.y),
+              let width = UInt16(exactly: named.width), let height = UInt16(exactly: named.height) else { return nil }
         return XRectangle(x: x, y: y, width: width, height: height)
     }
 }

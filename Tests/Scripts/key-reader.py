@@ -16,6 +16,7 @@ import sys
 import time
 
 from PIL import Image
+import Xlib.error
 from Xlib import X, XK, display
 from Xlib.ext import damage, xtest
 
@@ -63,7 +64,12 @@ for press in range(presses):
     while True:
         cover = wait(lambda e: e.type == X.MapNotify and e.override, "cover mapped")
         image = read()
-        if cover.window.get_wm_name() == "shotguard shield":
+        try:
+            name = cover.window.get_wm_name()
+        except Xlib.error.BadWindow:
+            # Another client's override-redirect window, gone already (a tooltip): not a cover.
+            continue
+        if name == "shotguard shield":
             break
     image.save(os.path.join(folder, f"press-{press}.png"))
     if press == presses - 1:

@@ -24,10 +24,14 @@ final class RecordReplyTests: XCTestCase {
     private func elements(_ reply: [UInt8]) -> (ok: Bool, found: [(time: UInt, sequence: UInt, base: UInt32, bytes: [UInt8])]) {
         var found: [(UInt, UInt, UInt32, [UInt8])] = []
         let ok = reply.withUnsafeBytes { buffer in
-            RecordReply.elements(of: buffer) { element in
+            var index: Int? = 0
+            while let start = index {
+                guard case .element(let element, let next) = RecordReply.element(of: buffer, at: start) else { return false }
                 let bytes = element.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(element.data_len) * 4)) } ?? []
                 found.append((element.server_time, element.client_seq, UInt32(element.id_base), bytes))
+                index = next
             }
+            return true
         }
         return (ok, found)
     }
@@ -79,7 +83,7 @@ final class RecordReplyTests: XCTestCase {
         XCTAssertEqual(result.found.map(\.bytes), [getImage])
         let zeroLength: [UInt8] = [62, 0, 0, 0] + word(0)
         XCTAssertFalse(elements(reply(XRecordFromClient, headers: 0, zeroLength)).ok, "a BIG-REQUESTS length of 0 is no request")
-        XCTAssertFalse([UInt8](repeating: 0, count: 16).withUnsafeBytes { RecordReply.elements(of: $0) { _ in } })
+        XCTAssertFalse(elements([UInt8](repeating: 0, count: 16)).ok, "shorter than its header")
     }
 
     // MARK: held frames

@@ -296,17 +296,20 @@ final class PixelFollower {
                 watch(named, for: pid)
             }
             named[pid] = paths.files
-            namedFolders[pid] = paths.folders.union(paths.files.compactMap(\.parent))
+            // The names it may write its image to: not there yet or an image's (`x.bin` to come,
+            // `shot.png`; never `/dev/null`, a log, a configuration file).
+            let imageNames = paths.files.filter {
+                !own.contains($0) && (FileIdentity.of(path: $0) == nil || ScreenshotFileClassifier.looksLikeImage($0.lastComponent))
+            }
+            // Only their folders are scanned at its exit: the folder of a log or of `$HOME/.config/…`
+            // it names holds the person's own images, none of them its output.
+            namedFolders[pid] = paths.folders.union(imageNames.compactMap(\.parent))
             for path in paths.files {
                 if let parent = path.parent { watch(parent, for: pid) }
-                // Held by its name before it exists: the program may write it and exit, and the
-                // next command read it, between two looks at its descriptors. Only a name not
-                // there yet or an image's (`x.bin` to come, `shot.png`; never `/dev/null`, a log).
-                if !own.contains(path), FileIdentity.of(path: path) == nil
-                    || ScreenshotFileClassifier.looksLikeImage(path.lastComponent) {
-                    openers?.holdName(path, writer: pid, at: now)
-                }
             }
+            // Held by its name before it exists: the program may write it and exit, and the next
+            // command read it, between two looks at its descriptors.
+            for path in imageNames { openers?.holdName(path, writer: pid, at: now) }
         }
         nextPoll = now
         log.verbose("following \(program) (pid \(pid)): it holds protected pixels read by \(read.program)"
@@ -318,7 +321,10 @@ final class PixelFollower {
         followChildren(of: holder, at: now)
         // Its open files at once, not at the next look: the end of a pipeline (`| cat > f`,
         // whose file its command line does not name) may be done before then.
-        if origin != .read { stashed += lookAt(holder, closely: true, now: now) }
+        if origin != .read {
+            stashed += lookAt(holder, closely: true, now: now)
+            nextLook[pid] = now + Self.fastInterval
+        }
     }
 
     /// The programs `holder` started after its read become holders.
