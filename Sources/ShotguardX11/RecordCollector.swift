@@ -113,6 +113,20 @@ final class RecordCollector {
         }
     }
 
+    /// Whether `element` reads more than a few pixels of a drawable of its own client while
+    /// the copy context records that client: what its copies put there (maim's Composite of
+    /// the root into a pixmap) must be handled before it, and the server may not have written
+    /// those copies to their connection yet when this arrives on the other.
+    func readsWhatCopiesMayFill(_ element: XRecordInterceptData) -> Bool {
+        let client = UInt32(truncatingIfNeeded: element.id_base)
+        guard Int32(element.category) == XRecordFromClient, copies.registered[client] != nil, let bytes = element.data,
+              element.data_len > 0, element.data_len <= UInt(Int.max / 4),
+              case .read(_, let drawable, let area)? = RecordedRequest.decode(
+                UnsafeRawBufferPointer(start: bytes, count: Int(element.data_len) * 4), swapped: element.client_swapped != 0,
+                opcodes: opcodes) else { return false }
+        return owner(of: drawable) == client && area.width * area.height > Self.tinyRead
+    }
+
     private func ended(_ client: UInt32) {
         pixmaps.forgetClient(base: client, mask: baseMask)
         pictures.forgetClient(base: client, mask: baseMask)

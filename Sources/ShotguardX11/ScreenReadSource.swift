@@ -221,12 +221,22 @@ public final class ScreenReadSource {
     private func receive() {
         data.beginTurn()
         copyData.beginTurn()
+        var caughtUp = false
         while true {
             switch (data.peek(), copyData.peek()) {
             case (let one?, let other?):
                 take(ServerOrder(other).precedes(ServerOrder(one)) ? (other, copyData) : (one, data))
             case (let one?, nil):
                 guard !copyData.hasPending else { return }
+                // The server writes what it recorded to the two connections one after the
+                // other: a read of a pixmap may arrive before the copy that filled it. A round
+                // trip on the control connection comes back only after that flush is done (one
+                // that left data unwritten left some waiting here already).
+                if !caughtUp, collector.readsWhatCopiesMayFill(one) {
+                    caughtUp = true
+                    control.sync()
+                    continue
+                }
                 take((one, data))
             case (nil, let other?):
                 guard !data.hasPending else { return }

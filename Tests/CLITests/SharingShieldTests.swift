@@ -62,9 +62,11 @@ final class SharingShieldTests: WatchDesktopTestCase {
 
     /// x11perf copies its own window into a pixmap millions of times a second from its first
     /// moment (in the copy recording), and reads one pixel after each batch to wait for the
-    /// server. Regression: the agent fell behind the recorded flood, the server kept hundreds of
-    /// megabytes of recording for it and slowed to a crawl, and a share that started after
-    /// x11perf ended leaked its frames until the backlog was read.
+    /// server (a recording of one pixel). Regression: the agent fell behind the recorded flood,
+    /// the server kept hundreds of megabytes of recording for it and slowed to a crawl, x11perf's
+    /// end was seen more than ten seconds late, and a share started after it leaked every frame
+    /// until the backlog was read. Now x11perf's end is seen as it ends, and the share is
+    /// covered from its first frame.
     func testACopyFloodInAClientsFirstSecondsLeavesASharesCoversOnTime() throws {
         _ = try requireTool("x11perf", package: "x11-apps")
         let reader = try ScreenReader(sandbox: sandbox)
@@ -73,6 +75,8 @@ final class SharingShieldTests: WatchDesktopTestCase {
         let flood = try ChildProcess("x11perf", ["-repeat", "1", "-time", "1", "-copywinpix10"], environment: ["DISPLAY": desk.name],
                                      output: .standardError)
         XCTAssertEqual(flood.waitForExit(), 0, "x11perf")
+        XCTAssertTrue(watch.waitForEvent("recording") { $0["state"] as? String == "stopped" && $0["program"] as? String == "x11perf" },
+                      "x11perf's end was not seen: \(watch.log.suffix(1500))")
         let frames = try reader.read(.copyArea, interval: 33, frames: 30, display: desk.name)
         XCTAssertEqual(frames.count, 30)
         let shown = FrameCount.uncovered(frames, expected)
