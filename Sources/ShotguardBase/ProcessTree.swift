@@ -49,8 +49,11 @@ public enum ProcessTree {
     }
 
     /// When the process of `stat` started, in seconds since boot.
-    public static func startSeconds(_ stat: ProcessStat) -> Double {
-        Double(stat.startTime) / Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
+    public static func startSeconds(_ stat: ProcessStat) -> Double { startSeconds(ticks: stat.startTime) }
+
+    /// A start time in clock ticks since boot (`ProcessStat.startTime`), in seconds.
+    public static func startSeconds(ticks: UInt64) -> Double {
+        Double(ticks) / Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
     }
 
     /// The pipe a process has as descriptor `descriptor` (0: its standard input, 1: its

@@ -171,6 +171,12 @@ final class PixelFollower {
         // or, when it was closed before the agent watched its folder, at the names it gave.
         var found = readEvents(at: now) + files.completeAll(writtenBy: pid).compactMap { complete($0) }
         if let holder = holders.holder(pid) {
+            // Its pipeline's next program may have started after the last look: a shell starts
+            // `xwd -root | convert xwd:- f` one program after the other, and under load xwd reads
+            // and exits before convert is there to be found; it is found now, with its file.
+            if case .read = holder.origin, let parent = holder.read.parentPID {
+                followSiblings(of: holder, parent: parent, started: ProcessTree.startSeconds(ticks: holder.startTime), at: now)
+            }
             let handed = Set(found.compactMap { if case .file(let path, _, _, _, _) = $0 { path } else { nil } })
             found += written((named[pid] ?? []).subtracting(handed), by: holder.read, link: holder.link)
             // Nothing at the names it gave: its file may have been moved or renamed into a folder it
@@ -345,13 +351,21 @@ final class PixelFollower {
             for reader in ProcessTree.processes(reading: output, except: known) {
                 add(pid: reader, read: holder.read, origin: .channel(with: holder.pid), at: now)
             }
-        } else if ProcessStat.of(pid: holder.pid) == nil, stat.parent > 1 {
-            let started = ProcessTree.startSeconds(stat)
-            for sibling in ProcessTree.children(of: stat.parent) where !known.contains(sibling) {
-                guard let other = ProcessStat.of(pid: sibling), abs(ProcessTree.startSeconds(other) - started) <= Self.startSlack,
-                      ProcessTree.pipe(of: sibling, descriptor: 0) != nil else { continue }
-                add(pid: sibling, read: holder.read, origin: .channel(with: holder.pid), at: now)
-            }
+        } else if ProcessStat.of(pid: holder.pid) == nil {
+            followSiblings(of: holder, parent: stat.parent, started: ProcessTree.startSeconds(stat), at: now)
+        }
+    }
+
+    /// `holder` is gone, and what its standard output was cannot be told: a program its parent
+    /// started with it (within `startSlack`) that reads a pipe on its standard input is its
+    /// pipeline's next.
+    private func followSiblings(of holder: PixelHolder, parent: Int32, started: Double, at now: Double) {
+        guard parent > 1 else { return }
+        let known = Set(holders.holders.keys).union(excluded)
+        for sibling in ProcessTree.children(of: parent) where !known.contains(sibling) {
+            guard let other = ProcessStat.of(pid: sibling), abs(ProcessTree.startSeconds(other) - started) <= Self.startSlack,
+                  ProcessTree.pipe(of: sibling, descriptor: 0) != nil else { continue }
+            add(pid: sibling, read: holder.read, origin: .channel(with: holder.pid), at: now)
         }
     }
 
