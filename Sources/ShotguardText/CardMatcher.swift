@@ -54,7 +54,7 @@ enum CardMatcher {
 
     /// Whether the digits at `start` continue an IBAN: letters, digits and single spaces (the
     /// printed groups, some of which OCR may have joined, or read with a look-alike such as `$`)
-    /// back to a country code and check digits at a word's start ("ES85 4025 4819 5978 3387",
+    /// back to an IBAN's first group at a word's start ("ES85 4025 4819 5978 3387",
     /// "user=FR48 4639 8335", "IT97T901 6236"), whose digits are no card's.
     static func followsIBANStart(_ start: Int, in scalars: [Unicode.Scalar]) -> Bool {
         // An IBAN is at most 34 characters, 42 with the spaces of its groups.
@@ -62,16 +62,34 @@ enum CardMatcher {
         var index = start
         while index > earliest {
             let previous = scalars[index - 1]
-            guard previous.isASCIIAlphanumeric || LookAlikes.digit(previous) != nil
-                    || (previous == " " && index >= 2 && scalars[index - 2] != " ") else { return false }
+            guard isIBANCharacter(previous) || (previous == " " && index >= 2 && scalars[index - 2] != " ") else { return false }
             index -= 1
-            guard index + 4 <= start, index == 0 || !scalars[index - 1].isASCIIAlphanumeric else { continue }
-            if scalars[index].isASCIIUpper, scalars[index + 1].isASCIIUpper, LookAlikes.digit(scalars[index + 2]) != nil,
-               LookAlikes.digit(scalars[index + 3]) != nil, IBANMatcher.lengths[String(Character(scalars[index])) + String(Character(scalars[index + 1]))] != nil {
-                return true
-            }
+            guard index + 4 <= start, index == 0 || !isIBANCharacter(scalars[index - 1]) else { continue }
+            if startsIBAN(at: index, in: scalars) { return true }
         }
         return false
+    }
+
+    /// Symbols OCR reads for a digit of an IBAN's check digits (a `7` read `?`, a `0` read `®`).
+    static let checkDigitMarks: Set<Unicode.Scalar> = ["?", "\u{00AE}", "\u{00A9}"]
+
+    private static func isIBANCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCIIAlphanumeric || LookAlikes.digit(scalar) != nil || checkDigitMarks.contains(scalar)
+    }
+
+    /// Whether the word at `index` is an IBAN's first group: a registry country code and two
+    /// check digits (or what OCR makes of digits), four characters, or a multiple of four (groups
+    /// OCR joined) when a check digit was read as a digit or a symbol, not a letter. A word such as "DEBIT" or "FRIDAY" (a
+    /// country code and letters that fold to digits) starts none: the card after it is a card.
+    static func startsIBAN(at index: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        guard index + 4 <= scalars.count, scalars[index].isASCIIUpper, scalars[index + 1].isASCIIUpper,
+              IBANMatcher.lengths[String(Character(scalars[index])) + String(Character(scalars[index + 1]))] != nil else { return false }
+        let checkDigits = scalars[(index + 2)...(index + 3)]
+        guard checkDigits.allSatisfy({ LookAlikes.digit($0) != nil || checkDigitMarks.contains($0) }) else { return false }
+        var end = index
+        while end < scalars.count, isIBANCharacter(scalars[end]) { end += 1 }
+        let length = end - index
+        return length == 4 || length % 4 == 0 && checkDigits.contains { $0.isASCIIDigit || checkDigitMarks.contains($0) }
     }
 
     /// A group of digits (after folding) and where it is in the line.

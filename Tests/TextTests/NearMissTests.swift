@@ -36,6 +36,19 @@ final class NearMissTests: XCTestCase {
         XCTAssertEqual(found(.card, "4111 1111 1111 1111 12/27"), ["4111 1111 1111 1111"], "an expiry after it")
     }
 
+    /// A word that starts with a country code and letters that fold to digits ("DEBIT": DE and
+    /// 8, 1) is no IBAN's first group, so the card after it is still a card; an IBAN whose check
+    /// digits OCR read as symbols ("IT57" read "ITS?", "ES08" read "ES®B") still starts one.
+    func testOnlyAnIBANsFirstGroupKeepsACardNumberOut() {
+        for label in ["DEBIT", "FRIDAY", "ESTIMATE", "Paid DEBIT CARD"] {
+            XCTAssertEqual(found(.card, "\(label) 4111 1111 1111 1111"), ["4111 1111 1111 1111"], label)
+        }
+        XCTAssertEqual(found(.card, "ITS? J722 8073 3187 6550 7668 347"), [])
+        XCTAssertEqual(found(.card, "ITS?J722 6073 3187 6550 7668 347"), [], "its first two groups joined")
+        XCTAssertEqual(found(.card, "TOKEN=ES\u{00AE}B 5262 0462 8793 1031 6187"), [])
+        XCTAssertEqual(found(.card, "IT97T901 6236 6460 2823 1960 293"), [])
+    }
+
     /// A UUID or digest OCR read with a few slips (an `O` for a `0`, a `C` for a `c`, a lost
     /// dash) is a hash, not a random-looking key.
     func testHashesReadWithSlipsAreNoKeys() {
@@ -58,6 +71,14 @@ final class NearMissTests: XCTestCase {
         XCTAssertEqual(found(.key, "sk_l ive_ 7FEK ch2E AS5U PIhv tDmn ijag"), ["sk_l ive_ 7FEK ch2E AS5U PIhv tDmn ijag"])
         XCTAssertEqual(found(.key, "eLBAN uqSCV cCMHo wmgjs xwFZf AfRaK hnxDa 4cj7e"),
                        ["eLBAN uqSCV cCMHo wmgjs xwFZf AfRaK hnxDa 4cj7e"])
+        // A first group OCR read a character longer; words after the key; two groups OCR joined;
+        // an AWS id whose prefix OCR misread.
+        XCTAssertEqual(found(.key, "'X-Key: ghp_aB0O5 U4vdjBss seZqZDgu tNJ5KE5T DuG4YGPN"),
+                       ["ghp_aB0O5 U4vdjBss seZqZDgu tNJ5KE5T DuG4YGPN"])
+        XCTAssertEqual(found(.key, "user=AKIAO MH9IZ QW16C 9AXB2 build saved"), ["user=AKIAO MH9IZ QW16C 9AXB2"])
+        XCTAssertEqual(found(.key, "xoxb 023 1308 2613 3-76 4819 0669 727-itlB rZLu E9g8 D20Z muVe utBZ restarted main"),
+                       ["xoxb 023 1308 2613 3-76 4819 0669 727-itlB rZLu E9g8 D20Z muVe utBZ"])
+        XCTAssertEqual(found(.key, "AKITA O5GK 0534 VKMP 8CPG"), ["AKITA O5GK 0534 VKMP 8CPG"])
         XCTAssertEqual(found(.key, "this that with from have been were"), [])
         XCTAssertEqual(found(.key, "9400 1000 0000 4111 1111 2222 33"), [], "digits in groups are no key")
     }
