@@ -4,26 +4,44 @@ extension KeyMatcher {
     /// Groups of one length between single spaces from token `first` (`find`'s "in groups"):
     /// the match, and the token after it.
     static func grouped(_ tokens: [Range<Int>], from first: Int, in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
-        let size = tokens[first].count
-        guard [4, 5, 6, 8].contains(size) else { return nil }
-        // OCR drops or doubles a character now and then: a group one longer or shorter counts.
-        let lengths = (size - 1)...(size + 1)
+        let adjacent = { (index: Int) in
+            index + 1 < tokens.count && tokens[index + 1].lowerBound == tokens[index].upperBound + 1
+                && scalars[tokens[index].upperBound] == " "
+        }
+        let sizes = [4, 5, 6, 8]
+        // The groups' length; the first group may be a character longer or shorter than the
+        // next (OCR read one character as two: "ghp_aB0O5 U4vdjBss").
+        var size = tokens[first].count
+        if !sizes.contains(size) {
+            guard adjacent(first), sizes.contains(tokens[first + 1].count), abs(tokens[first + 1].count - size) == 1 else { return nil }
+            size = tokens[first + 1].count
+        }
+        // OCR drops or doubles a character now and then: a group one longer or shorter counts,
+        // and so does a group of twice the length (a space OCR did not see).
+        let fits = { (length: Int) in abs(length - size) <= 1 || length == 2 * size }
         var last = first
-        while last + 1 < tokens.count, tokens[last + 1].lowerBound == tokens[last].upperBound + 1,
-              scalars[tokens[last].upperBound] == " ", lengths.contains(tokens[last].count),
-              tokens[last + 1].count <= size + 1, last - first < 40 {
+        while adjacent(last), fits(tokens[last].count), tokens[last + 1].count <= size + 1 || tokens[last + 1].count == 2 * size,
+              last - first < 40 {
             last += 1
         }
-        // (A short word right after a key in groups may join it: a cover a little too wide, never
-        // a group of the key left out.)
+        // The most groups that make a key: a word or two right after it (of the groups' length)
+        // may have joined them. (A short word that still makes a key with them is covered with
+        // it: a cover a little too wide, never a group of the key left out.)
         guard last - first + 1 >= 4 else { return nil }
-        let joined = (first...last).flatMap { scalars[tokens[$0]] }
-        guard joined.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }) else { return nil }
-        if let shape = knownShape(joined), shape.count * 10 >= joined.count * 8 || isHighEntropy(joined) {
-            return (tokens[first].lowerBound..<tokens[last].upperBound, last + 1)
+        let ends = stride(from: last, through: first + 3, by: -1).filter { end in
+            (first...end).allSatisfy { tokens[$0].allSatisfy { scalars[$0].isASCIIAlphanumeric || scalars[$0] == "_" || scalars[$0] == "-" } }
         }
-        guard isHighEntropy(joined) else { return nil }
-        return (tokens[first].lowerBound..<tokens[last].upperBound, last + 1)
+        let joined = { (end: Int) in (first...end).flatMap { scalars[tokens[$0]] } }
+        // A known shape first (its groups alone), else the most groups that look random.
+        let end = ends.first { end in
+            let joined = joined(end)
+            guard let shape = knownShape(joined) else { return false }
+            return shape.count * 10 >= joined.count * 8 || isHighEntropy(joined)
+        } ?? ends.first { end in
+            let joined = joined(end)
+            return isHighEntropy(joined) || isMisreadAWSKey(joined[...])
+        }
+        return end.map { (tokens[first].lowerBound..<tokens[$0].upperBound, $0 + 1) }
     }
 
     /// Characters OCR makes of hex digits: `O` and `o` of a `0`, `l`, `I`, `i` and `|` of a `1`,
