@@ -1,8 +1,8 @@
 // E-mail addresses: local@domain.tld, with the slips OCR makes around the '@'.
 
 /// Finds e-mail addresses in a line of text: a local part of letters, digits and `._%+-`, an
-/// `@` (or `©`, which OCR reads it as in some fonts, possibly with one space on either side),
-/// and a domain of at least two labels whose last is two or more letters.
+/// `@` (or `©`, which OCR reads it as in some fonts, possibly with one space on either side, or
+/// with a stray mark before it: `(@`, `\@`, OCR's reading of the ring's left edge), and a domain of at least two labels whose last is two or more letters.
 enum EmailMatcher {
     static func find(in line: LineText) -> [Range<Int>] {
         let scalars = line.scalars
@@ -11,9 +11,9 @@ enum EmailMatcher {
         while index < scalars.count {
             defer { index += 1 }
             guard scalars[index] == "@" || scalars[index] == "\u{00A9}" else { continue }
-            // The local part ends at the '@', or one space before it.
+            // The local part ends at the '@', or one space or stray mark before it.
             var localEnd = index
-            if localEnd > 0, scalars[localEnd - 1] == " " { localEnd -= 1 }
+            if localEnd > 0, scalars[localEnd - 1] == " " || strayMarks.contains(scalars[localEnd - 1]) { localEnd -= 1 }
             var start = localEnd
             while start > 0, isLocal(scalars[start - 1]) { start -= 1 }
             // A local part does not start with a dot; dots before it belong to the text around it.
@@ -27,6 +27,10 @@ enum EmailMatcher {
         }
         return matches
     }
+
+    /// What OCR reads in front of an `@` in some fonts (its ring's left edge, read as a symbol of
+    /// its own): never part of an address, so the local part ends before it.
+    static let strayMarks: Set<Unicode.Scalar> = ["(", "\\", "[", "{"]
 
     private static func isLocal(_ scalar: Unicode.Scalar) -> Bool {
         scalar.isASCIIAlphanumeric || "._%+-".unicodeScalars.contains(scalar)

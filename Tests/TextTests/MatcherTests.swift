@@ -57,7 +57,11 @@ final class MatcherTests: XCTestCase {
         // OCR put a space after the '@', or read it as '©'.
         XCTAssertEqual(try found(.email, "carol.smith@ example.co.uk"), ["carol.smith@ example.co.uk"])
         XCTAssertEqual(try found(.email, "dave©example.com"), ["dave©example.com"])
-        for text in ["@handle said hi", "user@localhost", "a @ b", "price @ 5.00", "v1.2.3"] {
+        // The ring's left edge read as a mark of its own, and spaces OCR put beside punctuation.
+        XCTAssertEqual(try found(.email, "saved i.jones(@contoso.net restarted"), ["i.jones(@contoso.net"])
+        XCTAssertEqual(try found(.email, "details li_patel\\@acme-corp.io service."), ["li_patel\\@acme-corp.io"])
+        XCTAssertTrue(try found(.email, "grace. kim+news(@ example.com").contains("grace. kim+news(@ example.com"))
+        for text in ["@handle said hi", "said (@handle) hi", "user@localhost", "a @ b", "price @ 5.00", "v1.2.3"] {
             XCTAssertEqual(try found(.email, text), [], text)
         }
     }
