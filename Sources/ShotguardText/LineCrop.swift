@@ -25,12 +25,14 @@ struct LineCrop {
         self.line = line
         let padX = max(4, line.height / 3), padY = max(4, line.height / 2 + 2)
         let bounds = Rect(x: 0, y: 0, width: grey.width, height: grey.height)
-        let crop = Rect(x: line.x - padX, y: line.y - padY, width: line.width + 2 * padX, height: line.height + 2 * padY)
-            .intersection(bounds)
+        let padded = { (line: Rect) in
+            Rect(x: line.x - padX, y: line.y - padY, width: line.width + 2 * padX, height: line.height + 2 * padY).intersection(bounds)
+        }
+        let background = Ink.background(grey, padded(line))
+        self.background = background
+        let crop = padded(Self.inkReach(of: line, in: grey, background: background))
         self.crop = crop
         scale = min(4, max(1, (targetHeight + line.height - 1) / line.height))
-        let background = Ink.background(grey, crop)
-        self.background = background
         var top = crop.y, bottom = crop.maxY
         var painted: [Rect] = []
         for other in lines where other != line && !other.intersection(crop).isEmpty {
@@ -50,6 +52,43 @@ struct LineCrop {
         reach = Rect(x: crop.x, y: top, width: crop.width, height: max(0, bottom - top))
         image = grey.crop(crop, scale: scale, invert: Ink.isLightOnDark(grey, crop, background: background),
                           blanking: painted, with: UInt8(clamping: background))
+    }
+
+    /// `line` widened to the glyphs just beside it: a lone character after a space (the last
+    /// character of a Swiss IBAN, "CH56 9235 1468 5366 3025 2", a "7" after a card number) makes
+    /// too few stroke edges for the line finder, and would be left out of the crop and the cover.
+    /// Ink is taken sideways while the gaps in it are at most one and a half times the line's
+    /// height (as `TextLineFinder.joined` joins a line's pieces), for at most three heights, in columns whose ink stays within the line's rows (give or take a
+    /// quarter of its height): a table's border or a box's edge runs on above and below it.
+    static func inkReach(of line: Rect, in grey: GreyImage, background: Int) -> Rect {
+        let slack = max(1, line.height / 4)
+        let top = max(0, line.y - slack - 1), bottom = min(grey.height, line.maxY + slack + 1)
+        /// Whether column x holds ink in the line's rows, and none past them.
+        func isGlyphColumn(_ x: Int) -> Bool? {
+            var inLine = false
+            for y in top..<bottom where Ink.isInk(grey[x, y], background: background) {
+                if y < line.y - slack || y >= line.maxY + slack { return nil }
+                inLine = true
+            }
+            return inLine
+        }
+        func reach(from start: Int, step: Int) -> Int {
+            var edge = start, gap = 0, x = start + step
+            let limit = 3 * line.height
+            while x >= 0, x < grey.width, gap * 2 <= 3 * line.height, abs(x - start) <= limit {
+                guard let glyph = isGlyphColumn(x) else { break }
+                if glyph {
+                    edge = x
+                    gap = 0
+                } else {
+                    gap += 1
+                }
+                x += step
+            }
+            return edge
+        }
+        let left = reach(from: line.x, step: -1), right = reach(from: line.maxX - 1, step: 1)
+        return Rect(x: left, y: line.y, width: right + 1 - left, height: line.height)
     }
 
     /// A box in the scaled crop's pixels as a box in the image's, rounded outwards.
