@@ -27,6 +27,17 @@ final class NearMissTests: XCTestCase {
         XCTAssertEqual(found(.card, "4111. 1111.1111 .1111"), ["4111. 1111.1111 .1111"])
     }
 
+    /// OCR puts a space inside a group now and then, or splits a number printed without
+    /// spaces: the number is still a card.
+    func testCardNumbersOCRSplitAreCards() {
+        XCTAssertEqual(found(.card, "total the 481 7-2719-4300-3618"), ["481 7-2719-4300-3618"])
+        XCTAssertEqual(found(.card, "build 34583318945 1543 support"), ["34583318945 1543"])
+        XCTAssertEqual(found(.card, "review 379510067 155227 review"), ["379510067 155227"])
+        XCTAssertEqual(found(.card, "Request +44 20 7760 4095 please"), [], "a phone number")
+        XCTAssertEqual(found(.card, "481 7-2719-4300-3619"), [], "Luhn-invalid")
+        XCTAssertEqual(found(.card, "d54ea19a4 2680262948 71b21 21 cc3.aa"), [], "a digest's pieces")
+    }
+
     /// The digits of a longer number are no card number, though a run of them passes Luhn: a
     /// parcel's tracking number, an account. A card still starts where its run does.
     func testDigitsInsideALongerNumberAreNoCard() {
