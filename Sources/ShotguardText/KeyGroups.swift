@@ -29,7 +29,7 @@ extension KeyMatcher {
         // it: a cover a little too wide, never a group of the key left out.)
         guard last - first + 1 >= 4 else { return nil }
         let ends = stride(from: last, through: first + 3, by: -1).filter { end in
-            (first...end).allSatisfy { tokens[$0].allSatisfy { scalars[$0].isASCIIAlphanumeric || scalars[$0] == "_" || scalars[$0] == "-" } }
+            (first...end).allSatisfy { tokens[$0].allSatisfy { isKeyCharacter(scalars[$0]) } }
         }
         let joined = { (end: Int) in (first...end).flatMap { scalars[tokens[$0]] } }
         // A known shape first (its groups alone), else the most groups that look random.

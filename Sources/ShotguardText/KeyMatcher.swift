@@ -135,7 +135,7 @@ enum KeyMatcher {
                     let part = scalars[tail]
                     let kinds = [part.contains(where: \.isASCIIUpper), part.contains(where: \.isASCIILower),
                                  part.contains(where: \.isASCIIDigit)].filter { $0 }.count
-                    guard kinds >= 2, part.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "_" || $0 == "-" }) else { break }
+                    guard kinds >= 2, part.allSatisfy(isKeyCharacter) else { break }
                     end = tail.upperBound
                     next += 1
                 }
@@ -179,7 +179,18 @@ enum KeyMatcher {
         scalar.isASCIIAlphanumeric || scalar == "_" || scalar == "-" || scalar == "+" || scalar == "/"
     }
 
-    /// Maximal runs of token characters, each with the `=` that pads it.
+    /// Symbols OCR reads for a letter or digit of a key in small text (`l` read `]`, `J` read
+    /// `}`, `Y` read `¥`, a gap read `'`): inside a token, between token characters, they are
+    /// part of it, and a known shape's body takes them as the characters they stand for.
+    static let misreadings: Set<Unicode.Scalar> = ["]", "[", "}", "{", ")", "(", "|", "'", "\u{2019}", "\u{00A5}", "!"]
+
+    /// Whether `scalar` may be part of a key as OCR read it.
+    static func isKeyCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCIIAlphanumeric || scalar == "_" || scalar == "-" || misreadings.contains(scalar)
+    }
+
+    /// Maximal runs of token characters (with the misread symbols between them), each with the
+    /// `=` that pads it.
     static func tokens(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
         var tokens: [Range<Int>] = []
         var index = 0
@@ -189,7 +200,10 @@ enum KeyMatcher {
                 continue
             }
             var end = index
-            while end < scalars.count, isTokenScalar(scalars[end]) { end += 1 }
+            while end < scalars.count, isTokenScalar(scalars[end])
+                    || misreadings.contains(scalars[end]) && end + 1 < scalars.count && isTokenScalar(scalars[end + 1]) {
+                end += 1
+            }
             var padded = end
             while padded < scalars.count, padded - end < 2, scalars[padded] == "=" { padded += 1 }
             // `NAME=value`: an '=' followed by more token characters is an assignment, not padding.
@@ -224,9 +238,12 @@ enum KeyMatcher {
     enum Alphabet {
         case upperDigits, alphanumeric, word
 
+        /// Whether `scalar` is in the alphabet, or a symbol OCR reads for one of its characters
+        /// (an AWS id has no `/`: one inside it is a misread `J` or `1`).
         func contains(_ scalar: Unicode.Scalar) -> Bool {
+            if misreadings.contains(scalar) { return true }
             switch self {
-            case .upperDigits: return scalar.isASCIIUpper || scalar.isASCIIDigit
+            case .upperDigits: return scalar.isASCIIUpper || scalar.isASCIIDigit || scalar == "/"
             case .alphanumeric: return scalar.isASCIIAlphanumeric
             case .word: return scalar.isASCIIAlphanumeric || scalar == "_" || scalar == "-"
             }

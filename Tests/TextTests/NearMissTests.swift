@@ -71,6 +71,20 @@ final class NearMissTests: XCTestCase {
                        ["qMfRdRabbmCJsmRF3WDlm1ikgAlzssJOQvD9CQue"], "a random key is still a key")
     }
 
+    /// A symbol OCR read for a letter inside a key (`]` for `l`, `}` for `J`, `/` for `J` in an
+    /// AWS id) leaves it a key; the same symbols in code and logs make none.
+    func testKeysWithSymbolsOCRReadInsideThemAreKeys() {
+        XCTAssertEqual(found(.key, "Passed branch sk_live_igZRoklUUgr]STiSZSYQx7xXi order staging."),
+                       ["sk_live_igZRoklUUgr]STiSZSYQx7xXi"])
+        XCTAssertEqual(found(.key, "AKIAS40GY4/TLBFTC82Y"), ["AKIAS40GY4/TLBFTC82Y"])
+        XCTAssertEqual(found(.key, "The status H8iDBSytoYY29060hQG}ikxNqHpxuzwe MiENCZZk merged").first,
+                       "H8iDBSytoYY29060hQG}ikxNqHpxuzwe")
+        for text in ["call getUserAccountSettings(profileId2).then(render) now", "[info] user=alice (admin) it's [ok]",
+                     "see docs/api/v2/UserAccountSettingsController.swift"] {
+            XCTAssertEqual(found(.key, text), [], text)
+        }
+    }
+
     /// Keys printed in groups of one length, known shapes or random, are covered whole; words
     /// of one length in a sentence are not.
     func testKeysInGroupsAreKeys() {
