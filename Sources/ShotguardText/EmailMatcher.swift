@@ -21,7 +21,12 @@ enum EmailMatcher {
             guard start < localEnd, (matches.last?.upperBound ?? 0) <= start else { continue }
             var domainStart = index + 1
             if domainStart < scalars.count, scalars[domainStart] == " " { domainStart += 1 }
-            guard let end = domainEnd(scalars, from: domainStart) else { continue }
+            // OCR splits a domain after its narrow first letter now and then ("g Lobex.fr"): a
+            // domain is never one letter before a space.
+            let split = domainStart + 2 < scalars.count && scalars[domainStart].isASCIILetter && scalars[domainStart + 1] == " "
+            guard let end = domainEnd(scalars, from: domainStart) ?? (split ? domainEnd(scalars, from: domainStart + 2) : nil) else {
+                continue
+            }
             matches.append(start..<end)
             index = end - 1
         }

@@ -61,7 +61,8 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.email, "saved i.jones(@contoso.net restarted"), ["i.jones(@contoso.net"])
         XCTAssertEqual(try found(.email, "details li_patel\\@acme-corp.io service."), ["li_patel\\@acme-corp.io"])
         XCTAssertTrue(try found(.email, "grace. kim+news(@ example.com").contains("grace. kim+news(@ example.com"))
-        for text in ["@handle said hi", "said (@handle) hi", "user@localhost", "a @ b", "price @ 5.00", "v1.2.3"] {
+        XCTAssertTrue(try found(.email, "r.dubois@g Lobex. fr").contains("r.dubois@g Lobex. fr"), "a domain split after its first letter")
+        for text in ["@handle said hi", "said (@handle) hi", "me@a b", "user@localhost", "a @ b", "price @ 5.00", "v1.2.3"] {
             XCTAssertEqual(try found(.email, text), [], text)
         }
     }
