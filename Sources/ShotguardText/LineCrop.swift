@@ -54,16 +54,18 @@ struct LineCrop {
                           blanking: painted, with: UInt8(clamping: background))
     }
 
-    /// `line` widened to the glyphs just beside it: a lone character after a space (the last
+    /// `line` widened to the glyphs just after it: a lone character after a space (the last
     /// character of a Swiss IBAN, "CH56 9235 1468 5366 3025 2", a "7" after a card number) makes
     /// too few stroke edges for the line finder, and would be left out of the crop and the cover.
-    /// Ink is taken sideways while the gaps in it are at most one and a half times the line's
-    /// height (as `TextLineFinder.joined` joins a line's pieces), for at most three heights, in columns whose ink stays within the line's rows (give or take a
-    /// quarter of its height): a table's border or a box's edge runs on above and below it.
+    /// Ink is taken to the right while the gaps in it are at most one and a half times the
+    /// line's height (as `TextLineFinder.joined` joins a line's pieces), in columns whose ink
+    /// stays within the line's rows (give or take a quarter of its height): a table's border or
+    /// a box's edge runs on above and below it. Ink that goes on for more than three heights is
+    /// no lone glyph (the line finder left it out for a reason of its own): none is taken then.
     static func inkReach(of line: Rect, in grey: GreyImage, background: Int) -> Rect {
         let slack = max(1, line.height / 4)
         let top = max(0, line.y - slack - 1), bottom = min(grey.height, line.maxY + slack + 1)
-        /// Whether column x holds ink in the line's rows, and none past them.
+        /// Whether column x holds ink in the line's rows; nil when it holds ink past them.
         func isGlyphColumn(_ x: Int) -> Bool? {
             var inLine = false
             for y in top..<bottom where Ink.isInk(grey[x, y], background: background) {
@@ -72,23 +74,20 @@ struct LineCrop {
             }
             return inLine
         }
-        func reach(from start: Int, step: Int) -> Int {
-            var edge = start, gap = 0, x = start + step
-            let limit = 3 * line.height
-            while x >= 0, x < grey.width, gap * 2 <= 3 * line.height, abs(x - start) <= limit {
-                guard let glyph = isGlyphColumn(x) else { break }
-                if glyph {
-                    edge = x
-                    gap = 0
-                } else {
-                    gap += 1
-                }
-                x += step
+        let start = line.maxX - 1
+        var edge = start, gap = 0, x = line.maxX
+        while x < grey.width, gap * 2 <= 3 * line.height {
+            guard let glyph = isGlyphColumn(x) else { break }
+            if glyph {
+                edge = x
+                gap = 0
+            } else {
+                gap += 1
             }
-            return edge
+            guard x - start <= 3 * line.height else { return line }
+            x += 1
         }
-        let left = reach(from: line.x, step: -1), right = reach(from: line.maxX - 1, step: 1)
-        return Rect(x: left, y: line.y, width: right + 1 - left, height: line.height)
+        return Rect(x: line.x, y: line.y, width: edge + 1 - line.x, height: line.height)
     }
 
     /// A box in the scaled crop's pixels as a box in the image's, rounded outwards.

@@ -34,7 +34,10 @@ final class LineCropTests: XCTestCase {
         XCTAssertEqual(LineCrop.inkReach(of: line, in: border, background: 255).maxX, 106)
         let far = image(ink: strokes + [Rect(x: 120, y: 16, width: 6, height: 10)])
         XCTAssertEqual(LineCrop.inkReach(of: line, in: far, background: 255), line)
-        let left = image(ink: strokes + [Rect(x: 0, y: 0, width: 2, height: 40)])
-        XCTAssertEqual(LineCrop.inkReach(of: line, in: left, background: 255), line)
+        let left = image(ink: strokes + [Rect(x: 4, y: 16, width: 2, height: 10)])
+        XCTAssertEqual(LineCrop.inkReach(of: line, in: left, background: 255), line, "only after the line")
+        // Ink that goes on past three heights is a word or more the line finder left out.
+        let word = image(ink: strokes + (0..<10).map { Rect(x: 96 + $0 * 5, y: 16, width: 2, height: 10) })
+        XCTAssertEqual(LineCrop.inkReach(of: line, in: word, background: 255), line)
     }
 }
