@@ -35,7 +35,7 @@ enum CardMatcher {
                     total += run[end].digits.count
                     if total > digitCount.upperBound { break }
                     let groups = run[start...end]
-                    if digitCount.contains(total), isPlausible(groups, in: line.scalars),
+                    if digitCount.contains(total), isPlausible(groups, wholeRun: start == 0 && end == run.count - 1, in: line.scalars),
                        isValid(groups.flatMap(\.digits)) {
                         found = end
                     }
@@ -142,15 +142,18 @@ enum CardMatcher {
 
     /// Whether `groups` are grouped as a card number is printed (`isPlausible`), once the spaces
     /// OCR put inside a group or a number are taken out: pieces of a group between single spaces
-    /// are one group where they make four digits at most ("481 7-2719-4300-3618"), and two
-    /// groups of digits between one space are a number printed without spaces that OCR split
-    /// ("34583318945 1543", an American Express number).
-    static func isPlausible(_ groups: ArraySlice<Group>, in scalars: [Unicode.Scalar]) -> Bool {
+    /// are one group where they make four digits at most ("481 7-2719-4300-3618"), and a run
+    /// of two groups of digits between one space is a number printed without spaces that OCR
+    /// split ("34583318945 1543", an American Express number).
+    static func isPlausible(_ groups: ArraySlice<Group>, wholeRun: Bool, in scalars: [Unicode.Scalar]) -> Bool {
         let lengths = groups.map(\.digits.count)
         if isPlausible(lengths) { return true }
         let spaced = zip(groups, groups.dropFirst()).map { scalars[$0.range.upperBound..<$1.range.lowerBound].elementsEqual([" "]) }
-        // (Read as digits alone: a hex digest's pieces hold letters that fold to digits.)
-        if groups.count == 2, spaced[0], groups.allSatisfy({ scalars[$0.range].allSatisfy(\.isASCIIDigit) }) { return true }
+        // (The whole run, read as digits alone: the first groups of a longer run are no number
+        // OCR split, and a hex digest's pieces hold letters that fold to digits.)
+        if wholeRun, groups.count == 2, spaced[0], groups.allSatisfy({ scalars[$0.range].allSatisfy(\.isASCIIDigit) }) {
+            return true
+        }
         var joined = [lengths[0]]
         for (length, space) in zip(lengths.dropFirst(), spaced) {
             if space, joined[joined.count - 1] + length <= 4 {

@@ -36,6 +36,7 @@ final class NearMissTests: XCTestCase {
         XCTAssertEqual(found(.card, "Request +44 20 7760 4095 please"), [], "a phone number")
         XCTAssertEqual(found(.card, "481 7-2719-4300-3619"), [], "Luhn-invalid")
         XCTAssertEqual(found(.card, "d54ea19a4 2680262948 71b21 21 cc3.aa"), [], "a digest's pieces")
+        XCTAssertEqual(found(.card, "225 1348702363 764"), [], "the first groups of a longer run")
     }
 
     /// The digits of a longer number are no card number, though a run of them passes Luhn: a
