@@ -2,7 +2,7 @@
 
 /// Finds e-mail addresses in a line of text: a local part of letters, digits and `._%+-`, an
 /// `@` (or `©`, which OCR reads it as in some fonts, possibly with one space on either side, or
-/// with a stray mark before it: `(@`, `\@`, OCR's reading of the ring's left edge), and a domain of at least two labels whose last is two or more letters.
+/// with a stray mark before or after it: `(@`, `\@`, OCR's reading of the ring's edge), and a domain of at least two labels whose last is two or more letters.
 enum EmailMatcher {
     static func find(in line: LineText) -> [Range<Int>] {
         let scalars = line.scalars
@@ -11,16 +11,23 @@ enum EmailMatcher {
         while index < scalars.count {
             defer { index += 1 }
             guard scalars[index] == "@" || scalars[index] == "\u{00A9}" else { continue }
-            // The local part ends at the '@', or one space or stray mark before it.
+            // The local part ends at the '@', or one space or stray mark before it; an '@' OCR
+            // read twice ("yusuf7@@example.com": the 0 read as one) is one.
+            if index + 1 < scalars.count, scalars[index + 1] == "@" { continue }
             var localEnd = index
-            if localEnd > 0, scalars[localEnd - 1] == " " || strayMarks.contains(scalars[localEnd - 1]) { localEnd -= 1 }
+            if localEnd > 0, scalars[localEnd - 1] == " " || strayMarks.contains(scalars[localEnd - 1]) || scalars[localEnd - 1] == "@" {
+                localEnd -= 1
+            }
             var start = localEnd
             while start > 0, isLocal(scalars[start - 1]) { start -= 1 }
             // A local part does not start with a dot; dots before it belong to the text around it.
             while start < localEnd, scalars[start] == "." { start += 1 }
             guard start < localEnd, (matches.last?.upperBound ?? 0) <= start else { continue }
             var domainStart = index + 1
-            if domainStart < scalars.count, scalars[domainStart] == " " { domainStart += 1 }
+            if domainStart < scalars.count, scalars[domainStart] == " " || strayMarks.contains(scalars[domainStart])
+                || scalars[domainStart] == "#" {
+                domainStart += 1
+            }
             // OCR splits a domain after its narrow first letter now and then ("g Lobex.fr"): a
             // domain is never one letter before a space.
             let split = domainStart + 2 < scalars.count && scalars[domainStart].isASCIILetter && scalars[domainStart + 1] == " "
@@ -37,8 +44,10 @@ enum EmailMatcher {
     /// its own): never part of an address, so the local part ends before it.
     static let strayMarks: Set<Unicode.Scalar> = ["(", "\\", "[", "{"]
 
+    /// A character of a local part: RFC 5322's `atext` and the dot, but for `=` (in `user=alice@…`
+    /// the address starts after it). OCR reads a digit as one of them now and then (`&` for 8).
     private static func isLocal(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCIIAlphanumeric || "._%+-".unicodeScalars.contains(scalar)
+        scalar.isASCIIAlphanumeric || ".!#$%&'*+-/?^_`{|}~".unicodeScalars.contains(scalar)
     }
 
     /// Where a domain that starts at `start` ends (exclusive), when it has two or more labels

@@ -62,7 +62,11 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.email, "details li_patel\\@acme-corp.io service."), ["li_patel\\@acme-corp.io"])
         XCTAssertTrue(try found(.email, "grace. kim+news(@ example.com").contains("grace. kim+news(@ example.com"))
         XCTAssertTrue(try found(.email, "r.dubois@g Lobex. fr").contains("r.dubois@g Lobex. fr"), "a domain split after its first letter")
-        for text in ["@handle said hi", "said (@handle) hi", "me@a b", "user@localhost", "a @ b", "price @ 5.00", "v1.2.3"] {
+        // A digit read as '@' or '&', a mark read after the '@'.
+        XCTAssertEqual(try found(.email, "export TOKEN=yusuf7@@example.com cache"), ["TOKEN=yusuf7@@example.com"])
+        XCTAssertTrue(try found(.email, "note: walter&@umbrella. example").contains("walter&@umbrella. example"))
+        XCTAssertEqual(try found(.email, "order yusut_rossi@#globex.ir the"), ["yusut_rossi@#globex.ir"])
+        for text in ["@handle said hi", "said (@handle) hi", "me@a b", "@@everyone hi", "a @@ b.c", "user@localhost", "a @ b", "price @ 5.00", "v1.2.3"] {
             XCTAssertEqual(try found(.email, text), [], text)
         }
     }
