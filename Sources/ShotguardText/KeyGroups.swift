@@ -54,7 +54,8 @@ extension KeyMatcher {
     /// token holds about 55% of those, so one of 24 characters passes about one time in a
     /// thousand; a UUID or digest read with slips passes.
     static func isHashLike<C: Collection>(_ token: C) -> Bool where C.Element == Unicode.Scalar {
-        let outside = token.filter { !hexLookAlikes.contains($0) }.count
+        // (A symbol OCR read for a character, `misreadings`, tells nothing either way.)
+        let outside = token.filter { !hexLookAlikes.contains($0) && !misreadings.contains($0) }.count
         return outside * 10 <= token.count
     }
 }

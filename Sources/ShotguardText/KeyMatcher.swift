@@ -180,9 +180,18 @@ enum KeyMatcher {
     }
 
     /// Symbols OCR reads for a letter or digit of a key in small text (`l` read `]`, `J` read
-    /// `}`, `Y` read `¥`, a gap read `'`): inside a token, between token characters, they are
-    /// part of it, and a known shape's body takes them as the characters they stand for.
+    /// `}`, `Y` read `¥`, a gap read `'`): inside a token, between token characters, or at its
+    /// end before another token, they are part of it, and a known shape's body takes them as the
+    /// characters they stand for.
     static let misreadings: Set<Unicode.Scalar> = ["]", "[", "}", "{", ")", "(", "|", "'", "\u{2019}", "\u{00A5}", "!"]
+
+    /// Whether a token goes on after the misread symbol at `index`: a token character follows it,
+    /// or one space and a token character ("AUER) KTHYQ", a group of a key ending in one).
+    private static func continues(after index: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        guard index + 1 < scalars.count else { return false }
+        if isTokenScalar(scalars[index + 1]) { return true }
+        return scalars[index + 1] == " " && index + 2 < scalars.count && isTokenScalar(scalars[index + 2])
+    }
 
     /// Whether `scalar` may be part of a key as OCR read it.
     static func isKeyCharacter(_ scalar: Unicode.Scalar) -> Bool {
@@ -200,8 +209,7 @@ enum KeyMatcher {
                 continue
             }
             var end = index
-            while end < scalars.count, isTokenScalar(scalars[end])
-                    || misreadings.contains(scalars[end]) && end + 1 < scalars.count && isTokenScalar(scalars[end + 1]) {
+            while end < scalars.count, isTokenScalar(scalars[end]) || misreadings.contains(scalars[end]) && continues(after: end, in: scalars) {
                 end += 1
             }
             var padded = end

@@ -65,7 +65,8 @@ final class NearMissTests: XCTestCase {
     /// dash) is a hash, not a random-looking key.
     func testHashesReadWithSlipsAreNoKeys() {
         for text in ["98O16080-35eb-7a1a-a5da-2f6515f9CeCc", "0c1e5a6415ec-d4f7-90ee-a655c8aaef2D",
-                     "sha256:5fE8a0c0B1d2e3f4a5b6c7d8e9f0a1b2c3d4e5Fo", "b68a9632ldecTc22a20b59a34be6llfa"] {
+                     "sha256:5fE8a0c0B1d2e3f4a5b6c7d8e9f0a1b2c3d4e5Fo", "b68a9632ldecTc22a20b59a34be6llfa",
+                     "sha2S620c]69691lidGb4ch13"] {
             XCTAssertEqual(found(.key, text), [], text)
         }
         XCTAssertEqual(found(.key, "token qMfRdRabbmCJsmRF3WDlm1ikgAlzssJOQvD9CQue"),
@@ -78,6 +79,7 @@ final class NearMissTests: XCTestCase {
         XCTAssertEqual(found(.key, "Passed branch sk_live_igZRoklUUgr]STiSZSYQx7xXi order staging."),
                        ["sk_live_igZRoklUUgr]STiSZSYQx7xXi"])
         XCTAssertEqual(found(.key, "AKIAS40GY4/TLBFTC82Y"), ["AKIAS40GY4/TLBFTC82Y"])
+        XCTAssertEqual(found(.key, "AKIA0 XK1SH AUER) KTHYQ"), ["AKIA0 XK1SH AUER) KTHYQ"], "a group ending in one")
         XCTAssertEqual(found(.key, "The status H8iDBSytoYY29060hQG}ikxNqHpxuzwe MiENCZZk merged").first,
                        "H8iDBSytoYY29060hQG}ikxNqHpxuzwe")
         for text in ["call getUserAccountSettings(profileId2).then(render) now", "[info] user=alice (admin) it's [ok]",
