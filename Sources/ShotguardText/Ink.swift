@@ -115,6 +115,37 @@ enum Ink {
             guard minX > 0, maxX < width - 1, maxX - minX < size, maxY - minY < size else { continue }
             if (minY + maxY + 1) * 5 >= height * 6 { return true }
         }
+        return hasTouchingDot(in: x0..<x1, of: grey, top: top, height: height, size: size, background: background)
+    }
+
+    /// A dot that the next letter's anti-aliasing touches (light text on dark: "hooli.xyz", the
+    /// dot one piece with the foot of the `x`), in `columns`: at most `size` columns side by side
+    /// whose ink lies all in the lowest 40% of the rows, in at most `size` rows, after a column
+    /// with no ink at all (the space before the dot) and before a letter's column.
+    private static func hasTouchingDot(in columns: Range<Int>, of grey: GreyImage, top: Int, height: Int, size: Int,
+                                       background: Int) -> Bool {
+        var run: (first: Int, low: Int, high: Int)?
+        var afterEmpty = false
+        for x in columns {
+            let rows = (0..<height).filter { isInk(grey[x, top + $0], background: background) }
+            guard let first = rows.first, let last = rows.last else {
+                afterEmpty = true
+                run = nil
+                continue
+            }
+            guard first * 5 >= height * 3 else {
+                // Ink above the dot's rows: a letter. A run of low columns before it ends here.
+                if let dot = run, x - dot.first <= size, dot.high - dot.low < size { return true }
+                run = nil
+                afterEmpty = false
+                continue
+            }
+            if let dot = run {
+                run = (dot.first, min(dot.low, first), max(dot.high, last))
+            } else if afterEmpty {
+                run = (x, first, last)
+            }
+        }
         return false
     }
 }

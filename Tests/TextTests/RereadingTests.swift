@@ -105,5 +105,9 @@ final class RereadingTests: XCTestCase {
         XCTAssertFalse(Ink.hasDot(between: left, and: right, in: image(letters + [Rect(x: 27, y: 9, width: 3, height: 2)]), background: 232))
         // Ink joined to a letter is the letter's.
         XCTAssertFalse(Ink.hasDot(between: left, and: right, in: image(letters + [Rect(x: 24, y: 13, width: 5, height: 2)]), background: 232))
+        // A dot the next letter's anti-aliasing touches is still a dot, after the space; a foot
+        // wider than a dot is not.
+        XCTAssertTrue(Ink.hasDot(between: left, and: right, in: image(letters + [Rect(x: 32, y: 13, width: 2, height: 2)]), background: 232))
+        XCTAssertFalse(Ink.hasDot(between: left, and: right, in: image(letters + [Rect(x: 29, y: 13, width: 5, height: 2)]), background: 232))
     }
 }
