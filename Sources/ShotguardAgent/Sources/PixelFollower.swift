@@ -36,6 +36,9 @@ final class PixelFollower {
     /// The folders each holder named, and the folders of the files it named: where its file may
     /// have been moved or renamed (`-e 'mv $f dir/'`, `&& mv x.bin x.png`) before they were watched.
     private var namedFolders: [Int32: Set<BytePath>] = [:]
+    /// The mount namespace of each holder that sees files in another than the agent's, and its
+    /// parent: the names it gave are reached through the parent once it has exited.
+    private var namespaces: [Int32: (namespace: MountNamespace, parent: Int32?)] = [:]
     /// Descriptors that become readable when a holder exits, by pid.
     private var exits: [Int32: Int32] = [:]
     private var nextPoll: Double?
@@ -178,13 +181,18 @@ final class PixelFollower {
                 followSiblings(of: holder, parent: parent, started: ProcessTree.startSeconds(ticks: holder.startTime), at: now)
             }
             let handed = Set(found.compactMap { if case .file(let path, _, _, _, _) = $0 { path } else { nil } })
-            found += written((named[pid] ?? []).subtracting(handed), by: holder.read, link: holder.link)
+            // Names in a mount namespace of its own are reached through its parent, while that lives.
+            let reach = { (paths: Set<BytePath>) -> Set<BytePath> in
+                guard let (namespace, parent) = self.namespaces[pid] else { return paths }
+                return Set(paths.compactMap { MountNamespace.reach($0, in: namespace, through: parent) })
+            }
+            found += written(reach(named[pid] ?? []).subtracting(handed), by: holder.read, link: holder.link)
             // Nothing at the names it gave: its file may have been moved or renamed into a folder it
             // named before that folder was watched (the agent came late).
             // Only files written between its read and its exit: a photo saved there later is none of its.
             if found.isEmpty {
                 let exitedAt = holder.read.time.wall + (now - holder.read.time.monotonic)
-                let candidates = Self.files(in: namedFolders[pid] ?? []).subtracting(handed).filter { path in
+                let candidates = Self.files(in: reach(namedFolders[pid] ?? [])).subtracting(handed).filter { path in
                     FileIdentity.of(path: path).map { seconds($0.modified) <= exitedAt + 0.5 } ?? false
                 }
                 // Anyone may write there: as an image in a reader's working folder, it counts
@@ -286,6 +294,9 @@ final class PixelFollower {
                                  read: read, watchedUntil: now + PixelHolders.watchFor)
         guard holders.add(holder) else { return }
         if exits[pid] == nil, let fd = pidfdOpen(pid) { exits[pid] = fd }
+        if let namespace = MountNamespace.of(pid: pid), namespace != MountNamespace.own() {
+            namespaces[pid] = (namespace, details?.parentPID)
+        }
         watchCommonFolders()
         if let details {
             let folder = details.workingFolder.map { BytePath(bytes: $0) }
@@ -517,6 +528,7 @@ final class PixelFollower {
         }
         named[pid] = nil
         namedFolders[pid] = nil
+        namespaces[pid] = nil
         workingFolders[pid] = nil
         nextScan[pid] = nil
         nextLook[pid] = nil
