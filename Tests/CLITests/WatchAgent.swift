@@ -43,12 +43,17 @@ final class WatchAgent {
         ].merging(environment) { _, added in added }
         process.currentDirectoryURL = sandbox.home
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let output = try FileHandle(forWritingTo: stdoutURL), errors = try FileHandle(forWritingTo: stderrURL)
+        process.standardOutput = output
+        process.standardError = errors
         outputChanges = try FileChanges([stdoutURL.path, stderrURL.path, eventsURL.path])
         let exited = exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        // The agent has its own copies: these, left open, would go to every program the tests
+        // start later (a scrot then "writes" the logs of agents long gone).
+        try? output.close()
+        try? errors.close()
         guard waitForEvent("watching") else { throw FixtureError("the agent did not start: \(log)") }
     }
 
@@ -145,7 +150,10 @@ final class WatchAgent {
     func nextReport(seconds: Double = 10, type: String? = "screenshot") -> (json: [String: Any], image: PixelBuffer?)? {
         var found: [String: Any]?
         _ = outputChanges.wait(seconds: seconds) {
-            let lines = ((try? String(contentsOf: self.stdoutURL, encoding: .utf8)) ?? "")
+            let text = (try? String(contentsOf: self.stdoutURL, encoding: .utf8)) ?? ""
+            // Only whole lines: a read can meet a report's line while the agent is writing it,
+            // and a half line, skipped as unreadable, would never be looked at again.
+            let lines = text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
                 .split(separator: "\n", omittingEmptySubsequences: true)
             while lines.count > self.linesRead {
                 let line = String(lines[self.linesRead])
