@@ -79,12 +79,13 @@ struct LineCrop {
         while x < grey.width, gap * 2 <= 3 * line.height {
             guard let glyph = isGlyphColumn(x) else { break }
             if glyph {
+                // Ink three heights on is no lone glyph: the space after one may reach that far.
+                guard x - start <= 3 * line.height else { return line }
                 edge = x
                 gap = 0
             } else {
                 gap += 1
             }
-            guard x - start <= 3 * line.height else { return line }
             x += 1
         }
         return Rect(x: line.x, y: line.y, width: edge + 1 - line.x, height: line.height)

@@ -22,6 +22,9 @@ final class LineCropTests: XCTestCase {
     func testALoneGlyphAfterASpaceIsInTheCrop() {
         let grey = image(ink: strokes + [Rect(x: 100, y: 16, width: 6, height: 10)])
         XCTAssertEqual(LineCrop.inkReach(of: line, in: grey, background: 255), Rect(x: 10, y: 15, width: 96, height: 12))
+        // A space and a half away (a monospaced font's wide space), its own space after it.
+        let further = image(ink: strokes + [Rect(x: 107, y: 16, width: 6, height: 10)])
+        XCTAssertEqual(LineCrop.inkReach(of: line, in: further, background: 255).maxX, 113)
         let crop = LineCrop(line, of: grey, besides: [line], targetHeight: 24)
         XCTAssertGreaterThanOrEqual(crop.crop.maxX, 106)
         XCTAssertGreaterThanOrEqual(crop.reach.maxX, 106, "a cover may grow over it")
