@@ -79,8 +79,9 @@ enum CardMatcher {
 
     /// Whether the word at `index` is an IBAN's first group: a registry country code and two
     /// check digits (or what OCR makes of digits), four characters, or a multiple of four (groups
-    /// OCR joined) when a check digit was read as a digit or a symbol, not a letter. A word such as "DEBIT" or "FRIDAY" (a
-    /// country code and letters that fold to digits) starts none: the card after it is a card.
+    /// OCR joined) when a check digit was read as a digit or a symbol, not a letter. A word such
+    /// as "DEBIT" or "FRIDAY" (a country code and letters that fold to digits) starts none: the
+    /// card after it is a card.
     static func startsIBAN(at index: Int, in scalars: [Unicode.Scalar]) -> Bool {
         guard index + 4 <= scalars.count, scalars[index].isASCIIUpper, scalars[index + 1].isASCIIUpper,
               IBANMatcher.lengths[String(Character(scalars[index])) + String(Character(scalars[index + 1]))] != nil else { return false }

@@ -1,8 +1,9 @@
 // E-mail addresses: local@domain.tld, with the slips OCR makes around the '@'.
 
-/// Finds e-mail addresses in a line of text: a local part of letters, digits and `._%+-`, an
+/// Finds e-mail addresses in a line of text: a local part (`isLocal`), an
 /// `@` (or `©`, which OCR reads it as in some fonts, possibly with one space on either side, or
-/// with a stray mark before or after it: `(@`, `\@`, OCR's reading of the ring's edge), and a domain of at least two labels whose last is two or more letters.
+/// with a stray mark before or after it: `(@`, `\@`, OCR's reading of the ring's edge), and a
+/// domain of at least two labels whose last is two or more letters.
 enum EmailMatcher {
     static func find(in line: LineText) -> [Range<Int>] {
         let scalars = line.scalars

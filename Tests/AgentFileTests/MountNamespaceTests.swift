@@ -33,7 +33,7 @@ final class MountNamespaceTests: XCTestCase {
 
         let path = BytePath(hidden + "/f")
         XCTAssertFalse(FileManager.default.fileExists(atPath: hidden + "/f"), "the agent's namespace never sees it")
-        let own = try XCTUnwrap(MountNamespace.own())
+        let own = try XCTUnwrap(MountNamespace.own)
         let theirs = try XCTUnwrap(MountNamespace.of(pid: child.pid))
         XCTAssertNotEqual(theirs, own)
         let reached = try XCTUnwrap(MountNamespace.reach(path, in: theirs, through: child.pid))

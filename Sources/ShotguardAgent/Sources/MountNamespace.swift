@@ -9,8 +9,8 @@ struct MountNamespace: Equatable, Sendable {
 
     static func of(pid: Int32) -> MountNamespace? { of(path: "/proc/\(pid)/ns/mnt") }
 
-    /// The agent's own.
-    static func own() -> MountNamespace? { of(path: "/proc/self/ns/mnt") }
+    /// The agent's own (a process's mount namespace is set once it runs threads).
+    static let own = of(path: "/proc/self/ns/mnt")
 
     private static func of(path: String) -> MountNamespace? {
         var info = stat()
@@ -23,7 +23,7 @@ struct MountNamespace: Equatable, Sendable {
     /// process still sees `namespace` (a program in a namespace of its own that exited names
     /// its files in it, where the shell that started it still lives); nil when none does.
     static func reach(_ path: BytePath, in namespace: MountNamespace, through pid: Int32?) -> BytePath? {
-        if namespace == own() { return path }
+        if namespace == own { return path }
         guard let pid, pid > 1, of(pid: pid) == namespace else { return nil }
         return BytePath(bytes: Array("/proc/\(pid)/root".utf8) + path.bytes)
     }

@@ -146,7 +146,7 @@ final class PixelFollower {
         if let entry = files.entry(device: identity.device, inode: identity.inode), let holder = holders.holder(entry.writer) {
             return (entry.file, holder.read, holder.link, holders.screen(of: holder.read))
         }
-        for (pid, paths) in named where paths.contains(path) {
+        for (pid, paths) in named where namespaces[pid] == nil && paths.contains(path) {
             if let holder = holders.holder(pid) { return (nil, holder.read, .writer, holders.screen(of: holder.read)) }
         }
         return nil
@@ -294,24 +294,17 @@ final class PixelFollower {
                                  read: read, watchedUntil: now + PixelHolders.watchFor)
         guard holders.add(holder) else { return }
         if exits[pid] == nil, let fd = pidfdOpen(pid) { exits[pid] = fd }
-        if let namespace = MountNamespace.of(pid: pid), namespace != MountNamespace.own() {
-            namespaces[pid] = (namespace, details?.parentPID)
-        }
+        // In a mount namespace of its own, the paths it gives are no paths of the agent's: a file
+        // at one of them here is somebody else's. They are reached through its parent at its exit.
+        let foreign = MountNamespace.of(pid: pid).flatMap { $0 == MountNamespace.own ? nil : $0 }
+        if let foreign { namespaces[pid] = (foreign, details?.parentPID) }
         watchCommonFolders()
         if let details {
             let folder = details.workingFolder.map { BytePath(bytes: $0) }
-            if let folder {
-                workingFolders[pid, default: []].insert(folder)
-                watch(folder, for: pid)
-            }
             // Paths it names: files it may write (watched by their folders) and folders it may
             // write into (a file it links into one, an O_TMPFILE's `linkat`, may be written and
             // named between two looks at its descriptors).
             let paths = Self.namedPaths(details, folder: folder)
-            for named in paths.folders {
-                workingFolders[pid, default: []].insert(named)
-                watch(named, for: pid)
-            }
             named[pid] = paths.files
             // The names it may write its image to: not there yet or an image's (`x.bin` to come,
             // `shot.png`; never `/dev/null`, a log, a configuration file).
@@ -321,12 +314,18 @@ final class PixelFollower {
             // Only their folders are scanned at its exit: the folder of a log or of `$HOME/.config/…`
             // it names holds the person's own images, none of them its output.
             namedFolders[pid] = paths.folders.union(imageNames.compactMap(\.parent))
-            for path in paths.files {
-                if let parent = path.parent { watch(parent, for: pid) }
+            if foreign == nil {
+                for watched in [folder].compactMap({ $0 }) + paths.folders {
+                    workingFolders[pid, default: []].insert(watched)
+                    watch(watched, for: pid)
+                }
+                for path in paths.files {
+                    if let parent = path.parent { watch(parent, for: pid) }
+                }
+                // Held by its name before it exists: the program may write it and exit, and the
+                // next command read it, between two looks at its descriptors.
+                for path in imageNames { openers?.holdName(path, writer: pid, at: now) }
             }
-            // Held by its name before it exists: the program may write it and exit, and the next
-            // command read it, between two looks at its descriptors.
-            for path in imageNames { openers?.holdName(path, writer: pid, at: now) }
         }
         nextPoll = now
         log.verbose("following \(program) (pid \(pid)): it holds protected pixels read by \(read.program)"
@@ -472,7 +471,7 @@ final class PixelFollower {
         guard let held = HeldFile.open(path, expecting: identity), ImageSignature.isImage(held.head(ImageSignature.length)) else {
             return []
         }
-        for (pid, paths) in named where paths.contains(path) {
+        for (pid, paths) in named where namespaces[pid] == nil && paths.contains(path) {
             guard let holder = holders.holder(pid) else { continue }
             return [.file(path, held: held, read: holder.read, link: holder.link, screen: holders.screen(of: holder.read))]
         }
