@@ -147,7 +147,7 @@ let package = Package(
         // The agent's decisions (tracker, policy, queue, recent keys, reports), with no X server.
         .testTarget(name: "AgentDecisionTests", dependencies: ["ShotguardAgent", "ShotguardImaging", "ShotguardRegions",
                                                                "ShotguardScreen", "ShotguardX11", "ShotguardBase", "ShotguardBus",
-                                                               "ShotguardTestSupport"],
+                                                               "ShotguardText", "ShotguardTestSupport"],
                     swiftSettings: strict),
         // The session-bus service, client and notifications against a private dbus-daemon.
         .testTarget(name: "BusTests", dependencies: ["ShotguardBus", "ShotguardBase", "ShotguardTestSupport"], swiftSettings: strict),

@@ -36,8 +36,8 @@ _shotguard_options() {
             "--keep-unredacted --exec --report-to --report-header-file --report-ask" \
             "--report-queue --report-queue-size --report-queue-for --json --once" \
             "--verbose --no-files --no-clipboard --no-tools --no-guard --no-notify" \
-            "--no-tray --no-indicator --shield --no-shield --shield-key --no-shm" \
-            "--compression --config -h --help" ;;
+            "--no-tray --no-indicator --shield --no-shield --shield-key" \
+            "--no-read-ahead --no-shm --compression --config -h --help" ;;
         windows) echo "--json --ids -h --help" ;;
     esac
 }

@@ -233,6 +233,7 @@ complete -c shotguard -n '__shotguard_using watch' -l no-indicator -d 'Show no m
 complete -c shotguard -n '__shotguard_using watch' -l shield -d 'Cover what the rules hit the moment Print is pressed, before the tool reads the screen'
 complete -c shotguard -n '__shotguard_using watch' -l no-shield -d 'Do not cover what the rules hit while a program records or shares the screen'
 complete -c shotguard -n '__shotguard_using watch' -l shield-key -x -a 'Print Sys_Req Pause Scroll_Lock Insert Menu F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12' -d 'Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)'
+complete -c shotguard -n '__shotguard_using watch' -l no-read-ahead -d 'Do not read the screen\'s text ahead of screenshots (text rules then OCR the screenshot itself)'
 complete -c shotguard -n '__shotguard_using watch' -l no-shm -d 'Capture with XGetImage even where MIT-SHM is available'
 complete -c shotguard -n '__shotguard_using watch' -l compression -x -a '0 1 2 3 4 5 6 7 8 9' -d 'zlib level 0-9 for the PNG (default 1: fast; 9: smallest)'
 complete -c shotguard -n '__shotguard_using watch' -l config -r -F -d 'Read settings from FILE instead of $XDG_CONFIG_HOME/shotguard/agent.conf'

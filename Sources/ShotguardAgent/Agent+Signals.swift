@@ -249,6 +249,8 @@ extension Agent {
 
     /// Text passes that ended: their second rewrite or clipboard image done, the report told.
     func handleTextPasses() {
+        // The readings of the screen first: a screenshot's own comes before its pass.
+        for reading in handler.textPasses?.takeReadings() ?? [] { screenRead(reading) }
         let now = inputs.clock.now()
         let outcomes = handler.finishTextPasses(eventID: tracker.event?.id ?? CaptureTracker.eventID(at: now)) { [tracker] key in
             tracker.recent.contains(key, as: .own, at: now.monotonic)

@@ -35,6 +35,8 @@ public final class Agent {
     var protection = ProtectionTimeline()
     /// When the rules are resolved again after windows changed.
     var resolveThrottle = ResolveThrottle()
+    /// When the screen's text is read ahead of a screenshot.
+    var readAhead = ReadAheadSchedule()
     let handler: CandidateHandler
     let outputs: AgentOutputs
     /// The agent's own folders (state, spool): nothing in them is a user's screenshot.
@@ -132,7 +134,7 @@ public final class Agent {
         }
         list += outputs.desktop.descriptors
         list += outputs.delivery.descriptors
-        if let passes = handler.textPasses, handler.textPassesRunning {
+        if let passes = handler.textPasses, handler.textPassesRunning || passes.readingsQueued > 0 {
             list.append(LoopDescriptor(fd: passes.fileDescriptor, events: Int16(POLLIN)) { [self] _ in handleTextPasses() })
         }
         // The sentinel's events: reads, frames, the shield's key, covers raised.
@@ -164,7 +166,7 @@ public final class Agent {
         return [tracker.deadline(at: now), inputs.desktop.deadline, rules.deadline, outputs.desktop.deadline, resolveThrottle.deadline,
                 inputs.sentinelEvents.deadline, inputs.pixels.deadline, outputs.delivery.deadline,
                 inputs.openers.deadline(limit: Self.longestHold),
-                outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil)].compactMap { $0 }.min()
+                outputs.shield.deadline(watchingFields: rules.fieldWatcher != nil), readAheadDeadline].compactMap { $0 }.min()
     }
 
     /// A file is held from other programs' opens at most this long: its examination and text
@@ -191,6 +193,7 @@ public final class Agent {
         // One candidate a turn: signals and X events are answered between the images of a burst.
         if let candidate = tracker.next(at: inputs.clock.now()) { examine(candidate) }
         settleIfDue()
+        readAheadIfDue()
     }
 
     /// The display is gone, but the event in hand (its screens, windows and files) is not:

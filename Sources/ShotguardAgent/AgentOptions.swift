@@ -42,6 +42,9 @@ public struct AgentOptions: Sendable {
     public var shieldRecordings = true
     /// `--shield-key KEYSYM`: keys besides Print that start a shield (keysym names).
     public var shieldKeys: [String] = []
+    /// Read the screen's text while nobody takes a screenshot, so a screenshot's text pass needs
+    /// OCR only for what changed since (text rules only; `--no-read-ahead` turns it off).
+    public var readAhead = true
     public var version = "0"
 
     public init() {}

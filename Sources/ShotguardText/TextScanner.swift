@@ -94,11 +94,16 @@ public final class TextScanner: Sendable {
     ///   matched as they are, and their bounds are not read by OCR.
     /// - `deadline`: a `monotonicNow()` time after which no further line is started; the
     ///   result then says how many were left (`isComplete` false).
+    /// - `stop`: asked before each line; once it says true no further line is started (left, as
+    ///   after the deadline).
+    /// - `background`: OCR runs on threads of the lowest priority (`Workers.run`): a reading
+    ///   ahead of any screenshot gives way to every other program.
     ///
     /// Throws only when OCR cannot run at all (no Tesseract, no model) and there was something
     /// to read.
     public func scan(_ image: PixelBuffer, origin: Rect, skipping: [Rect] = [], accessibleText: [TextRun] = [],
-                     deadline: Double? = nil) throws(OCRUnavailable) -> TextScanResult {
+                     deadline: Double? = nil, stop: (@Sendable () -> Bool)? = nil,
+                     background: Bool = false) throws(OCRUnavailable) -> TextScanResult {
         let bounds = image.bounds
         var hits: [TextHit] = []
         var excluded: [Rect] = skipping
@@ -128,8 +133,12 @@ public final class TextScanner: Sendable {
         let left = Atomic<Int>(0)
         let remembered = Atomic<Int>(0)
         let candidates = lines
-        Workers.run(jobs: lines.count, workers: workers) { [self] _, job in
+        Workers.run(jobs: lines.count, workers: workers, background: background) { [self] _, job in
             if let deadline, monotonicNow() > deadline {
+                left.add(1, ordering: .relaxed)
+                return
+            }
+            if let stop, stop() {
                 left.add(1, ordering: .relaxed)
                 return
             }

@@ -6,15 +6,23 @@ enum Workers {
     /// Calls `body(worker, job)` for every job in `0..<jobs`, on `workers` threads (the calling
     /// thread is one of them), each taking the next job when it is done with one; returns when
     /// every job has ended. A thread that cannot be started leaves its share to the others.
-    static func run(jobs: Int, workers: Int, _ body: @escaping @Sendable (_ worker: Int, _ job: Int) -> Void) {
+    ///
+    /// `background`: the jobs run only on threads of their own at the lowest priority (nice 19),
+    /// which give way to every other program's work; the calling thread waits. A thread's nice
+    /// value cannot be raised again without privilege, so the caller's own is never lowered.
+    static func run(jobs: Int, workers: Int, background: Bool = false,
+                    _ body: @escaping @Sendable (_ worker: Int, _ job: Int) -> Void) {
         guard jobs > 0 else { return }
         let shared = Shared(jobs: jobs, body: body)
         var threads: [pthread_t] = []
-        for worker in 1..<max(1, min(workers, jobs)) {
+        let first = background ? 0 : 1
+        for worker in first..<max(1, min(workers, jobs)) {
             var thread = pthread_t()
-            let context = Unmanaged.passRetained(Start(shared: shared, worker: worker)).toOpaque()
+            let context = Unmanaged.passRetained(Start(shared: shared, worker: worker, background: background)).toOpaque()
             if pthread_create(&thread, nil, { context in
                 let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+                // On Linux the nice value is the thread's own: `who` 0 is the calling thread.
+                if start.background { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
                 start.shared.work(start.worker)
                 return nil
             }, context) == 0 {
@@ -23,7 +31,8 @@ enum Workers {
                 Unmanaged<Start>.fromOpaque(context).release()
             }
         }
-        shared.work(0)
+        // Not started in the background: this thread does the work (and leaves none undone).
+        if !background || threads.isEmpty { shared.work(0) }
         for thread in threads { pthread_join(thread, nil) }
     }
 
@@ -49,10 +58,12 @@ enum Workers {
     private final class Start: Sendable {
         let shared: Shared
         let worker: Int
+        let background: Bool
 
-        init(shared: Shared, worker: Int) {
+        init(shared: Shared, worker: Int, background: Bool) {
             self.shared = shared
             self.worker = worker
+            self.background = background
         }
     }
 }

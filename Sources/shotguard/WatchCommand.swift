@@ -45,6 +45,8 @@ enum WatchCommand: Subcommand {
             OptionSpec("no-shield", help: "Do not cover what the rules hit while a program records or shares the screen."),
             OptionSpec("shield-key", value: "KEYSYM", repeatable: true,
                        help: "Also shield on the key KEYSYM, with any modifiers (repeatable; with --shield)."),
+            OptionSpec("no-read-ahead",
+                       help: "Do not read the screen's text ahead of screenshots (text rules then OCR the screenshot itself)."),
             .noShm, .compression,
             OptionSpec("config", value: "FILE",
                        help: "Read settings from FILE instead of $XDG_CONFIG_HOME/shotguard/agent.conf."),
@@ -121,6 +123,7 @@ enum WatchCommand: Subcommand {
         options.shieldRecordings = !arguments.has("no-shield")
         if !options.shieldRecordings { try RegionsLoader.refuseUnderLock("watch --no-shield") }
         options.shieldKeys = try shieldKeys(arguments, shielding: options.shield)
+        options.readAhead = !arguments.has("no-read-ahead")
         options.version = Commands.version
         return options
     }

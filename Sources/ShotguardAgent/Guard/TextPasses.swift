@@ -28,6 +28,21 @@ struct TextJobResult: Sendable {
     let failure: String?
 }
 
+/// What one reading of the screen came to: ahead of any screenshot (`TextPasses.readAhead`), or
+/// as one began (`TextPasses.warm`). Its matches are dropped: what it read is remembered.
+struct ScreenReading: Sendable {
+    /// Read ahead of any screenshot (else as one began).
+    let ahead: Bool
+    /// Candidate lines OCR read now, and those whose words it already had.
+    let linesRead: Int
+    let linesRemembered: Int
+    /// Lines not read: a screenshot began, the deadline passed, or OCR cannot run (`failure`).
+    let linesLeft: Int
+    /// Wall-clock seconds the reading took.
+    let seconds: Double
+    let failure: String?
+}
+
 /// Runs text passes one after another on a serial queue of their own (OCR takes a second or
 /// two; the loop must keep answering), and wakes the loop through a pipe when one is done.
 final class TextPasses {
@@ -35,12 +50,20 @@ final class TextPasses {
     /// Results the queue hands over, behind a lock (the queue's thread and the loop's).
     private final class Inbox: Sendable {
         let results = Mutex<[TextJobResult]>([])
+        let readings = Mutex<[ScreenReading]>([])
+        /// Counts the screenshots' readings (a pass or a warming) sent to the queue: a reading
+        /// ahead stops at its next line once this moves on from the count it began with.
+        let screenshots = Atomic<Int>(0)
     }
 
     private let finished = Inbox()
     private let wake: (read: Int32, write: Int32)
     private var scanner: TextScanner?
     private(set) var running = 0
+    /// Whether a reading ahead is on the queue or running.
+    private(set) var readingAhead = false
+    /// The readings of the screen queued whose results were not taken yet.
+    private(set) var readingsQueued = 0
     private var next = 0
 
     /// How long a pass may take before it counts as failed.
@@ -77,17 +100,64 @@ final class TextPasses {
     /// and drops what it finds: what OCR reads of its lines is remembered (`LineCache`), so the
     /// screenshot's own pass, when its file or clipboard image comes, reads only the lines that
     /// changed. Nothing is covered from this reading: a failure shows in the pass that follows.
+    /// It stops a reading ahead at its next line. Its result comes through `takeReadings`.
     func warm(_ image: PixelBuffer, rules: [TextRule]) {
-        prepare()
-        guard let scanner = scanner?.with(rules: rules) else { return }
+        finished.screenshots.add(1, ordering: .relaxed)
         // A quarter of a pass's time at most: the screenshot's own pass waits behind it on the
         // queue, and reads for itself whatever this one left.
-        let deadline = monotonicNow() + Self.limit / 4
-        queue.async { _ = try? scanner.scan(image, origin: image.bounds, deadline: deadline) }
+        _ = queueReading(image, rules: rules, ahead: false, deadline: monotonicNow() + Self.limit / 4)
+    }
+
+    /// Reads `image` (the screen as it is, no screenshot begun) on the passes' queue ahead of
+    /// any screenshot, on threads of the lowest priority, and drops what it finds: what OCR read
+    /// of its lines is remembered (`LineCache`), so a screenshot taken of this screen later is
+    /// read from memory, at once. It gives way: a screenshot's reading sent after it stops it at
+    /// the next line. Its result comes through `takeReadings`. One at a time.
+    func readAhead(_ image: PixelBuffer, rules: [TextRule]) {
+        guard !readingAhead else { return }
+        readingAhead = queueReading(image, rules: rules, ahead: true, deadline: nil)
+    }
+
+    /// Queues one reading of the screen; false when no scanner could be made.
+    private func queueReading(_ image: PixelBuffer, rules: [TextRule], ahead: Bool, deadline: Double?) -> Bool {
+        prepare()
+        guard let scanner = scanner?.with(rules: rules) else { return false }
+        readingsQueued += 1
+        let finished = self.finished, wakeFD = wake.write
+        let began = finished.screenshots.load(ordering: .relaxed)
+        let stop: (@Sendable () -> Bool)? = ahead ? { @Sendable in finished.screenshots.load(ordering: .relaxed) != began } : nil
+        queue.async {
+            let started = monotonicNow()
+            let reading: ScreenReading
+            do throws(OCRUnavailable) {
+                let scan = try scanner.scan(image, origin: image.bounds, deadline: deadline, stop: stop, background: ahead)
+                reading = ScreenReading(ahead: ahead, linesRead: scan.linesRead, linesRemembered: scan.linesRemembered,
+                                        linesLeft: scan.linesLeft, seconds: monotonicNow() - started, failure: nil)
+            } catch {
+                reading = ScreenReading(ahead: ahead, linesRead: 0, linesRemembered: 0, linesLeft: 0,
+                                        seconds: monotonicNow() - started, failure: error.reason)
+            }
+            finished.readings.withLock { $0.append(reading) }
+            var byte: UInt8 = 1
+            _ = write(wakeFD, &byte, 1)
+        }
+        return true
+    }
+
+    /// The readings of the screen that ended since the last call.
+    func takeReadings() -> [ScreenReading] {
+        let readings = finished.readings.withLock { readings -> [ScreenReading] in
+            defer { readings = [] }
+            return readings
+        }
+        if readings.contains(where: \.ahead) { readingAhead = false }
+        readingsQueued -= readings.count
+        return readings
     }
 
     /// Starts a pass over `image` (redacted by the rectangle rules) and returns its number.
     func submit(_ image: PixelBuffer, origin: Rect, skipping: [Rect], rules: [TextRule]) -> Int {
+        finished.screenshots.add(1, ordering: .relaxed)
         next += 1
         running += 1
         let scanner = self.scanner.map { $0.with(rules: rules) } ?? TextScanner(rules: rules)

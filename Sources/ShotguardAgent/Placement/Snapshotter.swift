@@ -44,6 +44,11 @@ final class Snapshotter {
         }
     }
 
+    /// The screen's pixels now, without its windows.
+    func pixels() throws(X11Error) -> PixelBuffer {
+        try grabber.captureScreen()
+    }
+
     /// The windows on screen now, as rules see them.
     func context() -> ScreenContext {
         var context = display.screenContext()
