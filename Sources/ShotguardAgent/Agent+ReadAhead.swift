@@ -26,8 +26,7 @@ extension Agent {
             image = try screen.pixels()
         } catch {
             log.verbose("read ahead: cannot grab the screen: \(error.message)")
-            readAhead.read(ScreenReading(ahead: true, linesRead: 0, linesRemembered: 0, linesLeft: 0, seconds: 0,
-                                         failure: error.message), endedAt: now)
+            readAhead.missed(at: now)
             return
         }
         guard readAhead.looked(at: now, digest: ReadAheadSchedule.digest(of: image)) else { return }

@@ -88,8 +88,9 @@ final class ShieldKeyTests: XvfbTestCase {
         let (sentinel, events) = try sentinel(keys: [])
         sentinel.setCoversReads(true)
         try runTool("xwd", ["-root", "-silent", "-out", "/dev/null"], display: display.name)
-        XCTAssertTrue(events.wait { $0.raised.contains { $0 == 2 } }, "xwd's read of the whole screen raised both covers")
-        XCTAssertTrue(events.wait { $0.shown.last == 0 }, "xwd disconnected: its covers came down")
+        XCTAssertTrue(events.wait { $0.raised.contains { $0 == 2 } }, "xwd's read of the whole screen raised both covers "
+            + "(reads said: \(events.reads); covers raised: \(events.raised); covers shown: \(events.shown))")
+        XCTAssertTrue(events.wait { $0.shown.last == 0 }, "xwd disconnected: its covers came down (shown: \(events.shown))")
         let before = events.raised.count
         // ffmpeg reads exactly the region it records (a ShmGetImage of it).
         try runTool("ffmpeg", ["-loglevel", "error", "-f", "x11grab", "-video_size", "40x30", "-i", display.name + "+270,200",

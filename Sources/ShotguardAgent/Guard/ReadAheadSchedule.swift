@@ -60,6 +60,12 @@ struct ReadAheadSchedule {
         return true
     }
 
+    /// The screen could not be grabbed at `now` (a size change under way): looked at again at
+    /// the next look's time.
+    mutating func missed(at now: Double) {
+        nextLook = now + Self.interval
+    }
+
     /// A reading ended at `now`: its time comes off the budget, and the next look waits until
     /// the budget is back above nothing; a screen left partly unread (a screenshot began) is
     /// read again at the next look.
