@@ -2,6 +2,7 @@
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 import ShotguardX11
 
 extension Agent {
@@ -29,8 +30,11 @@ extension Agent {
             readAhead.missed(at: now)
             return
         }
-        guard readAhead.looked(at: now, digest: ReadAheadSchedule.digest(of: image)) else { return }
-        passes.readAhead(image, rules: regions.scannerRules(against: screen.context()))
+        // The windows are read only for rules limited to some (`in …`): a look stays a grab.
+        let rules = regions.scannerRules(against: regions.hasWindowLimitedTextRules ? screen.context()
+                                                    : ScreenContext(width: image.width, height: image.height, windows: []))
+        guard readAhead.looked(at: now, digest: ReadAheadSchedule.digest(of: image, rules: rules)) else { return }
+        passes.readAhead(image, rules: rules, for: readAhead.allowance(at: now))
     }
 
     /// A reading of the screen ended (ahead of a screenshot, or as one began): said, and after

@@ -249,6 +249,7 @@ extension Agent {
 
     /// Text passes that ended: their second rewrite or clipboard image done, the report told.
     func handleTextPasses() {
+        handler.textPasses?.clearWake()
         // The readings of the screen first: a screenshot's own comes before its pass.
         for reading in handler.textPasses?.takeReadings() ?? [] { screenRead(reading) }
         let now = inputs.clock.now()

@@ -96,8 +96,8 @@ public final class TextScanner: Sendable {
     ///   result then says how many were left (`isComplete` false).
     /// - `stop`: asked before each line; once it says true no further line is started (left, as
     ///   after the deadline).
-    /// - `background`: OCR runs on threads of the lowest priority (`Workers.run`): a reading
-    ///   ahead of any screenshot gives way to every other program.
+    /// - `background`: OCR runs on threads of a low priority (`Workers.run`, nice 10): a reading
+    ///   ahead of any screenshot gives way to busier threads.
     ///
     /// Throws only when OCR cannot run at all (no Tesseract, no model) and there was something
     /// to read.

@@ -1,4 +1,6 @@
 // When the agent reads the screen's text ahead of a screenshot: only a screen that changed, within its share of the time.
+import ShotguardImaging
+import ShotguardText
 @testable import ShotguardAgent
 import XCTest
 
@@ -61,5 +63,33 @@ final class ReadAheadScheduleTests: XCTestCase {
         schedule.read(reading(seconds: 0.01, failure: "no model"), endedAt: 0.01)
         XCTAssertFalse(schedule.isDue(at: 59))
         XCTAssertTrue(schedule.isDue(at: 60.02))
+    }
+
+    /// A reading may start lines for what is left of the budget, half a second at least.
+    func testAReadingIsAllowedWhatIsLeftOfTheBudget() {
+        var schedule = ReadAheadSchedule()
+        XCTAssertEqual(schedule.allowance(at: 0), 3, accuracy: 0.001)
+        XCTAssertTrue(schedule.looked(at: 0, digest: 1))
+        schedule.read(reading(seconds: 2), endedAt: 2)
+        XCTAssertEqual(schedule.allowance(at: 2), 1, accuracy: 0.001)
+        XCTAssertEqual(schedule.allowance(at: 12), 1.5, accuracy: 0.001, "0.05 s earned a second")
+        XCTAssertTrue(schedule.looked(at: 12, digest: 2))
+        schedule.read(reading(seconds: 1.5), endedAt: 13.5)
+        XCTAssertEqual(schedule.allowance(at: 13.5), 0.5, accuracy: 0.001, "never less than half a second")
+    }
+
+    /// The digest changes with a change of the screen in the rows it reads, and with the rules
+    /// (another kind, another window), not with nothing.
+    func testTheDigestFollowsThePixelsAndTheRules() {
+        var image = PixelBuffer(width: 64, height: 32, fill: 0xFFFF_FFFF)
+        let card = [TextRule(kind: .card, line: 1)]
+        let first = ReadAheadSchedule.digest(of: image, rules: card)
+        XCTAssertEqual(ReadAheadSchedule.digest(of: image, rules: card), first)
+        XCTAssertNotEqual(ReadAheadSchedule.digest(of: image, rules: card + [TextRule(kind: .email, line: 2)]), first)
+        XCTAssertNotEqual(ReadAheadSchedule.digest(of: image, rules: [TextRule(kind: .card, line: 1,
+                                                                               areas: [Rect(x: 0, y: 0, width: 9, height: 9)])]),
+                          first)
+        image.pixels[ReadAheadSchedule.rowStep * 64 + 5] = 0xFF00_0000
+        XCTAssertNotEqual(ReadAheadSchedule.digest(of: image, rules: card), first)
     }
 }

@@ -23,6 +23,7 @@ final class TextPassesReadAheadTests: XCTestCase {
         while !done(readings, results), Date() < deadline {
             var descriptor = pollfd(fd: passes.fileDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 1000)
+            passes.clearWake()
             readings += passes.takeReadings()
             results += passes.takeResults()
         }
@@ -35,7 +36,7 @@ final class TextPassesReadAheadTests: XCTestCase {
         let image = try screen()
         let passes = try XCTUnwrap(TextPasses())
         let rules = [TextRule(kind: .card, line: 1)]
-        passes.readAhead(image, rules: rules)
+        passes.readAhead(image, rules: rules, for: 60)
         XCTAssertTrue(passes.readingAhead)
         // The reading first loads Tesseract and finds the screen's lines: the pass is sent
         // long before it reads its first.
@@ -57,7 +58,7 @@ final class TextPassesReadAheadTests: XCTestCase {
         let image = try screen()
         let passes = try XCTUnwrap(TextPasses())
         let rules = [TextRule(kind: .card, line: 1)]
-        passes.readAhead(image, rules: rules)
+        passes.readAhead(image, rules: rules, for: 60)
         let ahead = try XCTUnwrap(collect(passes) { readings, _ in !readings.isEmpty }.0.first)
         XCTAssertEqual(ahead.linesLeft, 0, "\(ahead)")
         XCTAssertGreaterThan(ahead.linesRead, 20)

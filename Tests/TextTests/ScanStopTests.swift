@@ -1,5 +1,7 @@
 // A scan asked to stop starts no further line, and says what it left; one in the background reads as one in front.
+import Glibc
 import ShotguardImaging
+import Synchronization
 @testable import ShotguardText
 import XCTest
 
@@ -16,7 +18,7 @@ final class ScanStopTests: XCTestCase {
         XCTAssertEqual(stopped.hits, [])
     }
 
-    /// On threads of the lowest priority the same lines are read and the same covers found as on
+    /// On threads of low priority (nice 10) the same lines are read and the same covers found as on
     /// the caller's: priority changes when OCR runs, never what it finds.
     func testAScanInTheBackgroundFindsWhatOneInFrontFinds() throws {
         let screen = try XCTUnwrap(try Corpus.load().first { $0.name == "05-dark.png" }).image
@@ -28,5 +30,30 @@ final class ScanStopTests: XCTestCase {
         XCTAssertLessThan(background.linesRemembered * 10, background.linesRead, "only lines shown twice on the screen")
         XCTAssertFalse(front.hits.isEmpty, "the screen shows card numbers and addresses")
         XCTAssertEqual(Set(background.hits), Set(front.hits))
+    }
+}
+
+final class BackgroundWorkersTests: XCTestCase {
+    /// Background jobs run on threads of their own at nice 10, never on the caller's thread,
+    /// whose priority stays as it was (a nice value cannot be raised again without privilege:
+    /// the queue that runs a screenshot's pass next must not be left low).
+    func testBackgroundJobsRunAtNiceTenOffTheCallersThread() {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let before = getpriority(which, 0)
+        let caller = pthread_self()
+        let seen = Mutex<[(nice: Int32, onCaller: Bool)]>([])
+        Workers.run(jobs: 8, workers: 2, background: true) { _, _ in
+            let nice = getpriority(which, 0)
+            seen.withLock { $0.append((nice, pthread_equal(pthread_self(), caller) != 0)) }
+        }
+        let jobs = seen.withLock { $0 }
+        XCTAssertEqual(jobs.count, 8)
+        XCTAssertTrue(jobs.allSatisfy { $0.nice == max(before, Workers.backgroundNice) && !$0.onCaller }, "\(jobs)")
+        XCTAssertEqual(getpriority(which, 0), before, "the caller's priority is unchanged")
+        // In front, the caller works too, at its own priority.
+        let front = Mutex<[Int32]>([])
+        Workers.run(jobs: 8, workers: 2) { _, _ in front.withLock { $0.append(getpriority(which, 0)) } }
+        XCTAssertTrue(front.withLock { $0 }.allSatisfy { $0 == before })
     }
 }

@@ -1,5 +1,6 @@
 // When the agent reads the screen's text ahead of a screenshot: a look a second, a reading only when the screen changed.
 import ShotguardImaging
+import ShotguardText
 
 /// The schedule of readings ahead (`watch` with `text` rules, unless `--no-read-ahead`). OCR of
 /// a full screen takes about a second on two cores, too long to start when a screenshot begins
@@ -12,11 +13,12 @@ import ShotguardImaging
 struct ReadAheadSchedule {
     /// The screen is looked at (grabbed and hashed: a few milliseconds) at most this often.
     static let interval = 1.0
-    /// Readings take at most this share of the time on average (each on two threads of the
-    /// lowest priority: a tenth of one core at most, for a screen that never stops changing)...
+    /// Readings take at most this share of the time on average (each on two threads at nice 10:
+    /// a tenth of one core at most, for a screen that never stops changing)...
     static let share = 0.05
-    /// ...and this many seconds of readings in a row, so a screen that changes now and then (a
-    /// new page, another window) is read as soon as it is looked at.
+    /// ...and this many seconds of readings in a row (a reading starts no line past what is left
+    /// of them, `allowance`), so a screen that changes now and then (a new page, another window)
+    /// is read as soon as it is looked at.
     static let burst = 3.0
     /// After OCR failed to start (no Tesseract, no model), the next look waits this long: the
     /// screenshots' own passes say the failure, and fail closed.
@@ -37,9 +39,16 @@ struct ReadAheadSchedule {
     /// reads that line itself. A look then costs a quarter of hashing the whole screen.
     static let rowStep = 4
 
-    /// A digest of `image`'s pixels, every `rowStep`th row (keyed by the process's hash seed).
-    static func digest(of image: PixelBuffer) -> Int {
+    /// A digest of `image`'s pixels, every `rowStep`th row, and of the rules it is read for
+    /// (other rules read other lines: narrower ones, another window's), keyed by the process's
+    /// hash seed.
+    static func digest(of image: PixelBuffer, rules: [TextRule]) -> Int {
         var hasher = Hasher()
+        for rule in rules {
+            hasher.combine(rule.kind.rawValue)
+            for area in rule.areas ?? [] { hasher.combine(area) }
+            hasher.combine(rule.areas == nil)
+        }
         hasher.combine(image.width)
         hasher.combine(image.height)
         image.pixels.withUnsafeBytes { bytes in
@@ -64,6 +73,12 @@ struct ReadAheadSchedule {
     /// the next look's time.
     mutating func missed(at now: Double) {
         nextLook = now + Self.interval
+    }
+
+    /// How long a reading started at `now` may go on starting lines: what is left of the budget
+    /// (half a second at least); a reading cut short is taken up again at the next look.
+    func allowance(at now: Double) -> Double {
+        max(0.5, min(Self.burst, budget + (now - (reckoned ?? now)) * Self.share))
     }
 
     /// A reading ended at `now`: its time comes off the budget, and the next look waits until

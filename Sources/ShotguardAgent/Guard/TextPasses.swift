@@ -15,8 +15,6 @@ struct TextJob: Sendable {
     /// Image rectangles already covered: not read.
     let skipping: [Rect]
     let rules: [TextRule]
-    /// `monotonicNow()` after which no line is started: the pass is then incomplete.
-    let deadline: Double
 }
 
 /// What a text pass found, or why it could not run.
@@ -36,7 +34,8 @@ struct ScreenReading: Sendable {
     /// Candidate lines OCR read now, and those whose words it already had.
     let linesRead: Int
     let linesRemembered: Int
-    /// Lines not read: a screenshot began, the deadline passed, or OCR cannot run (`failure`).
+    /// Lines not read: a screenshot began, or the deadline passed (0 when OCR cannot run:
+    /// `failure` says why).
     let linesLeft: Int
     /// Wall-clock seconds the reading took.
     let seconds: Double
@@ -105,21 +104,22 @@ final class TextPasses {
         finished.screenshots.add(1, ordering: .relaxed)
         // A quarter of a pass's time at most: the screenshot's own pass waits behind it on the
         // queue, and reads for itself whatever this one left.
-        _ = queueReading(image, rules: rules, ahead: false, deadline: monotonicNow() + Self.limit / 4)
+        _ = queueReading(image, rules: rules, ahead: false, seconds: Self.limit / 4)
     }
 
     /// Reads `image` (the screen as it is, no screenshot begun) on the passes' queue ahead of
-    /// any screenshot, on threads of the lowest priority, and drops what it finds: what OCR read
-    /// of its lines is remembered (`LineCache`), so a screenshot taken of this screen later is
+    /// any screenshot, on threads of a low priority (nice 10), and drops what it finds: what OCR
+    /// read of its lines is remembered (`LineCache`), so a screenshot taken of this screen later is
     /// read from memory, at once. It gives way: a screenshot's reading sent after it stops it at
     /// the next line. Its result comes through `takeReadings`. One at a time.
-    func readAhead(_ image: PixelBuffer, rules: [TextRule]) {
+    func readAhead(_ image: PixelBuffer, rules: [TextRule], for seconds: Double) {
         guard !readingAhead else { return }
-        readingAhead = queueReading(image, rules: rules, ahead: true, deadline: nil)
+        readingAhead = queueReading(image, rules: rules, ahead: true, seconds: seconds)
     }
 
-    /// Queues one reading of the screen; false when no scanner could be made.
-    private func queueReading(_ image: PixelBuffer, rules: [TextRule], ahead: Bool, deadline: Double?) -> Bool {
+    /// Queues one reading of the screen that starts no line `seconds` after it began; false
+    /// when no scanner could be made.
+    private func queueReading(_ image: PixelBuffer, rules: [TextRule], ahead: Bool, seconds: Double) -> Bool {
         prepare()
         guard let scanner = scanner?.with(rules: rules) else { return false }
         readingsQueued += 1
@@ -130,7 +130,8 @@ final class TextPasses {
             let started = monotonicNow()
             let reading: ScreenReading
             do throws(OCRUnavailable) {
-                let scan = try scanner.scan(image, origin: image.bounds, deadline: deadline, stop: stop, background: ahead)
+                let scan = try scanner.scan(image, origin: image.bounds, deadline: started + seconds, stop: stop,
+                                            background: ahead)
                 reading = ScreenReading(ahead: ahead, linesRead: scan.linesRead, linesRemembered: scan.linesRemembered,
                                         linesLeft: scan.linesLeft, seconds: monotonicNow() - started, failure: nil)
             } catch {
@@ -144,7 +145,7 @@ final class TextPasses {
         return true
     }
 
-    /// The readings of the screen that ended since the last call.
+    /// The readings of the screen that ended since the last call (`clearWake` first).
     func takeReadings() -> [ScreenReading] {
         let readings = finished.readings.withLock { readings -> [ScreenReading] in
             defer { readings = [] }
@@ -162,13 +163,15 @@ final class TextPasses {
         running += 1
         let scanner = self.scanner.map { $0.with(rules: rules) } ?? TextScanner(rules: rules)
         self.scanner = scanner
-        let job = TextJob(number: next, image: image, origin: origin, skipping: skipping, rules: rules,
-                          deadline: monotonicNow() + Self.limit)
+        let job = TextJob(number: next, image: image, origin: origin, skipping: skipping, rules: rules)
         let finished = self.finished, wakeFD = wake.write
         queue.async {
             let result: TextJobResult
             do throws(OCRUnavailable) {
-                let scan = try scanner.scan(job.image, origin: job.origin, skipping: job.skipping, deadline: job.deadline)
+                // The pass's own time, from when the queue starts it: a reading ahead it waited
+                // behind (the lines its workers had begun) does not eat it.
+                let scan = try scanner.scan(job.image, origin: job.origin, skipping: job.skipping,
+                                            deadline: monotonicNow() + Self.limit)
                 result = TextJobResult(number: job.number, hits: scan.hits, complete: scan.isComplete,
                                        failure: scan.isComplete ? nil : "\(scan.linesLeft) lines were left unread after \(Int(Self.limit)) s")
             } catch {
@@ -181,10 +184,15 @@ final class TextPasses {
         return next
     }
 
-    /// The passes that ended since the last call.
-    func takeResults() -> [TextJobResult] {
+    /// Empties the wake pipe: called once before `takeReadings` and `takeResults`, so a result
+    /// that comes between the two still leaves its byte for the next wake.
+    func clearWake() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(wake.read, &buffer, buffer.count) > 0 {}
+    }
+
+    /// The passes that ended since the last call (`clearWake` first).
+    func takeResults() -> [TextJobResult] {
         let results = finished.results.withLock { results -> [TextJobResult] in
             defer { results = [] }
             return results
