@@ -55,14 +55,17 @@ enum Rereadings {
                 }
                 guard position + 1 < word.symbols.count else { continue }
                 let next = word.symbols[position + 1]
-                // The one of the pair whose other choice is its neighbour is the surplus reading.
-                var surplus: (position: Int, confidence: Float)?
+                // The one of the pair whose other choice is its neighbour is the surplus reading;
+                // when each one's other choice is the other, either may be ("59" for one "5" or
+                // one "9"): both are tried.
+                var surplus: [(position: Int, confidence: Float)] = []
                 if let choice = symbol.alternatives.first(where: { $0.text == next.text }), choice.confidence >= minimumConfidence {
-                    surplus = (position, choice.confidence)
-                } else if let choice = next.alternatives.first(where: { $0.text == symbol.text }), choice.confidence >= minimumConfidence {
-                    surplus = (position + 1, choice.confidence)
+                    surplus.append((position, choice.confidence))
                 }
-                if let surplus {
+                if let choice = next.alternatives.first(where: { $0.text == symbol.text }), choice.confidence >= minimumConfidence {
+                    surplus.append((position + 1, choice.confidence))
+                }
+                for surplus in surplus {
                     var texts = symbols
                     texts.remove(at: surplus.position)
                     let kinds: Set<TextKind> = surplus.confidence >= cardConfidence ? [.card, .iban] : [.iban]
