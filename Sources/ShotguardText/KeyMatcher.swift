@@ -100,13 +100,17 @@ enum KeyMatcher {
     /// The most tokens one key may be split into: OCR puts spaces inside long tokens, and drops
     /// the underscore after `sk_live` or `ghp` now and then.
     static let maximumPieces = 3
+    /// The most pieces of a random-looking key: the spaces OCR makes up there also cut off
+    /// pieces of one to three characters ("…Oag1 1 bavPS…", "…0l66U HU Ipf…").
+    static let maximumRandomPieces = 12
 
     /// The tokens from `first` that follow each other with one space between: the pieces a key
     /// split by OCR may be in.
-    private static func pieces(_ tokens: [Range<Int>], from first: Int, in scalars: [Unicode.Scalar]) -> [Range<Int>] {
+    private static func pieces(_ tokens: [Range<Int>], from first: Int, in scalars: [Unicode.Scalar],
+                               limit: Int = maximumPieces) -> [Range<Int>] {
         var pieces = [tokens[first]]
         var index = first + 1
-        while index < tokens.count, pieces.count < maximumPieces, tokens[index].lowerBound == pieces.last!.upperBound + 1,
+        while index < tokens.count, pieces.count < limit, tokens[index].lowerBound == pieces.last!.upperBound + 1,
               scalars[pieces.last!.upperBound] == " " {
             pieces.append(tokens[index])
             index += 1
@@ -149,16 +153,35 @@ enum KeyMatcher {
     /// looking on its own (`isRandomPiece`): "Bearer" or "token" before a key is no piece of it.
     private static func randomRun(_ tokens: [Range<Int>], from first: Int,
                                   in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
-        let pieces = pieces(tokens, from: first, in: scalars)
+        let pieces = pieces(tokens, from: first, in: scalars, limit: maximumRandomPieces)
         if isHighEntropy(Array(scalars[pieces[0]])) { return (pieces[0], first + 1) }
         var joined: [Unicode.Scalar] = []
         var found: (Range<Int>, Int)?
         for (count, piece) in pieces.enumerated() {
-            guard isRandomPiece(scalars[piece]) else { break }
+            // A piece as long as the one before it is the next group of a key printed in groups
+            // ("…8XE3x IKCMh 0O3KW"), whatever its letters.
+            let isNextGroup = count > 0 && piece.count == pieces[count - 1].count && scalars[piece].allSatisfy(\.isASCIIAlphanumeric)
+            guard isRandomPiece(scalars[piece]) || isNextGroup || isKeyFragment(scalars[piece], first: count == 0) else { break }
             joined += scalars[piece]
-            if count > 0, isHighEntropy(joined) { found = (pieces[0].lowerBound..<piece.upperBound, first + count + 1) }
+            // A short piece is taken only with a piece after it: a key ends in one of its own.
+            if count > 0, piece.count > 3, isHighEntropy(joined) {
+                found = (pieces[0].lowerBound..<piece.upperBound, first + count + 1)
+            }
         }
         return found
+    }
+
+    /// A piece OCR split off a random token with a space it made up ("rDEYAOY 4aQOXAs…", "…Oag1
+    /// 1 bavPSj…"): after the first, one to three letters or digits, between two longer pieces;
+    /// the first, four or more that hold a digit or two upper-case letters among lower-case
+    /// ones or digits (a label such as "Token" before a key is not taken in). The joined run
+    /// must still look random.
+    private static func isKeyFragment(_ piece: ArraySlice<Unicode.Scalar>, first: Bool) -> Bool {
+        guard piece.allSatisfy(\.isASCIIAlphanumeric) else { return false }
+        if !first { return piece.count <= 3 }
+        let upper = piece.filter(\.isASCIIUpper).count, lower = piece.filter(\.isASCIILower).count
+        let digits = piece.filter(\.isASCIIDigit).count
+        return piece.count >= 4 && [upper > 0, lower > 0, digits > 0].filter { $0 }.count >= 2 && (digits > 0 || upper >= 2)
     }
 
     /// Four or more characters that change between upper case, lower case and digits at least
@@ -183,7 +206,10 @@ enum KeyMatcher {
     /// `}`, `Y` read `¥`, a gap read `'`): inside a token, between token characters, or at its
     /// end before another token, they are part of it, and a known shape's body takes them as the
     /// characters they stand for.
-    static let misreadings: Set<Unicode.Scalar> = ["]", "[", "}", "{", ")", "(", "|", "'", "\u{2019}", "\u{00A5}", "!"]
+    static let misreadings: Set<Unicode.Scalar> = ["]", "[", "}", "{", ")", "(", "|", "'", "\u{2019}", "\u{00A5}", "!",
+                                                   // An accent read onto a small letter ("Fsét0l66U" for "Fs8t0l66U").
+                                                   "\u{00E9}", "\u{00E8}", "\u{00EA}", "\u{00E1}", "\u{00F3}", "\u{00ED}",
+                                                   "\u{00FC}", "\u{00F6}"]
 
     /// Whether a token goes on after the misread symbol at `index`: a token character follows it,
     /// or one space and a token character ("AUER) KTHYQ", a group of a key ending in one).

@@ -135,6 +135,22 @@ final class MatcherTests: XCTestCase {
                        ["dhCcvsCEfg2bnNHBngxi7 OOWLe38aXfPQo2zK"])
         // Words around a key are not pieces of it.
         XCTAssertEqual(try found(.key, "Bearer Zx8Qp2LmN4vB7rT1yU6wE3kJ9hG5fD0s expires"), ["Zx8Qp2LmN4vB7rT1yU6wE3kJ9hG5fD0s"])
+        // 13 px Liberation Sans, rDEYA0Y4aQXAsAFLCnFs8t0l66UHUlpfStWIn7zk: spaces OCR made up, a
+        // first piece that is no random piece by itself, an 8 read 'é', a piece of two letters.
+        XCTAssertEqual(try found(.key, "API key rDEYAOY 4aQOXAsAFLCnFsét0l66U HU IpfStWin7zk"),
+                       ["rDEYAOY 4aQOXAsAFLCnFsét0l66U HU IpfStWin7zk"])
+        // A piece of one character (a space OCR put between two 1s).
+        XCTAssertEqual(try found(.key, "1ksIIZIKRNt63FqTOag1 1 bavPSj5jpXGNAQUWD2x we"), ["1ksIIZIKRNt63FqTOag1 1 bavPSj5jpXGNAQUWD2x"])
+        // A key in groups whose first two OCR joined: the random run goes on through the groups
+        // of the same length, whatever their letters ("IKCMh" alone changes case once).
+        XCTAssertEqual(try found(.key, "| nWbP11i3z3 kBTFv 2mbCM ZdMX5 8XE3x IKCMh 0O3KW"),
+                       ["nWbP11i3z3 kBTFv 2mbCM ZdMX5 8XE3x IKCMh 0O3KW"])
+        // A label before a key is not taken in, nor are short words into a sentence.
+        XCTAssertEqual(try found(.key, "Token Zx8Qp2LmN4vB7rT1 yU6wE3kJ9hG5fD0s"), ["Zx8Qp2LmN4vB7rT1 yU6wE3kJ9hG5fD0s"])
+        for text in ["Meeting at 10 am in Room B2 with Ann and Bo", "Order ID 7X9 of 12 for Bob at HQ on May 4th",
+                     "MacBook Pro M2 16 GB 512 GB SSD US", "Flight LH2024 to NYC at 9 am on A3 gate B12 ok"] {
+            XCTAssertEqual(try found(.key, text), [], text)
+        }
     }
 
     func testLongRandomTokensAreKeysAndWordsAndHashesAreNot() throws {
