@@ -130,8 +130,13 @@ final class WatchRulesTests: WatchDesktopTestCase {
         assertRedacted(try guardedScrot("protected.png", by: watch), origin: fullScreen, screen: screen,
                        expected: [(notes, black)] + standard)
 
+        let protections = watch.events("protection").count
         let off = try desk.runShotguard(["protect", "--window", notesID, "--off"], in: sandbox)
         XCTAssertEqual(off.status, 0, off.stderr)
+        // A capture is held to every rectangle protected while it was made: a screenshot read
+        // before the agent saw the window let go is still covered there (on purpose). The agent
+        // says when what the rules protect changed; the screenshot comes after that.
+        XCTAssertTrue(watch.waitForEvent("protection", count: protections + 1, seconds: 20), watch.log)
         assertRedacted(try guardedScrot("let-go.png", by: watch), origin: fullScreen, screen: screen, expected: standard)
         XCTAssertEqual(watch.events("rules").count, 0, "no reload was needed: \(watch.log)")
     }
