@@ -134,15 +134,8 @@ public final class TextScanner: Sendable {
         let remembered = Atomic<Int>(0)
         let candidates = lines
         Workers.run(jobs: lines.count, workers: workers, background: background) { [self] _, job in
-            if let deadline, monotonicNow() > deadline {
-                left.add(1, ordering: .relaxed)
-                return
-            }
-            if let stop, stop() {
-                left.add(1, ordering: .relaxed)
-                return
-            }
-            guard let engine = try? takeEngine() else {
+            let pastDeadline = deadline.map { monotonicNow() > $0 } ?? false
+            guard !pastDeadline, !(stop?() ?? false), let engine = try? takeEngine() else {
                 left.add(1, ordering: .relaxed)
                 return
             }

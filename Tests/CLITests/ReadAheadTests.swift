@@ -6,6 +6,16 @@ import ShotguardTestSupport
 import XCTest
 
 final class ReadAheadTests: TextDesktopTestCase {
+    /// An agent with one rule, `text card` in green, watching the folder `shots` (made here).
+    private func agent(_ extra: [String] = []) throws -> (watch: WatchAgent, shots: String) {
+        let shots = sandbox.path("shots")
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let regions = try sandbox.write("regions", text: "text card fill=#00ff00\n")
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"] + extra, sandbox: sandbox,
+                                   display: desk.name)
+        return (watch, shots)
+    }
+
     private func coveredCard(in path: String) throws -> Int {
         let file = try PNGDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), source: path)
         let exact = try XCTUnwrap(desk.extents["card"])
@@ -18,11 +28,7 @@ final class ReadAheadTests: TextDesktopTestCase {
     /// last line; scrot's screenshot of that screen is then read from memory as it begins (every
     /// line remembered), and the card number in its file is covered.
     func testTheScreenIsReadAheadAndAScreenshotOfItIsReadFromMemory() throws {
-        let shots = sandbox.path("shots")
-        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let regions = try sandbox.write("regions", text: "text card fill=#00ff00\n")
-        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
-                                   display: desk.name)
+        let (watch, shots) = try agent()
         XCTAssertTrue(watch.waitForEvent("text-read", seconds: 60, where: { event in
             event["ahead"] as? Bool == true && (event["lines"] as? Int ?? 0) > 0 && event["left"] as? Int == 0
         }), watch.log)
@@ -38,11 +44,7 @@ final class ReadAheadTests: TextDesktopTestCase {
     /// With --no-read-ahead the screen is read only as a screenshot begins: nothing of it is
     /// remembered then, and the card number is covered all the same.
     func testWithoutReadAheadTheScreenIsReadAsAScreenshotBegins() throws {
-        let shots = sandbox.path("shots")
-        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let regions = try sandbox.write("regions", text: "text card fill=#00ff00\n")
-        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools", "--no-read-ahead"],
-                                   sandbox: sandbox, display: desk.name)
+        let (watch, shots) = try agent(["--no-read-ahead"])
         try runTool("scrot -o '\(shots)/not-ahead.png'", display: desk.name)
         XCTAssertTrue(watch.waitForEvent("text-pass", seconds: 60), watch.log)
         XCTAssertEqual(watch.events("text-read") { $0["ahead"] as? Bool == true }.count, 0, watch.log)
