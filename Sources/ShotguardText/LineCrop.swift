@@ -21,7 +21,13 @@ struct LineCrop {
     /// The crop scaled, inverted when its text is light on dark, its neighbours painted out.
     let image: GreyImage
 
+    /// The crop scaled by the least whole factor (at most 4) that makes the line `targetHeight` high.
     init(_ line: Rect, of grey: GreyImage, besides lines: [Rect], targetHeight: Int) {
+        self.init(line, of: grey, besides: lines, scale: min(4, max(1, (targetHeight + line.height - 1) / line.height)))
+    }
+
+    /// The crop scaled by `scale` (at least 1).
+    init(_ line: Rect, of grey: GreyImage, besides lines: [Rect], scale: Int) {
         self.line = line
         let padX = max(4, line.height / 3), padY = max(4, line.height / 2 + 2)
         let bounds = Rect(x: 0, y: 0, width: grey.width, height: grey.height)
@@ -32,7 +38,7 @@ struct LineCrop {
         self.background = background
         let crop = padded(Self.inkReach(of: line, in: grey, background: background))
         self.crop = crop
-        scale = min(4, max(1, (targetHeight + line.height - 1) / line.height))
+        self.scale = max(1, scale)
         var top = crop.y, bottom = crop.maxY
         var painted: [Rect] = []
         for other in lines where other != line && !other.intersection(crop).isEmpty {
@@ -50,7 +56,7 @@ struct LineCrop {
             }
         }
         reach = Rect(x: crop.x, y: top, width: crop.width, height: max(0, bottom - top))
-        image = grey.crop(crop, scale: scale, invert: Ink.isLightOnDark(grey, crop, background: background),
+        image = grey.crop(crop, scale: self.scale, invert: Ink.isLightOnDark(grey, crop, background: background),
                           blanking: painted, with: UInt8(clamping: background))
     }
 
