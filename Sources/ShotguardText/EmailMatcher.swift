@@ -52,17 +52,43 @@ enum EmailMatcher {
     }
 
     /// Where a domain that starts at `start` ends (exclusive), when it has two or more labels
-    /// and a top-level label of two or more letters.
+    /// and a top-level label of two or more letters: as read, or else with one space OCR made up
+    /// inside it read past, where what comes before the space is no domain yet ("nor
+    /// thwind.co.uk", "examp le.com": OCR spaces wide letter pairs of large monospaced text; the
+    /// space it puts after a dot, "le. com", `LineText` takes out). A whole domain takes no word
+    /// after it. Words after an address that is no domain yet which make one with it ("me@home
+    /// now.ok") are taken too: a cover a few words wider than it needs to be.
     private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        domainEnd(scalars, from: start, spaces: 0) ?? domainEnd(scalars, from: start, spaces: 1)
+    }
+
+    private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int, spaces: Int) -> Int? {
         var end = start
-        while end < scalars.count, scalars[end].isASCIIAlphanumeric || scalars[end] == "-" || scalars[end] == "." {
+        var domain: [Unicode.Scalar] = []
+        var spacesLeft = spaces
+        while end < scalars.count {
+            let scalar = scalars[end]
+            if scalar.isASCIIAlphanumeric || scalar == "-" || scalar == "." {
+                domain.append(scalar)
+            } else {
+                guard scalar == " ", spacesLeft > 0, end + 1 < scalars.count, scalars[end + 1].isASCIIAlphanumeric,
+                      !isDomain(domain) else { break }
+                spacesLeft -= 1
+            }
             end += 1
         }
         // A sentence's full stop or a trailing dash is not part of the domain.
-        while end > start, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
-        let labels = scalars[start..<end].split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let top = labels.last,
-              top.count >= 2, top.allSatisfy(\.isASCIILetter) else { return nil }
-        return end
+        while let last = domain.last, last == "." || last == "-" {
+            domain.removeLast()
+            end -= 1
+        }
+        return isDomain(domain) ? end : nil
+    }
+
+    /// Two or more labels, none empty, the last of two or more letters.
+    private static func isDomain(_ domain: [Unicode.Scalar]) -> Bool {
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let top = labels.last else { return false }
+        return top.count >= 2 && top.allSatisfy(\.isASCIILetter)
     }
 }
