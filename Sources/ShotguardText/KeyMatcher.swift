@@ -130,6 +130,8 @@ enum KeyMatcher {
             joined += scalars[piece]
             origin += Array(piece)
             guard let shape = knownShape(joined) else { continue }
+            // A shape that starts in a later piece is found from that piece, with its own tail.
+            guard tokens[first].contains(origin[shape.lowerBound]) else { return nil }
             var end = origin[shape.upperBound - 1] + 1
             var next = first + count + 1
             // A key OCR split into pieces: the pieces after the one that completed it are its
@@ -250,9 +252,10 @@ enum KeyMatcher {
 
     /// The known prefixes, and how many token characters (letters, digits, `_`, `-`) must follow.
     private static let shapes: [(prefix: String, minimum: Int, maximum: Int, alphabet: Alphabet)] = [
-        // AWS ids are 20 characters; OCR may read one character as two or two as one.
-        ("AKIA", 15, 17, .upperDigits), ("ASIA", 15, 17, .upperDigits), ("AGPA", 15, 17, .upperDigits),
-        ("AIDA", 15, 17, .upperDigits), ("AROA", 15, 17, .upperDigits), ("ANPA", 15, 17, .upperDigits),
+        // AWS ids are 20 characters; OCR may read one character as two (up to three times in
+        // 9-11 px text: "AKIANX77WJILJI6Q09SHRBY") or two as one.
+        ("AKIA", 15, 19, .upperDigits), ("ASIA", 15, 19, .upperDigits), ("AGPA", 15, 19, .upperDigits),
+        ("AIDA", 15, 19, .upperDigits), ("AROA", 15, 19, .upperDigits), ("ANPA", 15, 19, .upperDigits),
         ("ghp_", 30, 255, .alphanumeric), ("gho_", 30, 255, .alphanumeric), ("ghu_", 30, 255, .alphanumeric),
         ("ghs_", 30, 255, .alphanumeric), ("ghr_", 30, 255, .alphanumeric), ("github_pat_", 40, 255, .word),
         ("sk_live_", 16, 255, .alphanumeric), ("sk_test_", 16, 255, .alphanumeric), ("pk_live_", 16, 255, .alphanumeric),
@@ -285,23 +288,62 @@ enum KeyMatcher {
     }
 
     /// The range of a known shape in `token`: its prefix at the token's start or after a
-    /// character that is not a letter or digit (as in `AWS_KEY=AKIA…`, `token:ghp_…`).
+    /// character that is not a letter or digit (as in `AWS_KEY=AKIA…`, `token:ghp_…`); Slack's
+    /// `xox…-` anywhere (OCR glues a word before it: "ifxoxb-2381…"). A Stripe key whose `live`
+    /// or `test` OCR misread by one character (`sk_ive_`, `sk_lLive_`) counts.
     static func knownShape(_ token: [Unicode.Scalar]) -> Range<Int>? {
         for shape in shapes + stems {
             let prefix = Array(shape.prefix.unicodeScalars)
+            let distinct = shape.prefix.hasPrefix("xox") && shape.prefix.hasSuffix("-")
             guard token.count >= prefix.count + shape.minimum else { continue }
             for start in 0...(token.count - prefix.count - shape.minimum)
-            where start == 0 || !token[start - 1].isASCIIAlphanumeric {
+            where start == 0 || !token[start - 1].isASCIIAlphanumeric || distinct {
                 guard Array(token[start..<(start + prefix.count)]) == prefix else { continue }
-                var end = start + prefix.count
-                while end < token.count, shape.alphabet.contains(token[end]) { end += 1 }
-                let length = end - start - prefix.count
-                if length >= shape.minimum, length <= shape.maximum, end == token.count || !token[end].isASCIIAlphanumeric {
+                if let end = body(of: token, from: start + prefix.count, minimum: shape.minimum, maximum: shape.maximum,
+                                  alphabet: shape.alphabet) {
                     return start..<end
                 }
             }
         }
+        return misreadStripeKey(token)
+    }
+
+    /// Where a body of `minimum` to `maximum` characters of `alphabet` that starts at `start`
+    /// ends, when the token ends there or goes on in something that is no letter or digit.
+    private static func body(of token: [Unicode.Scalar], from start: Int, minimum: Int, maximum: Int,
+                             alphabet: Alphabet) -> Int? {
+        var end = start
+        while end < token.count, alphabet.contains(token[end]) { end += 1 }
+        let length = end - start
+        guard length >= minimum, length <= maximum, end == token.count || !token[end].isASCIIAlphanumeric else { return nil }
+        return end
+    }
+
+    /// A Stripe key (`sk_`, `pk_` or `rk_`, then `live_` or `test_`, then 16 or more letters
+    /// and digits) whose `live` or `test` OCR read with one letter lost, added or changed.
+    private static func misreadStripeKey(_ token: [Unicode.Scalar]) -> Range<Int>? {
+        for start in token.indices where (start == 0 || !token[start - 1].isASCIIAlphanumeric) && start + 3 < token.count {
+            guard ["s", "p", "r"].contains(token[start]), token[start + 1] == "k", token[start + 2] == "_" else { continue }
+            var middleEnd = start + 3
+            while middleEnd < token.count, token[middleEnd].isASCIILetter { middleEnd += 1 }
+            guard middleEnd < token.count, token[middleEnd] == "_",
+                  ["live", "test"].contains(where: { isOneEditAway(Array(token[(start + 3)..<middleEnd]), Array($0.unicodeScalars)) }),
+                  let end = body(of: token, from: middleEnd + 1, minimum: 16, maximum: 255, alphabet: .alphanumeric) else { continue }
+            return start..<end
+        }
         return nil
+    }
+
+    /// Whether `a` becomes `b` by one letter lost, added or changed (not none).
+    static func isOneEditAway(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Bool {
+        if a.count == b.count { return zip(a, b).filter { $0 != $1 }.count == 1 }
+        let (short, long) = a.count < b.count ? (a, b) : (b, a)
+        guard long.count == short.count + 1 else { return false }
+        return long.indices.contains { index in
+            var shortened = long
+            shortened.remove(at: index)
+            return shortened == short
+        }
     }
 
     /// A long token that reads as random (see the type's documentation).

@@ -131,6 +131,16 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.key, "check AAIAM4VNZLA4Q10XDOZT ok"), ["AAIAM4VNZLA4Q10XDOZT"])
         XCTAssertEqual(try found(.key, "AKTIAVBVISS1ICACHORTS"), ["AKTIAVBVISS1ICACHORTS"])
         XCTAssertEqual(try found(.key, "SERIAL ABCD1234EFGH5678IJ"), [])
+        // An AWS id with three characters read as two each (9-11 px text).
+        XCTAssertEqual(try found(.key, "AKIANX77WJILJI6Q09SHRBY"), ["AKIANX77WJILJI6Q09SHRBY"])
+        // A Stripe key whose "live" OCR misread by a letter, and a Slack token glued to the word before it.
+        XCTAssertEqual(try found(.key, "sk_ive_kmAcHtkzBleockFJSBrmiv"), ["sk_ive_kmAcHtkzBleockFJSBrmiv"])
+        XCTAssertEqual(try found(.key, "[info] user=sk_lLive_WhtPBdnWxviLpwoCGOvdQoUW"), ["user=sk_lLive_WhtPBdnWxviLpwoCGOvdQoUW"])
+        XCTAssertEqual(try found(.key, "Payment order ifxoxb-238154643474-7246562025609-nm3FUstzcgyHPSxwOmdzbw7s ship"),
+                       ["ifxoxb-238154643474-7246562025609-nm3FUstzcgyHPSxwOmdzbw7s"])
+        for text in ["sk_user_1234567890abcdefgh", "task_live_1234567890abcdefghij", "sk_lively_abcdefghijklmnopqr"] {
+            XCTAssertEqual(try found(.key, text), [], text)
+        }
     }
 
     /// OCR puts spaces inside long tokens, and drops the underscore after a prefix now and then.
