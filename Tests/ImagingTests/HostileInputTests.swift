@@ -78,11 +78,11 @@ final class HostileInputTests: XCTestCase {
     /// file decodes, or fails with an error, without a chunk list.
     func testMillionsOfEmptyChunksAreWalkedWithoutAList() throws {
         let count = 1_000_000
-        let empty = chunk("teXt", [])
-        var bytes = PNGChunks.signature + chunk("IHDR", be(1) + be(1) + [8, 2, 0, 0, 0])
+        let empty = PNGBytes.chunk("teXt", [])
+        var bytes = PNGChunks.signature + PNGBytes.chunk("IHDR", PNGBytes.be(1) + PNGBytes.be(1) + [8, 2, 0, 0, 0])
         bytes.reserveCapacity(bytes.count + count * empty.count + 64)
         for _ in 0..<count { bytes += empty }
-        bytes += chunk("IDAT", [0x78, 0x01, 0x63, 0x60, 0x60, 0x60, 0x00, 0x00, 0x00, 0x04, 0x00, 0x01]) + chunk("IEND", [])
+        bytes += PNGBytes.chunk("IDAT", [0x78, 0x01, 0x63, 0x60, 0x60, 0x60, 0x00, 0x00, 0x00, 0x04, 0x00, 0x01]) + PNGBytes.chunk("IEND", [])
         let walk = try bytes.withUnsafeBytes { bytes throws(ImagingError) in try PNGChunks(bytes, source: "many.png") }
         XCTAssertEqual(walk.count, count + 3)
         XCTAssertTrue(walk.isComplete)
@@ -95,26 +95,10 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
-    private func be(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
-
-    private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return be(UInt32(data.count)) + body + be(crc32(body))
-    }
-
     /// A PNG with the given header and one empty deflate stream as IDAT; CRCs computed here.
     private func makePNG(width: UInt32, height: UInt32) -> [UInt8] {
-        let header = be(width) + be(height) + [8, 2, 0, 0, 0]
+        let header = PNGBytes.be(width) + PNGBytes.be(height) + [8, 2, 0, 0, 0]
         let idat: [UInt8] = [0x78, 0x01, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]
-        return PNGChunks.signature + chunk("IHDR", header) + chunk("IDAT", idat) + chunk("IEND", [])
-    }
-
-    private func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        return PNGChunks.signature + PNGBytes.chunk("IHDR", header) + PNGBytes.chunk("IDAT", idat) + PNGBytes.chunk("IEND", [])
     }
 }
