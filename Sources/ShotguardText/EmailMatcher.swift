@@ -72,7 +72,7 @@ enum EmailMatcher {
                 domain.append(scalar)
             } else {
                 guard scalar == " ", spacesLeft > 0, end + 1 < scalars.count, scalars[end + 1].isASCIIAlphanumeric,
-                      !isDomain(domain) else { break }
+                      !isDomain(domain), !startsAnotherAddress(scalars, at: end + 1) else { break }
                 spacesLeft -= 1
             }
             end += 1
@@ -83,6 +83,18 @@ enum EmailMatcher {
             end -= 1
         }
         return isDomain(domain) ? end : nil
+    }
+
+    /// Whether the word at `index` holds an `@` (or `©`), or is followed by one after a space:
+    /// the local part of the next address ("root@server john.doe @example.com"), never the rest
+    /// of this one's domain.
+    private static func startsAnotherAddress(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        var end = index
+        while end < scalars.count, scalars[end] != " " {
+            if scalars[end] == "@" || scalars[end] == "\u{00A9}" { return true }
+            end += 1
+        }
+        return end + 1 < scalars.count && (scalars[end + 1] == "@" || scalars[end + 1] == "\u{00A9}")
     }
 
     /// Two or more labels, none empty, the last of two or more letters.

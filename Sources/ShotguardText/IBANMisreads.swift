@@ -13,11 +13,13 @@ extension IBANMatcher {
     /// symbol: "user=IT76…") with a registry country's code, as letters or the digits OCR reads
     /// for them, and two digits or look-alikes (the check digits), a space allowed between the
     /// two ("17 49E4…"); goes on in what OCR may make of an account's characters
-    /// (`isAccountCharacter`), with single spaces between groups, to within `misreadSlack` characters of the country's IBAN length; holds
+    /// (`isAccountCharacter`), with single spaces between groups, to at least the country's IBAN
+    /// length less `misreadSlack` (the run stops at that length plus `misreadSlack`); holds
     /// `fewestDigits` digits after the first four; and holds a capital letter (the code's, or an
     /// account's bank code). A card number read after "54" (SA) is digits only, a lower-case
-    /// hash or a UUID's dashes end the run, prose in capitals has too few digits. `find` matches
-    /// IBANs read right; these are where a line is read again in case OCR read one wrong.
+    /// hash has no capital, a UUID's dashes end the run, prose in capitals has too few digits.
+    /// `find` matches IBANs read right; these are where a line is read again in case OCR read
+    /// one wrong.
     static func possibleMisreads(in line: LineText) -> [Range<Int>] {
         let scalars = line.scalars
         var found: [Range<Int>] = []
@@ -52,7 +54,7 @@ extension IBANMatcher {
     }
 
     /// The IBAN length of the country whose code (its letters, or digits OCR reads for them)
-    /// starts at `index`, a space allowed after it.
+    /// starts at `index`.
     private static func countryLength(_ scalars: [Unicode.Scalar], at index: Int) -> Int? {
         let letter = { (scalar: Unicode.Scalar) in scalar.isASCIIUpper ? scalar : codeLetterFor[scalar] }
         guard index + 1 < scalars.count, let first = letter(scalars[index]), let second = letter(scalars[index + 1]) else {

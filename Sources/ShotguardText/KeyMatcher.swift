@@ -40,9 +40,9 @@ enum KeyMatcher {
             } else if let (range, next) = grouped(tokens, from: index, in: scalars) {
                 matches.append(range)
                 index = next
-            } else if isMisreadAWSKey(scalars[tokens[index]]) {
-                matches.append(tokens[index])
-                index += 1
+            } else if let (range, next) = misreadAWSKey(tokens, from: index, in: scalars) {
+                matches.append(range)
+                index = next
             } else if let (range, next) = knownShape(tokens, from: index, in: scalars) ?? randomRun(tokens, from: index, in: scalars) {
                 matches.append(range)
                 index = next
@@ -78,11 +78,37 @@ enum KeyMatcher {
         return spans
     }
 
+    /// The most pieces a misread AWS id is taken from: printed in groups (8, 8 and 4), OCR
+    /// also splits a group now and then ("AK TAE104P SRY CRMA JAOX").
+    static let maximumAWSPieces = 6
+
+    /// An AWS access key id whose prefix OCR misread (`isMisreadAWSKey`) in token `first`, or in
+    /// it and the pieces after it joined to 19 to 21 characters ("AKLACTWL ANTXXFRH ZVAO",
+    /// "AKT ADDBGUQOFUDW/NO3 CN"): the match and the token after it. Pieces that start with a
+    /// prefix read right are a known shape's (`knownShape`), or no key ("ASIA PACIFIC 2024 …").
+    private static func misreadAWSKey(_ tokens: [Range<Int>], from first: Int,
+                                      in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
+        let pieces = pieces(tokens, from: first, in: scalars, limit: maximumAWSPieces)
+        if pieces.count > 1, ["AKIA", "ASIA"].contains(where: { scalars[tokens[first]].starts(with: $0.unicodeScalars) }) {
+            return nil
+        }
+        // The most pieces that make one: a group OCR cut off the end ("… CN") is the key's.
+        var joined: [Unicode.Scalar] = []
+        var found: (Range<Int>, Int)?
+        for (count, piece) in pieces.enumerated() {
+            joined += scalars[piece]
+            guard joined.count <= 21 else { break }
+            if isMisreadAWSKey(joined[...]) { found = (tokens[first].lowerBound..<piece.upperBound, first + count + 1) }
+        }
+        return found
+    }
+
     /// An AWS access key id whose prefix OCR misread by one character ("AAIA…", "AKTIA…"): 19
-    /// to 21 upper-case letters and digits, with a digit among them, whose first four or five
-    /// are `AKIA` or `ASIA` with one character changed or added.
+    /// to 21 upper-case letters and digits (a `/` among them is a misread `J` or `1`), with a
+    /// digit among them, whose first four or five are `AKIA` or `ASIA` with one character
+    /// changed or added.
     static func isMisreadAWSKey(_ token: ArraySlice<Unicode.Scalar>) -> Bool {
-        guard (19...21).contains(token.count), token.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit }),
+        guard (19...21).contains(token.count), token.allSatisfy({ $0.isASCIIUpper || $0.isASCIIDigit || $0 == "/" }),
               token.contains(where: \.isASCIIDigit) else { return false }
         let head = Array(token.prefix(5))
         for prefix in ["AKIA", "ASIA"].map({ Array($0.unicodeScalars) }) {
@@ -130,13 +156,14 @@ enum KeyMatcher {
             joined += scalars[piece]
             origin += Array(piece)
             guard let shape = knownShape(joined) else { continue }
-            // A shape that starts in a later piece is found from that piece, with its own tail.
+            // A shape that starts in a later piece is found from that piece.
             guard tokens[first].contains(origin[shape.lowerBound]) else { return nil }
             var end = origin[shape.upperBound - 1] + 1
             var next = first + count + 1
-            // A key OCR split into pieces: the pieces after the one that completed it are its
-            // tail when they mix letter cases or digits ("TsY"), not when they are words ("and").
-            if count > 0, shape.upperBound == joined.count {
+            // A key OCR split into pieces (the first may look whole already): the pieces after
+            // the one that completed it are its tail when they mix letter cases or digits
+            // ("TsY"), not when they are words ("and").
+            if shape.upperBound == joined.count {
                 for tail in pieces.dropFirst(count + 1) {
                     let part = scalars[tail]
                     let kinds = [part.contains(where: \.isASCIIUpper), part.contains(where: \.isASCIILower),

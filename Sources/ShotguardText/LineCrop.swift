@@ -26,7 +26,7 @@ struct LineCrop {
         self.init(line, of: grey, besides: lines, scale: min(4, max(1, (targetHeight + line.height - 1) / line.height)))
     }
 
-    /// The crop scaled by `scale` (at least 1).
+    /// The crop scaled by `scale` (at least 1; a line read again for an IBAN may take 5).
     init(_ line: Rect, of grey: GreyImage, besides lines: [Rect], scale: Int) {
         self.line = line
         let padX = max(4, line.height / 3), padY = max(4, line.height / 2 + 2)

@@ -142,7 +142,8 @@ public final class TextScanner: Sendable {
                 left.add(1, ordering: .relaxed)
                 return
             }
-            let line = self.read(candidates[job], of: grey, besides: allLines, engine: engine, origin: origin, bounds: bounds)
+            let line = self.read(candidates[job], of: grey, besides: allLines, engine: engine, origin: origin, bounds: bounds,
+                                 stop: stop)
             giveBack(engine)
             if line.remembered { remembered.add(1, ordering: .relaxed) }
             if line.readAgain { readAgain.add(1, ordering: .relaxed) }
@@ -178,9 +179,11 @@ public final class TextScanner: Sendable {
     }
 
     /// OCR of one candidate line (see `LineCrop`): read (or remembered from an earlier scan),
-    /// and its words matched; whether they were remembered, and whether the line was read again.
+    /// and its words matched; whether they were remembered, and whether the line was read again
+    /// (`readAgain`: not once `stop` says so, as a reading ahead gives way to a screenshot's,
+    /// which reads the line again itself).
     private func read(_ line: Rect, of grey: GreyImage, besides lines: [Rect], engine: OCREngine, origin: Rect,
-                      bounds: Rect) -> (hits: [TextHit], remembered: Bool, readAgain: Bool) {
+                      bounds: Rect, stop: (@Sendable () -> Bool)?) -> (hits: [TextHit], remembered: Bool, readAgain: Bool) {
         let crop = LineCrop(line, of: grey, besides: lines, targetHeight: Self.targetLineHeight)
         let background = crop.background
         var hits: [TextHit] = []
@@ -204,7 +207,7 @@ public final class TextScanner: Sendable {
             }
             doubtful = doubtful || mayHoldMisreadIBAN(placed, besides: hits)
         }
-        guard doubtful else { return (hits, remembered, false) }
+        guard doubtful, !(stop?() ?? false) else { return (hits, remembered, false) }
         return (hits + readAgain(crop, of: grey, besides: lines, engine: engine, origin: origin, bounds: bounds), remembered, true)
     }
 
@@ -220,12 +223,13 @@ public final class TextScanner: Sendable {
         }
     }
 
-    /// The IBANs found in a line read again, one scale smaller and one larger than its own:
-    /// OCR misreads a digit or two of small text at one scale that it reads right at another.
-    /// Only IBANs, and only as first read: their mod-97 check lets one wrong reading in 97
-    /// through, where a card's Luhn check lets one in ten. On five fresh corpora this found 17
-    /// of the 31 IBANs missed and covered no more near-misses (docs/text-rules.md). The crops
-    /// read are remembered like any other (`LineCache`).
+    /// The IBANs found in a line read again, one scale smaller (unless it is 1) and one larger
+    /// than its own (5 at most): OCR misreads a digit or two of small text at one scale that it
+    /// reads right at another. Only IBANs, and only as first read: their mod-97 check lets one
+    /// wrong reading in 97 through, where a card's Luhn check lets one in ten. On the first set
+    /// of five fresh corpora this found 16 of the 31 IBANs missed, on two other sets 10 and 7,
+    /// and covered one more near-miss in the three (docs/text-rules.md). The crops read are
+    /// remembered like any other (`LineCache`).
     private func readAgain(_ crop: LineCrop, of grey: GreyImage, besides lines: [Rect], engine: OCREngine, origin: Rect,
                            bounds: Rect) -> [TextHit] {
         var hits: [TextHit] = []

@@ -1,5 +1,5 @@
 // Paeth-filtered rows of three- and four-byte pixels (what scrot and ImageMagick write most) decode exactly.
-import ShotguardImaging
+@testable import ShotguardImaging
 import XCTest
 
 final class PaethRowsTests: XCTestCase {
@@ -12,10 +12,10 @@ final class PaethRowsTests: XCTestCase {
     }
 
     /// Random pixels (each of the predictor's three choices and its ties come up), every row
-    /// Paeth-filtered, in RGB and RGBA, one to 173 pixels wide: the fast decoder gives back the
-    /// exact pixels.
+    /// Paeth-filtered, in RGB and RGBA, one to 173 pixels wide: the fast decoder takes the file
+    /// and gives back the exact pixels. (A fixed seed: a failure comes back the same.)
     func testPaethRowsDecodeToTheirExactPixels() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 0x5EED_9A37)
         for hasAlpha in [false, true] {
             for width in [1, 2, 5, 6, 173] {
                 let height = 23, bpp = hasAlpha ? 4 : 3
@@ -33,7 +33,8 @@ final class PaethRowsTests: XCTestCase {
                     }
                 }
                 let png = PNGBytes.png(width: width, height: height, hasAlpha: hasAlpha, filteredRows: filtered)
-                let image = try PNGDecoder.decode(png, source: "paeth.png")
+                let header = try XCTUnwrap(FastPNGHeader(png), "the fast decoder takes 8-bit RGB and RGBA")
+                let image = try XCTUnwrap(try PNGDecoder.fastDecode(png, probed: header, source: "paeth.png", limits: .standard))
                 let expected = (0..<(width * height)).map { pixel in
                     let p = raw[(pixel * bpp)..<(pixel * bpp + bpp)].map(UInt32.init)
                     return (hasAlpha ? p[3] << 24 : 0xFF00_0000) | p[0] << 16 | p[1] << 8 | p[2]
@@ -41,5 +42,18 @@ final class PaethRowsTests: XCTestCase {
                 XCTAssertEqual(image.pixels, expected, "\(width) px wide, alpha \(hasAlpha)")
             }
         }
+    }
+}
+
+/// SplitMix64: the same numbers for the same seed.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -72,6 +72,9 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.email, "bob_haddad@nor thwind.co.uk"), ["bob_haddad@nor thwind.co.uk"])
         XCTAssertEqual(try found(.email, "[info] user=peggy_fischer@no rthwind. co.uk"), ["user=peggy_fischer@no rthwind. co.uk"])
         XCTAssertEqual(try found(.email, "write to alice@example.com tests later"), ["alice@example.com"])
+        // A domain that is not whole never takes the next address's local part.
+        XCTAssertEqual(try found(.email, "root@server john.doe @example.com"), ["john.doe @example.com"])
+        XCTAssertEqual(try found(.email, "root@server john.doe@ example.com"), ["john.doe@ example.com"])
         for text in ["@handle said hi", "said (@handle) hi", "me@a b", "user@localhost tomorrow morning", "a@bc de fg.hi", "@@everyone hi", "a @@ b.c", "user@localhost", "a @ b", "price @ 5.00", "v1.2.3"] {
             XCTAssertEqual(try found(.email, text), [], text)
         }
@@ -133,6 +136,10 @@ final class MatcherTests: XCTestCase {
         XCTAssertEqual(try found(.key, "SERIAL ABCD1234EFGH5678IJ"), [])
         // An AWS id with three characters read as two each (9-11 px text).
         XCTAssertEqual(try found(.key, "AKIANX77WJILJI6Q09SHRBY"), ["AKIANX77WJILJI6Q09SHRBY"])
+        // Printed in groups, or split by OCR, with the prefix misread.
+        XCTAssertEqual(try found(.key, "notes AKLAL9DK BUKI2Q49 LD5V and"), ["AKLAL9DK BUKI2Q49 LD5V"])
+        XCTAssertEqual(try found(.key, "| AKT ADDBGUQOFUDW/NO3 CN"), ["AKT ADDBGUQOFUDW/NO3 CN"])
+        XCTAssertEqual(try found(.key, "ASIA PACIFIC 2024 REGIONAL"), [])
         // A Stripe key whose "live" OCR misread by a letter, and a Slack token glued to the word before it.
         XCTAssertEqual(try found(.key, "sk_ive_kmAcHtkzBleockFJSBrmiv"), ["sk_ive_kmAcHtkzBleockFJSBrmiv"])
         XCTAssertEqual(try found(.key, "[info] user=sk_lLive_WhtPBdnWxviLpwoCGOvdQoUW"), ["user=sk_lLive_WhtPBdnWxviLpwoCGOvdQoUW"])
