@@ -78,11 +78,11 @@ final class HostileInputTests: XCTestCase {
     /// file decodes, or fails with an error, without a chunk list.
     func testMillionsOfEmptyChunksAreWalkedWithoutAList() throws {
         let count = 1_000_000
-        let empty = PNGBytes.chunk("teXt", [])
-        var bytes = PNGChunks.signature + PNGBytes.chunk("IHDR", PNGBytes.be(1) + PNGBytes.be(1) + [8, 2, 0, 0, 0])
+        let empty = TestData.pngChunk("teXt", [])
+        var bytes = PNGChunks.signature + TestData.pngChunk("IHDR", TestData.bigEndian(1) + TestData.bigEndian(1) + [8, 2, 0, 0, 0])
         bytes.reserveCapacity(bytes.count + count * empty.count + 64)
         for _ in 0..<count { bytes += empty }
-        bytes += PNGBytes.chunk("IDAT", [0x78, 0x01, 0x63, 0x60, 0x60, 0x60, 0x00, 0x00, 0x00, 0x04, 0x00, 0x01]) + PNGBytes.chunk("IEND", [])
+        bytes += TestData.pngChunk("IDAT", [0x78, 0x01, 0x63, 0x60, 0x60, 0x60, 0x00, 0x00, 0x00, 0x04, 0x00, 0x01]) + TestData.pngChunk("IEND", [])
         let walk = try bytes.withUnsafeBytes { bytes throws(ImagingError) in try PNGChunks(bytes, source: "many.png") }
         XCTAssertEqual(walk.count, count + 3)
         XCTAssertTrue(walk.isComplete)
@@ -97,8 +97,8 @@ final class HostileInputTests: XCTestCase {
 
     /// A PNG with the given header and one empty deflate stream as IDAT; CRCs computed here.
     private func makePNG(width: UInt32, height: UInt32) -> [UInt8] {
-        let header = PNGBytes.be(width) + PNGBytes.be(height) + [8, 2, 0, 0, 0]
+        let header = TestData.bigEndian(width) + TestData.bigEndian(height) + [8, 2, 0, 0, 0]
         let idat: [UInt8] = [0x78, 0x01, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]
-        return PNGChunks.signature + PNGBytes.chunk("IHDR", header) + PNGBytes.chunk("IDAT", idat) + PNGBytes.chunk("IEND", [])
+        return PNGChunks.signature + TestData.pngChunk("IHDR", header) + TestData.pngChunk("IDAT", idat) + TestData.pngChunk("IEND", [])
     }
 }

@@ -15,7 +15,7 @@ final class PaethRowsTests: XCTestCase {
     /// Paeth-filtered, in RGB and RGBA, one to 173 pixels wide: the fast decoder takes the file
     /// and gives back the exact pixels. (A fixed seed: a failure comes back the same.)
     func testPaethRowsDecodeToTheirExactPixels() throws {
-        var generator = SeededGenerator(seed: 0x5EED_9A37)
+        var generator = SplitMix64(seed: 0x5EED_9A37)
         for hasAlpha in [false, true] {
             for width in [1, 2, 5, 6, 173] {
                 let height = 23, bpp = hasAlpha ? 4 : 3
@@ -32,7 +32,7 @@ final class PaethRowsTests: XCTestCase {
                         filtered.append(UInt8((raw[here] - paeth(a, b, c) + 256) & 0xFF))
                     }
                 }
-                let png = PNGBytes.png(width: width, height: height, hasAlpha: hasAlpha, filteredRows: filtered)
+                let png = TestData.storedPNG(width: width, height: height, hasAlpha: hasAlpha, rows: filtered)
                 let header = try XCTUnwrap(FastPNGHeader(png), "the fast decoder takes 8-bit RGB and RGBA")
                 let image = try XCTUnwrap(try PNGDecoder.fastDecode(png, probed: header, source: "paeth.png", limits: .standard))
                 let expected = (0..<(width * height)).map { pixel in
@@ -42,18 +42,5 @@ final class PaethRowsTests: XCTestCase {
                 XCTAssertEqual(image.pixels, expected, "\(width) px wide, alpha \(hasAlpha)")
             }
         }
-    }
-}
-
-/// SplitMix64: the same numbers for the same seed.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -189,7 +189,7 @@ final class StreamedEncodingTests: XCTestCase {
         // 300 rows of 40 grey pixels, unfiltered, but row 250 names filter type 9.
         var rows: [UInt8] = []
         for row in 0..<300 { rows += [row == 250 ? 9 : 0] + [UInt8](repeating: UInt8(row % 256), count: 40 * 3) }
-        let png = Self.storedPNG(width: 40, height: 300, rows: rows)
+        let png = TestData.storedPNG(width: 40, height: 300, rows: rows)
         let rewrite = try XCTUnwrap(PNGRewrite(png), "the header, CRCs and checksum are right")
         _ = try written { fd in
             XCTAssertThrowsError(try rewrite.write(covers: [], options: .fast, to: fd, destination: "out")) { error in
@@ -197,42 +197,5 @@ final class StreamedEncodingTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try PNGDecoder.decode(png, source: "in"), "the full decoder words the error")
-    }
-
-    /// An RGB PNG whose zlib stream holds `rows` (filter bytes included) in stored blocks.
-    private static func storedPNG(width: Int, height: Int, rows: [UInt8]) -> [UInt8] {
-        var zlib: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65_535, rows.count - offset)
-            let last: UInt8 = offset + count == rows.count ? 1 : 0
-            zlib += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            zlib += rows[offset..<(offset + count)]
-            offset += count
-        } while offset < rows.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in rows {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        zlib += TestData.bigEndian(b << 16 | a)
-        let header = TestData.bigEndian(UInt32(width)) + TestData.bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + TestData.pngChunk("IHDR", header) + TestData.pngChunk("IDAT", zlib)
-            + TestData.pngChunk("IEND", [])
-    }
-}
-
-/// A seeded generator (SplitMix64), so that a failing round can be run again.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

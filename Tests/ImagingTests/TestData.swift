@@ -92,3 +92,43 @@ extension TestData {
         return offset == png.count ? chunks : nil
     }
 }
+
+extension TestData {
+    /// An 8-bit RGB (or RGBA) PNG whose zlib stream holds `rows` (filter bytes included) in
+    /// stored blocks: the filtered rows reach the decoder exactly as the test wrote them.
+    static func storedPNG(width: Int, height: Int, hasAlpha: Bool = false, rows: [UInt8]) -> [UInt8] {
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65_535, rows.count - offset)
+            let last: UInt8 = offset + count == rows.count ? 1 : 0
+            zlib += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            zlib += rows[offset..<(offset + count)]
+            offset += count
+        } while offset < rows.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in rows {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        zlib += bigEndian(b << 16 | a)
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, hasAlpha ? 6 : 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", header) + pngChunk("IDAT", zlib)
+            + pngChunk("IEND", [])
+    }
+}
+
+/// A seeded generator (SplitMix64), so that a failing round can be run again.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
