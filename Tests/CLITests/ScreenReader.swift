@@ -72,12 +72,20 @@ enum FrameCount {
     /// How many frames show any pixel of a protected rectangle other than its fill; `origin`:
     /// where the frame's corner was on the root.
     static func uncovered(_ frames: [PixelBuffer], _ expected: [(rect: Rect, fill: UInt32)], origin: (x: Int, y: Int) = (0, 0)) -> Int {
-        frames.filter { frame in
-            expected.contains { rect, fill in
+        showingProtected(frames, expected, origin: origin).count
+    }
+
+    /// The indices of those frames, for a failure to say which frames (the first few: the covers
+    /// came late; scattered: they came down).
+    static func showingProtected(_ frames: [PixelBuffer], _ expected: [(rect: Rect, fill: UInt32)],
+                                 origin: (x: Int, y: Int) = (0, 0)) -> [Int] {
+        frames.indices.filter { index in
+            let frame = frames[index]
+            return expected.contains { rect, fill in
                 let inside = rect.offsetBy(dx: -origin.x, dy: -origin.y).intersection(Rect(x: 0, y: 0, width: frame.width, height: frame.height))
                 return (inside.y..<inside.maxY).contains { y in (inside.x..<inside.maxX).contains { x in frame[x, y] & 0xFF_FFFF != fill } }
             }
-        }.count
+        }
     }
 
     /// How many frames hold a run of `runLength` pixels of any of `rows` (a protected window's
