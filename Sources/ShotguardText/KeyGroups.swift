@@ -9,20 +9,36 @@ extension KeyMatcher {
                 && scalars[tokens[index].upperBound] == " "
         }
         let sizes = [4, 5, 6, 8]
-        // The groups' length; the first group may be a character longer or shorter than the
-        // next (OCR read one character as two: "ghp_aB0O5 U4vdjBss").
+        // The groups' length; the first group may be a character longer or shorter than it, and
+        // so may the next (OCR read one character as two, or two as one: "ghp_aB0O5 U4vdjBss",
+        // "fiq3gglIK qniSTEH Mnmdktvl").
         var size = tokens[first].count
         if !sizes.contains(size) {
-            guard adjacent(first), sizes.contains(tokens[first + 1].count), abs(tokens[first + 1].count - size) == 1 else { return nil }
-            size = tokens[first + 1].count
+            guard adjacent(first), let near = sizes.first(where: { abs($0 - size) <= 1 && abs($0 - tokens[first + 1].count) <= 1 })
+            else { return nil }
+            size = near
         }
         // OCR drops or doubles a character now and then: a group one longer or shorter counts,
         // and so does a group of twice the length (a space OCR did not see).
         let fits = { (length: Int) in abs(length - size) <= 1 || length == 2 * size }
         var last = first
-        while adjacent(last), fits(tokens[last].count), tokens[last + 1].count <= size + 1 || tokens[last + 1].count == 2 * size,
-              last - first < 40 {
-            last += 1
+        while last - first < 40 {
+            // The group at `last`: one token, or, after two groups or more, two or three tokens
+            // OCR split one into ("bd Td FXIO" for "bdTdFXlO"), that mix letter cases or digits
+            // as a key's do (short words never make a group).
+            var end = last
+            var length = tokens[last].count
+            while !fits(length), length < size, last - first >= 2, end - last < 2, adjacent(end) {
+                end += 1
+                length += tokens[end].count
+            }
+            guard fits(length), end == last || mixesKinds((last...end).flatMap { scalars[tokens[$0]] }) else { break }
+            // The token after it is the next group, or a shorter last one.
+            guard adjacent(end), tokens[end + 1].count <= size + 1 || tokens[end + 1].count == 2 * size else {
+                last = end
+                break
+            }
+            last = end + 1
         }
         // The most groups that make a key: a word or two right after it (of the groups' length)
         // may have joined them. (A short word that still makes a key with them is covered with
@@ -42,6 +58,12 @@ extension KeyMatcher {
             return isHighEntropy(joined) || isMisreadAWSKey(joined[...])
         }
         return end.map { (tokens[first].lowerBound..<tokens[$0].upperBound, $0 + 1) }
+    }
+
+    /// Whether `text` holds two of upper-case letters, lower-case letters and digits.
+    static func mixesKinds<C: Collection>(_ text: C) -> Bool where C.Element == Unicode.Scalar {
+        [text.contains(where: \.isASCIIUpper), text.contains(where: \.isASCIILower), text.contains(where: \.isASCIIDigit)]
+            .filter { $0 }.count >= 2
     }
 
     /// Characters OCR makes of hex digits: `O` and `o` of a `0`, `l`, `I`, `i` and `|` of a `1`,

@@ -50,9 +50,39 @@ enum KeyMatcher {
                 index += 1
             }
         }
+        if let prefix = danglingPrefix(tokens, in: scalars), !matches.contains(where: { $0.overlaps(prefix) }) { matches.append(prefix) }
         // A key made of pieces may have taken a UUID for one.
         return matches.filter { match in !uuids.contains { $0.overlaps(match) } }
     }
+
+    /// A known prefix that ends the line (`user=sk_l ive_`): the line finder cut a key printed
+    /// in groups after its prefix, in a monospaced font's wide spaces, and its groups are read
+    /// in a crop of their own, which covers them. The prefix is covered too (it is one of a
+    /// key's words). Prefixes of four or more characters that end in `_` or `-`, in up to three
+    /// pieces; a stem with no separator (`sk_live`) or a two-letter `sk-` is left alone.
+    private static func danglingPrefix(_ tokens: [Range<Int>], in scalars: [Unicode.Scalar]) -> Range<Int>? {
+        guard let last = tokens.last, scalars[last.upperBound...].allSatisfy({ $0 == " " }) else { return nil }
+        var first = tokens.count - 1
+        while first > 0, tokens.count - first < 3, tokens[first - 1].upperBound + 1 == tokens[first].lowerBound,
+              scalars[tokens[first - 1].upperBound] == " " {
+            first -= 1
+        }
+        for piece in first..<tokens.count {
+            // The pieces joined, and where each of their characters is in the line.
+            let origin = tokens[piece...].flatMap { Array($0) }
+            let joined = origin.map { scalars[$0] }
+            for prefix in danglingPrefixes where joined.count >= prefix.count && Array(joined.suffix(prefix.count)) == prefix {
+                let start = joined.count - prefix.count
+                // A label glued before it ("user=") is no part of it; a word ending in it is no prefix.
+                guard start == 0 || !joined[start - 1].isASCIIAlphanumeric else { continue }
+                return origin[start]..<last.upperBound
+            }
+        }
+        return nil
+    }
+
+    static let danglingPrefixes = shapes.map(\.prefix).filter { $0.count >= 4 && ($0.hasSuffix("_") || $0.hasSuffix("-")) }
+        .map { Array($0.unicodeScalars) }
 
     /// The spans shaped like a UUID: groups of 8, 4, 4, 4 and 12 letters or digits joined by
     /// dashes, between characters that are neither. A UUID is a hash whatever OCR made of its
@@ -146,36 +176,57 @@ enum KeyMatcher {
 
     /// A known shape that starts in token `first`, its body continued into the following pieces
     /// while it is shorter than the shape's minimum (a prefix whose separator OCR dropped, as
-    /// `sk_live tbAq…`, counts). Returns the match and the token after it.
+    /// `sk_live tbAq…`, counts). Past `maximumPieces`, the pieces must be a key's groups
+    /// (`sk_live_HN lyonk 2ps9P YNHXP ISXZA xD`): key characters that, joined, mix letter cases
+    /// or digits (`isGroupedBody`), so words after a prefix are never taken for its body.
+    /// Returns the match and the token after it.
     private static func knownShape(_ tokens: [Range<Int>], from first: Int,
                                    in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
-        let pieces = pieces(tokens, from: first, in: scalars)
+        let pieces = pieces(tokens, from: first, in: scalars, limit: maximumRandomPieces)
         var joined: [Unicode.Scalar] = []
         var origin: [Int] = []
         for (count, piece) in pieces.enumerated() {
+            let isGroup = count < maximumPieces || scalars[piece].allSatisfy(isKeyCharacter)
+            guard isGroup else { return nil }
             joined += scalars[piece]
             origin += Array(piece)
             guard let shape = knownShape(joined) else { continue }
             // A shape that starts in a later piece is found from that piece.
             guard tokens[first].contains(origin[shape.lowerBound]) else { return nil }
+            if count >= maximumPieces, !isGroupedBody(pieces[1...count].flatMap { scalars[$0] }) { return nil }
             var end = origin[shape.upperBound - 1] + 1
             var next = first + count + 1
             // A key OCR split into pieces (the first may look whole already): the pieces after
             // the one that completed it are its tail when they mix letter cases or digits
-            // ("TsY"), not when they are words ("and").
+            // ("TsY"), not when they are words ("and"). A key printed in groups (two or more
+            // pieces of one length before the one that completed it) also takes the groups of
+            // that length after it whatever their letters, and a shorter last group
+            // ("… 2Jd8y PBGWU RB").
             if shape.upperBound == joined.count {
+                let groups = count >= 3 ? Set(pieces[1..<count].map(\.count)) : []
+                let group = groups.count == 1 ? groups.first : nil
                 for tail in pieces.dropFirst(count + 1) {
                     let part = scalars[tail]
-                    let kinds = [part.contains(where: \.isASCIIUpper), part.contains(where: \.isASCIILower),
-                                 part.contains(where: \.isASCIIDigit)].filter { $0 }.count
-                    guard kinds >= 2, part.allSatisfy(isKeyCharacter) else { break }
+                    let isGroup = group.map { part.count <= $0 && part.allSatisfy(\.isASCIIAlphanumeric) } ?? false
+                    guard mixesKinds(part) || isGroup, part.allSatisfy(isKeyCharacter) else { break }
                     end = tail.upperBound
                     next += 1
+                    // A shorter group is the last.
+                    if let group, part.count < group { break }
                 }
             }
             return (origin[shape.lowerBound]..<end, next)
         }
         return nil
+    }
+
+    /// Whether the pieces after a known prefix's own, joined, are a key's body in groups: letters
+    /// of both cases or digits among letters, changing kind at a fifth or more of their steps
+    /// (a random base62 body at about 60%; "the prefix of" at none).
+    static func isGroupedBody(_ body: [Unicode.Scalar]) -> Bool {
+        let kinds = body.map { $0.isASCIILower ? 0 : $0.isASCIIUpper ? 1 : $0.isASCIIDigit ? 2 : 3 }
+        let changes = zip(kinds, kinds.dropFirst()).filter { $0 != $1 }.count
+        return Set(kinds.filter { $0 < 3 }).count >= 2 && changes * 5 >= body.count - 1
     }
 
     /// A random-looking token, or two or three pieces of one that OCR split, each piece random-
@@ -232,10 +283,13 @@ enum KeyMatcher {
     }
 
     /// Symbols OCR reads for a letter or digit of a key in small text (`l` read `]`, `J` read
-    /// `}`, `Y` read `¥`, a gap read `'`): inside a token, between token characters, or at its
-    /// end before another token, they are part of it, and a known shape's body takes them as the
-    /// characters they stand for.
+    /// `}`, `Y` read `¥`, a gap read `'`, a `0` read `@` or `®`, an `8` read `&`, a `t` read `¢`,
+    /// a `7` read `?`): inside a token, between token characters, or at its end before another
+    /// token, they are part of it, and a known shape's body takes them as the characters they
+    /// stand for.
     static let misreadings: Set<Unicode.Scalar> = ["]", "[", "}", "{", ")", "(", "|", "'", "\u{2019}", "\u{00A5}", "!",
+                                                   "@", "&", "?", "\u{00AE}", "\u{00A9}", "\u{00A2}", "\u{00A3}", "\u{20AC}",
+                                                   "\u{00A7}",
                                                    // An accent read onto a small letter ("Fsét0l66U" for "Fs8t0l66U").
                                                    "\u{00E9}", "\u{00E8}", "\u{00EA}", "\u{00E1}", "\u{00F3}", "\u{00ED}",
                                                    "\u{00FC}", "\u{00F6}"]
@@ -259,7 +313,11 @@ enum KeyMatcher {
         var tokens: [Range<Int>] = []
         var index = 0
         while index < scalars.count {
-            guard isTokenScalar(scalars[index]) else {
+            // A group of a key may start with a misread symbol ("midZi |6RW4"): one space after a
+            // token, before a token character.
+            let startsGroup = misreadings.contains(scalars[index]) && index >= 2 && index + 1 < scalars.count
+                && scalars[index - 1] == " " && isTokenScalar(scalars[index - 2]) && isTokenScalar(scalars[index + 1])
+            guard isTokenScalar(scalars[index]) || startsGroup else {
                 index += 1
                 continue
             }
@@ -280,9 +338,9 @@ enum KeyMatcher {
     /// The known prefixes, and how many token characters (letters, digits, `_`, `-`) must follow.
     private static let shapes: [(prefix: String, minimum: Int, maximum: Int, alphabet: Alphabet)] = [
         // AWS ids are 20 characters; OCR may read one character as two (up to three times in
-        // 9-11 px text: "AKIANX77WJILJI6Q09SHRBY") or two as one.
-        ("AKIA", 15, 19, .upperDigits), ("ASIA", 15, 19, .upperDigits), ("AGPA", 15, 19, .upperDigits),
-        ("AIDA", 15, 19, .upperDigits), ("AROA", 15, 19, .upperDigits), ("ANPA", 15, 19, .upperDigits),
+        // 9-11 px text: "AKIANX77WJILJI6Q09SHRBY") or lose one or two ("AKIAPS21 V4JDYFH2 OW").
+        ("AKIA", 14, 19, .upperDigits), ("ASIA", 14, 19, .upperDigits), ("AGPA", 14, 19, .upperDigits),
+        ("AIDA", 14, 19, .upperDigits), ("AROA", 14, 19, .upperDigits), ("ANPA", 14, 19, .upperDigits),
         ("ghp_", 30, 255, .alphanumeric), ("gho_", 30, 255, .alphanumeric), ("ghu_", 30, 255, .alphanumeric),
         ("ghs_", 30, 255, .alphanumeric), ("ghr_", 30, 255, .alphanumeric), ("github_pat_", 40, 255, .word),
         ("sk_live_", 16, 255, .alphanumeric), ("sk_test_", 16, 255, .alphanumeric), ("pk_live_", 16, 255, .alphanumeric),
@@ -303,16 +361,24 @@ enum KeyMatcher {
         case upperDigits, alphanumeric, word
 
         /// Whether `scalar` is in the alphabet, or a symbol OCR reads for one of its characters
-        /// (an AWS id has no `/`: one inside it is a misread `J` or `1`).
+        /// (an AWS id has no `/`: one inside it is a misread `J` or `1`; a lower-case letter
+        /// shaped like its capital or a digit is a misread one, `maximumLowerCaseSlips` times).
         func contains(_ scalar: Unicode.Scalar) -> Bool {
             if misreadings.contains(scalar) { return true }
             switch self {
-            case .upperDigits: return scalar.isASCIIUpper || scalar.isASCIIDigit || scalar == "/"
+            case .upperDigits: return scalar.isASCIIUpper || scalar.isASCIIDigit || scalar == "/" || upperLookAlikes.contains(scalar)
             case .alphanumeric: return scalar.isASCIIAlphanumeric
             case .word: return scalar.isASCIIAlphanumeric || scalar == "_" || scalar == "-"
             }
         }
     }
+
+    /// The most lower-case letters an AWS id's body may hold: OCR reads `J` as `j` or `I` as `i`
+    /// in small text ("AKIA 65PN 4QCj CIIN QDFD"), seldom more than twice in one id.
+    static let maximumLowerCaseSlips = 2
+
+    /// Lower-case letters shaped like their capital or a digit (`c o s u v w x z` and `j i l k p`).
+    static let upperLookAlikes = Set("cosuvwxzjilkp".unicodeScalars)
 
     /// The range of a known shape in `token`: its prefix at the token's start or after a
     /// character that is not a letter or digit (as in `AWS_KEY=AKIA…`, `token:ghp_…`); Slack's
@@ -332,7 +398,27 @@ enum KeyMatcher {
                 }
             }
         }
-        return misreadStripeKey(token)
+        return misreadStripeKey(token) ?? misreadSlackToken(token)
+    }
+
+    /// A Slack token whose `xoxb-` (or `xoxp-`…) OCR misread by a letter (`xomb-`, `xaxb-`):
+    /// then its two runs of digits (9 or more, and 9 or more) between dashes, as Slack's own
+    /// are, and its body.
+    private static func misreadSlackToken(_ token: [Unicode.Scalar]) -> Range<Int>? {
+        for start in token.indices where (start == 0 || !token[start - 1].isASCIIAlphanumeric) && start + 5 < token.count {
+            guard token[start] == "x", token[start + 4] == "-",
+                  ["xoxb", "xoxp"].contains(where: { isOneEditAway(Array(token[start..<(start + 4)]), Array($0.unicodeScalars)) })
+            else { continue }
+            var index = start + 5
+            for _ in 0..<2 {
+                let digits = token[index...].prefix { $0.isASCIIDigit }.count
+                guard digits >= 9, index + digits < token.count, token[index + digits] == "-" else { return nil }
+                index += digits + 1
+            }
+            guard let end = body(of: token, from: start + 5, minimum: 30, maximum: 255, alphabet: .word) else { continue }
+            return start..<end
+        }
+        return nil
     }
 
     /// Where a body of `minimum` to `maximum` characters of `alphabet` that starts at `start`
@@ -340,21 +426,40 @@ enum KeyMatcher {
     private static func body(of token: [Unicode.Scalar], from start: Int, minimum: Int, maximum: Int,
                              alphabet: Alphabet) -> Int? {
         var end = start
-        while end < token.count, alphabet.contains(token[end]) { end += 1 }
+        var slips = 0
+        while end < token.count, alphabet.contains(token[end]) {
+            if alphabet == .upperDigits, token[end].isASCIILower {
+                slips += 1
+                guard slips <= maximumLowerCaseSlips else { return nil }
+            }
+            end += 1
+        }
         let length = end - start
         guard length >= minimum, length <= maximum, end == token.count || !token[end].isASCIIAlphanumeric else { return nil }
         return end
     }
 
     /// A Stripe key (`sk_`, `pk_` or `rk_`, then `live_` or `test_`, then 16 or more letters
-    /// and digits) whose `live` or `test` OCR read with one letter lost, added or changed.
+    /// and digits) whose `live` or `test` OCR read with one letter lost, added or changed, or
+    /// whose first `_` it read as a space (`sk live_…`, joined from its pieces as `sklive_…`),
+    /// or both (`sk live akih…`, with a body of 20 or more as a stem's).
     private static func misreadStripeKey(_ token: [Unicode.Scalar]) -> Range<Int>? {
         for start in token.indices where (start == 0 || !token[start - 1].isASCIIAlphanumeric) && start + 3 < token.count {
-            guard ["s", "p", "r"].contains(token[start]), token[start + 1] == "k", token[start + 2] == "_" else { continue }
-            var middleEnd = start + 3
+            guard ["s", "p", "r"].contains(token[start]), token[start + 1] == "k" else { continue }
+            let underscore = token[start + 2] == "_"
+            if !underscore, start + 6 < token.count, ["live", "test"].contains(where: { Array(token[(start + 2)..<(start + 6)]) == Array($0.unicodeScalars) }),
+               token[start + 6] != "_", let end = body(of: token, from: start + 6, minimum: 20, maximum: 255, alphabet: .alphanumeric) {
+                return start..<end
+            }
+            let middleStart = start + (underscore ? 3 : 2)
+            var middleEnd = middleStart
             while middleEnd < token.count, token[middleEnd].isASCIILetter { middleEnd += 1 }
-            guard middleEnd < token.count, token[middleEnd] == "_",
-                  ["live", "test"].contains(where: { isOneEditAway(Array(token[(start + 3)..<middleEnd]), Array($0.unicodeScalars)) }),
+            let middle = Array(token[middleStart..<middleEnd])
+            let isMiddle = { (word: String) in
+                let word = Array(word.unicodeScalars)
+                return underscore ? isOneEditAway(middle, word) : middle == word
+            }
+            guard middleEnd < token.count, token[middleEnd] == "_", isMiddle("live") || isMiddle("test"),
                   let end = body(of: token, from: middleEnd + 1, minimum: 16, maximum: 255, alphabet: .alphanumeric) else { continue }
             return start..<end
         }

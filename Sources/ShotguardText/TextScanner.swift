@@ -151,7 +151,7 @@ public final class TextScanner: Sendable {
         }
         hits += found.withLock { $0 }.flatMap { $0 }
         let unread = left.load(ordering: .relaxed)
-        return TextScanResult(hits: deduplicated(hits), linesRead: lines.count - unread, linesLeft: unread,
+        return TextScanResult(hits: Self.bridged(deduplicated(hits)), linesRead: lines.count - unread, linesLeft: unread,
                               accessibleRuns: accessibleText.count, linesRemembered: remembered.load(ordering: .relaxed),
                               linesReadAgain: readAgain.load(ordering: .relaxed))
     }
@@ -274,6 +274,25 @@ public final class TextScanner: Sendable {
 
     private func giveBack(_ engine: OCREngine) {
         engines.idle.withLock { $0.append(engine) }
+    }
+
+    /// Hits of one rule side by side on a row, a space apart, reach each other: the line finder
+    /// cuts a line at a monospaced font's wide spaces now and then (a key's prefix, `sk_l ive_`,
+    /// in one crop and its groups in the next), and each crop's cover ends a margin past its
+    /// ink. The space between them is covered too (a gap of less than half their height).
+    static func bridged(_ hits: [TextHit]) -> [TextHit] {
+        var hits = hits
+        for index in hits.indices {
+            let left = hits[index].rect
+            let right = hits.indices.filter { other in
+                let rect = hits[other].rect
+                return other != index && hits[other].line == hits[index].line && rect.x > left.x && rect.x >= left.maxX
+                    && rect.x - left.maxX < min(left.height, rect.height) / 2
+                    && min(left.maxY, rect.maxY) - max(left.y, rect.y) >= min(left.height, rect.height) / 2
+            }.map { hits[$0].rect.x }.min()
+            if let right { hits[index].rect = Rect(x: left.x, y: left.y, width: right - left.x, height: left.height) }
+        }
+        return hits
     }
 
     private func deduplicated(_ hits: [TextHit]) -> [TextHit] {

@@ -5,7 +5,7 @@ import XCTest
 
 final class MatcherTests: XCTestCase {
     /// The words of `text` (split on spaces), each given a box of 10 px per character on one row.
-    private func words(_ text: String) -> [TextWord] {
+    func words(_ text: String) -> [TextWord] {
         var x = 0
         let parts: [Substring] = text.split(separator: " ")
         return parts.map { word in
@@ -15,7 +15,7 @@ final class MatcherTests: XCTestCase {
     }
 
     /// The text each match of a rule of `kind` covers, words joined by spaces.
-    private func found(_ kind: TextKind, _ text: String, pattern: String? = nil) throws -> [String] {
+    func found(_ kind: TextKind, _ text: String, pattern: String? = nil) throws -> [String] {
         let line = words(text)
         let rule = TextRule(kind: kind, pattern: try pattern.map { try TextPattern($0) }, line: 1)
         return LineMatcher.matches(line, rules: [rule]).map { match in
