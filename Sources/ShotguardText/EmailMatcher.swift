@@ -2,8 +2,9 @@
 
 /// Finds e-mail addresses in a line of text: a local part (`isLocal`), an
 /// `@` (or `©`, which OCR reads it as in some fonts, possibly with one space on either side, or
-/// with a stray mark before or after it: `(@`, `\@`, OCR's reading of the ring's edge), and a
-/// domain of at least two labels whose last is two or more letters.
+/// with a stray mark before or after it: `(@`, `\@`, `@’`, OCR's reading of the ring's edge; or
+/// `(2’`, its reading of the whole ring in small serif text), and a domain of at least two labels
+/// whose last is two or more letters (`isDomain`, with the slips it allows).
 enum EmailMatcher {
     static func find(in line: LineText) -> [Range<Int>] {
         let scalars = line.scalars
@@ -11,7 +12,8 @@ enum EmailMatcher {
         var index = 0
         while index < scalars.count {
             defer { index += 1 }
-            guard scalars[index] == "@" || scalars[index] == "\u{00A9}" else { continue }
+            let ring = isRing(scalars, at: index)
+            guard scalars[index] == "@" || scalars[index] == "\u{00A9}" || ring else { continue }
             // The local part ends at the '@', or one space or stray mark before it; an '@' OCR
             // read twice ("yusuf7@@example.com": the 0 read as one) is one.
             if index + 1 < scalars.count, scalars[index + 1] == "@" { continue }
@@ -24,9 +26,9 @@ enum EmailMatcher {
             // A local part does not start with a dot; dots before it belong to the text around it.
             while start < localEnd, scalars[start] == "." { start += 1 }
             guard start < localEnd, (matches.last?.upperBound ?? 0) <= start else { continue }
-            var domainStart = index + 1
+            var domainStart = index + (ring ? ringReading.count : 1)
             if domainStart < scalars.count, scalars[domainStart] == " " || strayMarks.contains(scalars[domainStart])
-                || scalars[domainStart] == "#" {
+                || marksAfter.contains(scalars[domainStart]) {
                 domainStart += 1
             }
             // OCR splits a domain after its narrow first letter now and then ("g Lobex.fr"): a
@@ -44,6 +46,17 @@ enum EmailMatcher {
     /// What OCR reads in front of an `@` in some fonts (its ring's left edge, read as a symbol of
     /// its own): never part of an address, so the local part ends before it.
     static let strayMarks: Set<Unicode.Scalar> = ["(", "\\", "[", "{"]
+    /// What OCR reads after an `@` in some fonts (the ring's tail), never part of the domain.
+    static let marksAfter: Set<Unicode.Scalar> = ["#", "*", "'", "\u{2019}", "\u{2018}"]
+
+    /// How OCR reads a whole `@` in 11 px Liberation Serif: `(2’` (or `(2'`).
+    static let ringReading: [Unicode.Scalar] = ["(", "2", "\u{2019}"]
+
+    /// Whether an `@` read as `(2’` starts at `index`: right after a local part's character.
+    private static func isRing(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        guard index > 0, index + ringReading.count < scalars.count, isLocal(scalars[index - 1]) else { return false }
+        return scalars[index] == "(" && scalars[index + 1] == "2" && (scalars[index + 2] == "\u{2019}" || scalars[index + 2] == "'")
+    }
 
     /// A character of a local part: RFC 5322's `atext` and the dot, but for `=` (in `user=alice@…`
     /// the address starts after it). OCR reads a digit as one of them now and then (`&` for 8).
@@ -70,6 +83,9 @@ enum EmailMatcher {
             let scalar = scalars[end]
             if scalar.isASCIIAlphanumeric || scalar == "-" || scalar == "." {
                 domain.append(scalar)
+            } else if scalar == "_", end + 1 < scalars.count, scalars[end + 1].isASCIIAlphanumeric || scalars[end + 1] == "." {
+                // A dot read as an underscore ("contoso_net"), or read with one ("mail_.example").
+                if scalars[end + 1] != "." { domain.append(".") }
             } else {
                 guard scalar == " ", spacesLeft > 0, end + 1 < scalars.count, scalars[end + 1].isASCIIAlphanumeric,
                       !isDomain(domain), !startsAnotherAddress(scalars, at: end + 1) else { break }
@@ -82,7 +98,7 @@ enum EmailMatcher {
             domain.removeLast()
             end -= 1
         }
-        return isDomain(domain) ? end : nil
+        return isDomain(domain, endsLine: scalars[end...].allSatisfy { $0 == " " }) ? end : nil
     }
 
     /// Whether the word at `index` holds an `@` (or `©`), or is followed by one after a space:
@@ -97,10 +113,21 @@ enum EmailMatcher {
         return end + 1 < scalars.count && (scalars[end + 1] == "@" || scalars[end + 1] == "\u{00A9}")
     }
 
-    /// Two or more labels, none empty, the last of two or more letters.
-    private static func isDomain(_ domain: [Unicode.Scalar]) -> Bool {
+    /// Two or more labels, none empty, the last of two or more letters; or, as OCR reads small
+    /// text, one label that ends in a common top-level domain after three or more characters (its
+    /// dot lost: "hoolixyz", "acme-corpio"), or a last label of one letter where the line ends
+    /// (OCR lost the line's last glyph: "globex.f").
+    private static func isDomain(_ domain: [Unicode.Scalar], endsLine: Bool = false) -> Bool {
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let top = labels.last else { return false }
-        return top.count >= 2 && top.allSatisfy(\.isASCIILetter)
+        guard labels.allSatisfy({ !$0.isEmpty }), let top = labels.last else { return false }
+        if labels.count == 1 {
+            return top.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" }
+                && dotlessEndings.contains { top.count >= $0.count + 3 && Array(top.suffix($0.count)) == $0 }
+        }
+        return top.allSatisfy(\.isASCIILetter) && (top.count >= 2 || endsLine && labels[0].count >= 3)
     }
+
+    /// Top-level domains found in a label whose dot OCR lost: common ones, none the ending of many
+    /// words or host names (`co`, `me` and `de` are: "disco", "home", "node").
+    static let dotlessEndings = ["com", "org", "net", "xyz", "io", "edu", "gov", "info", "fr", "uk"].map { Array($0.unicodeScalars) }
 }
