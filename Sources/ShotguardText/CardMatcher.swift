@@ -143,7 +143,8 @@ enum CardMatcher {
 
     /// Whether `groups` are grouped as a card number is printed (`isPlausible`), once the spaces
     /// OCR put inside a group or a number are taken out: pieces of a group between single spaces
-    /// are one group where they make four digits at most ("481 7-2719-4300-3618"), and a run
+    /// are one group where they make four digits at most ("481 7-2719-4300-3618"), or make
+    /// American Express's or Diners' 4-6-5 or 4-6-4 ("3447-147 358-50522"), and a run
     /// of two groups of digits between one space is a number printed without spaces that OCR
     /// split ("34583318945 1543", an American Express number).
     static func isPlausible(_ groups: ArraySlice<Group>, wholeRun: Bool, in scalars: [Unicode.Scalar]) -> Bool {
@@ -155,15 +156,22 @@ enum CardMatcher {
         if wholeRun, groups.count == 2, spaced[0], groups.allSatisfy({ scalars[$0.range].allSatisfy(\.isASCIIDigit) }) {
             return true
         }
-        var joined = [lengths[0]]
-        for (length, space) in zip(lengths.dropFirst(), spaced) {
-            if space, joined[joined.count - 1] + length <= 4 {
-                joined[joined.count - 1] += length
-            } else {
-                joined.append(length)
+        let join = { (most: Int) in
+            var joined = [lengths[0]]
+            for (length, space) in zip(lengths.dropFirst(), spaced) {
+                if space, joined[joined.count - 1] + length <= most {
+                    joined[joined.count - 1] += length
+                } else {
+                    joined.append(length)
+                }
             }
+            return joined
         }
-        return joined != lengths && isPlausible(joined)
+        let joined = join(4)
+        if joined != lengths && isPlausible(joined) { return true }
+        // An American Express or Diners number's six- or five-digit group OCR split ("3447-147
+        // 358-50522", "3771-004538-91 601").
+        return [[4, 6, 5], [4, 6, 4]].contains(join(6))
     }
 
     /// Groups of four (or eight or twelve, which OCR gives when it drops a space) before the

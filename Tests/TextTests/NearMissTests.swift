@@ -33,6 +33,10 @@ final class NearMissTests: XCTestCase {
         XCTAssertEqual(found(.card, "total the 481 7-2719-4300-3618"), ["481 7-2719-4300-3618"])
         XCTAssertEqual(found(.card, "build 34583318945 1543 support"), ["34583318945 1543"])
         XCTAssertEqual(found(.card, "review 379510067 155227 review"), ["379510067 155227"])
+        // An American Express number's long groups split.
+        XCTAssertEqual(found(.card, "passed 3447-147 358-50522 below"), ["3447-147 358-50522"])
+        XCTAssertEqual(found(.card, "tax 3771-004538-91 601 pull"), ["3771-004538-91 601"])
+        XCTAssertEqual(found(.card, "tax 3771-004538-91 602 pull"), [], "Luhn-invalid")
         XCTAssertEqual(found(.card, "Request +44 20 7760 4095 please"), [], "a phone number")
         XCTAssertEqual(found(.card, "481 7-2719-4300-3619"), [], "Luhn-invalid")
         XCTAssertEqual(found(.card, "d54ea19a4 2680262948 71b21 21 cc3.aa"), [], "a digest's pieces")
