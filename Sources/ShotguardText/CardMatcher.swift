@@ -170,8 +170,9 @@ enum CardMatcher {
         let joined = join(4)
         if joined != lengths && isPlausible(joined) { return true }
         // An American Express or Diners number's six- or five-digit group OCR split ("3447-147
-        // 358-50522", "3771-004538-91 601").
-        return [[4, 6, 5], [4, 6, 4]].contains(join(6))
+        // 358-50522", "3771-004538-91 601"): theirs start with a 3 (a list of numbers, "5432
+        // 443 587 6379", is no card).
+        return groups.first?.digits.first == 3 && [[4, 6, 5], [4, 6, 4]].contains(join(6))
     }
 
     /// Groups of four (or eight or twelve, which OCR gives when it drops a space) before the

@@ -13,7 +13,7 @@ enum EmailMatcher {
         while index < scalars.count {
             defer { index += 1 }
             let ring = isRing(scalars, at: index)
-            guard scalars[index] == "@" || scalars[index] == "\u{00A9}" || ring else { continue }
+            guard isAt(scalars[index]) || ring else { continue }
             // The local part ends at the '@', or one space or stray mark before it; an '@' OCR
             // read twice ("yusuf7@@example.com": the 0 read as one) is one.
             if index + 1 < scalars.count, scalars[index + 1] == "@" { continue }
@@ -52,10 +52,15 @@ enum EmailMatcher {
     /// How OCR reads a whole `@` in 11 px Liberation Serif: `(2’` (or `(2'`).
     static let ringReading: [Unicode.Scalar] = ["(", "2", "\u{2019}"]
 
+    /// An `@`, or the `©` OCR reads for it in some fonts.
+    private static func isAt(_ scalar: Unicode.Scalar) -> Bool { scalar == "@" || scalar == "\u{00A9}" }
+
     /// Whether an `@` read as `(2’` starts at `index`: right after a local part's character.
     private static func isRing(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         guard index > 0, index + ringReading.count < scalars.count, isLocal(scalars[index - 1]) else { return false }
-        return scalars[index] == "(" && scalars[index + 1] == "2" && (scalars[index + 2] == "\u{2019}" || scalars[index + 2] == "'")
+        return zip(scalars[index..<(index + ringReading.count)], ringReading).allSatisfy { read, ring in
+            read == ring || ring == "\u{2019}" && read == "'"
+        }
     }
 
     /// A character of a local part: RFC 5322's `atext` and the dot, but for `=` (in `user=alice@…`
@@ -72,10 +77,16 @@ enum EmailMatcher {
     /// after it. Words after an address that is no domain yet which make one with it ("me@home
     /// now.ok") are taken too: a cover a few words wider than it needs to be.
     private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
-        domainEnd(scalars, from: start, spaces: 0) ?? domainEnd(scalars, from: start, spaces: 1)
+        // An underscore read for a dot first; else the domain ends before it ("acme.com_2024").
+        for spaces in 0...1 {
+            for underscores in [true, false] {
+                if let end = domainEnd(scalars, from: start, spaces: spaces, underscores: underscores) { return end }
+            }
+        }
+        return nil
     }
 
-    private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int, spaces: Int) -> Int? {
+    private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int, spaces: Int, underscores: Bool) -> Int? {
         var end = start
         var domain: [Unicode.Scalar] = []
         var spacesLeft = spaces
@@ -83,7 +94,7 @@ enum EmailMatcher {
             let scalar = scalars[end]
             if scalar.isASCIIAlphanumeric || scalar == "-" || scalar == "." {
                 domain.append(scalar)
-            } else if scalar == "_", end + 1 < scalars.count, scalars[end + 1].isASCIIAlphanumeric || scalars[end + 1] == "." {
+            } else if underscores, scalar == "_", end + 1 < scalars.count, scalars[end + 1].isASCIIAlphanumeric || scalars[end + 1] == "." {
                 // A dot read as an underscore ("contoso_net"), or read with one ("mail_.example").
                 if scalars[end + 1] != "." { domain.append(".") }
             } else {
@@ -98,8 +109,14 @@ enum EmailMatcher {
             domain.removeLast()
             end -= 1
         }
-        return isDomain(domain, endsLine: scalars[end...].allSatisfy { $0 == " " }) ? end : nil
+        let rest = scalars[end...].drop { $0 == " " }
+        // A host name in a shell prompt ("user@studio:~$") is no domain without its dot.
+        if !domain.contains("."), let next = rest.first, promptMarks.contains(next) { return nil }
+        return isDomain(domain, endsLine: rest.isEmpty) ? end : nil
     }
+
+    /// What follows the host name of a shell prompt.
+    static let promptMarks: Set<Unicode.Scalar> = [":", "~", "$", "#", "%", ">"]
 
     /// Whether the word at `index` holds an `@` (or `©`), or is followed by one after a space:
     /// the local part of the next address ("root@server john.doe @example.com"), never the rest
@@ -107,16 +124,16 @@ enum EmailMatcher {
     private static func startsAnotherAddress(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         var end = index
         while end < scalars.count, scalars[end] != " " {
-            if scalars[end] == "@" || scalars[end] == "\u{00A9}" { return true }
+            if isAt(scalars[end]) { return true }
             end += 1
         }
-        return end + 1 < scalars.count && (scalars[end + 1] == "@" || scalars[end + 1] == "\u{00A9}")
+        return end + 1 < scalars.count && isAt(scalars[end + 1])
     }
 
     /// Two or more labels, none empty, the last of two or more letters; or, as OCR reads small
     /// text, one label that ends in a common top-level domain after three or more characters (its
-    /// dot lost: "hoolixyz", "acme-corpio"), or a last label of one letter where the line ends
-    /// (OCR lost the line's last glyph: "globex.f").
+    /// dot lost: "hoolixyz", "acme-corpio"), or a last label of one lower-case letter where the
+    /// line ends (OCR lost the line's last glyph: "globex.f"; `x@self.W` is code).
     private static func isDomain(_ domain: [Unicode.Scalar], endsLine: Bool = false) -> Bool {
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.allSatisfy({ !$0.isEmpty }), let top = labels.last else { return false }
@@ -124,10 +141,11 @@ enum EmailMatcher {
             return top.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" }
                 && dotlessEndings.contains { top.count >= $0.count + 3 && Array(top.suffix($0.count)) == $0 }
         }
-        return top.allSatisfy(\.isASCIILetter) && (top.count >= 2 || endsLine && labels[0].count >= 3)
+        return top.allSatisfy(\.isASCIILetter) && (top.count >= 2 || endsLine && labels[0].count >= 3 && top.allSatisfy(\.isASCIILower))
     }
 
-    /// Top-level domains found in a label whose dot OCR lost: common ones, none the ending of many
-    /// words or host names (`co`, `me` and `de` are: "disco", "home", "node").
+    /// Top-level domains found in a label whose dot OCR lost: common ones, but for `co`, `me` and
+    /// `de`, the endings of too many words and host names ("disco", "home", "node"). A host name
+    /// that ends in one ("studio", "intranet") is taken for a domain in prose, not in a prompt.
     static let dotlessEndings = ["com", "org", "net", "xyz", "io", "edu", "gov", "info", "fr", "uk"].map { Array($0.unicodeScalars) }
 }

@@ -22,8 +22,9 @@ import Glibc
 ///   need a `pattern~` rule. Hashes in lower-case hex (git commits, UUIDs) have no upper-case
 ///   letters and are left alone;
 /// - in groups: four or more runs of letters and digits of one length (4, 5, 6 or 8, give or take
-///   a character OCR dropped or added; the last may be shorter) between single spaces, as consoles print keys to be read out, that make a known
-///   shape or a random-looking token once joined.
+///   a character OCR dropped or added; the last may be shorter) between single spaces, as
+///   consoles print keys to be read out, that make a known shape or a random-looking token once
+///   joined.
 enum KeyMatcher {
     static let minimumRandomLength = 24
     static let minimumEntropy = 3.5
@@ -43,7 +44,10 @@ enum KeyMatcher {
             } else if let (range, next) = misreadAWSKey(tokens, from: index, in: scalars) {
                 matches.append(range)
                 index = next
-            } else if let (range, next) = knownShape(tokens, from: index, in: scalars) ?? randomRun(tokens, from: index, in: scalars) {
+            } else if let (range, next) = [knownShape(tokens, from: index, in: scalars), randomRun(tokens, from: index, in: scalars)]
+                .compactMap({ $0 }).max(by: { $0.0.upperBound < $1.0.upperBound }) {
+                // A known shape's groups may end where a random run of them goes on (a group OCR
+                // split): the match that reaches further is taken.
                 matches.append(range)
                 index = next
             } else {
@@ -178,7 +182,8 @@ enum KeyMatcher {
     /// while it is shorter than the shape's minimum (a prefix whose separator OCR dropped, as
     /// `sk_live tbAq…`, counts). Past `maximumPieces`, the pieces must be a key's groups
     /// (`sk_live_HN lyonk 2ps9P YNHXP ISXZA xD`): key characters that, joined, mix letter cases
-    /// or digits (`isGroupedBody`), so words after a prefix are never taken for its body.
+    /// or digits, with a digit or an inner capital in one of them (`isGroupedBody`): words after
+    /// a prefix, in lower or Title Case, are not taken for its body.
     /// Returns the match and the token after it.
     private static func knownShape(_ tokens: [Range<Int>], from first: Int,
                                    in scalars: [Unicode.Scalar]) -> (Range<Int>, Int)? {
@@ -186,14 +191,13 @@ enum KeyMatcher {
         var joined: [Unicode.Scalar] = []
         var origin: [Int] = []
         for (count, piece) in pieces.enumerated() {
-            let isGroup = count < maximumPieces || scalars[piece].allSatisfy(isKeyCharacter)
-            guard isGroup else { return nil }
+            guard count < maximumPieces || scalars[piece].allSatisfy(isKeyCharacter) else { return nil }
             joined += scalars[piece]
             origin += Array(piece)
             guard let shape = knownShape(joined) else { continue }
             // A shape that starts in a later piece is found from that piece.
             guard tokens[first].contains(origin[shape.lowerBound]) else { return nil }
-            if count >= maximumPieces, !isGroupedBody(pieces[1...count].flatMap { scalars[$0] }) { return nil }
+            if count >= maximumPieces, !isGroupedBody(pieces[1...count].map { scalars[$0] }) { return nil }
             var end = origin[shape.upperBound - 1] + 1
             var next = first + count + 1
             // A key OCR split into pieces (the first may look whole already): the pieces after
@@ -220,13 +224,20 @@ enum KeyMatcher {
         return nil
     }
 
-    /// Whether the pieces after a known prefix's own, joined, are a key's body in groups: letters
+    /// Whether the pieces after a known prefix's own are a key's body in groups: joined, letters
     /// of both cases or digits among letters, changing kind at a fifth or more of their steps
-    /// (a random base62 body at about 60%; "the prefix of" at none).
-    static func isGroupedBody(_ body: [Unicode.Scalar]) -> Bool {
-        let kinds = body.map { $0.isASCIILower ? 0 : $0.isASCIIUpper ? 1 : $0.isASCIIDigit ? 2 : 3 }
-        let changes = zip(kinds, kinds.dropFirst()).filter { $0 != $1 }.count
-        return Set(kinds.filter { $0 < 3 }).count >= 2 && changes * 5 >= body.count - 1
+    /// (a random base62 body at about 60%; "the prefix of" at none), and a digit or a capital
+    /// after a piece's first character in one of them (Title Case words change kind at 40%).
+    static func isGroupedBody(_ pieces: [ArraySlice<Unicode.Scalar>]) -> Bool {
+        let body = pieces.flatMap { $0 }
+        let inner = pieces.contains { piece in piece.contains(where: \.isASCIIDigit) || piece.dropFirst().contains(where: \.isASCIIUpper) }
+        return inner && mixesKinds(body) && kindChanges(body) * 5 >= body.count - 1
+    }
+
+    /// How many times `text` changes between lower case, upper case, digits and other characters.
+    static func kindChanges<C: Collection>(_ text: C) -> Int where C.Element == Unicode.Scalar {
+        let kinds = text.map { $0.isASCIILower ? 0 : $0.isASCIIUpper ? 1 : $0.isASCIIDigit ? 2 : 3 }
+        return zip(kinds, kinds.dropFirst()).filter { $0 != $1 }.count
     }
 
     /// A random-looking token, or two or three pieces of one that OCR split, each piece random-
@@ -268,13 +279,7 @@ enum KeyMatcher {
     /// twice and at a third or more of their steps.
     private static func isRandomPiece(_ piece: ArraySlice<Unicode.Scalar>) -> Bool {
         guard piece.count >= 4 else { return false }
-        var changes = 0
-        var previous = -1
-        for scalar in piece {
-            let kind = scalar.isASCIILower ? 0 : scalar.isASCIIUpper ? 1 : scalar.isASCIIDigit ? 2 : 3
-            if previous >= 0, kind != previous { changes += 1 }
-            previous = kind
-        }
+        let changes = kindChanges(piece)
         return changes >= 2 && changes * 3 >= piece.count - 1
     }
 
@@ -284,7 +289,7 @@ enum KeyMatcher {
 
     /// Symbols OCR reads for a letter or digit of a key in small text (`l` read `]`, `J` read
     /// `}`, `Y` read `¥`, a gap read `'`, a `0` read `@` or `®`, an `8` read `&`, a `t` read `¢`,
-    /// a `7` read `?`): inside a token, between token characters, or at its end before another
+    /// a `7` read `?`; `©`, `£`, `€` and `§` alike): inside a token, between token characters, or at its end before another
     /// token, they are part of it, and a known shape's body takes them as the characters they
     /// stand for.
     static let misreadings: Set<Unicode.Scalar> = ["]", "[", "}", "{", ")", "(", "|", "'", "\u{2019}", "\u{00A5}", "!",
@@ -422,9 +427,18 @@ enum KeyMatcher {
     }
 
     /// Where a body of `minimum` to `maximum` characters of `alphabet` that starts at `start`
-    /// ends, when the token ends there or goes on in something that is no letter or digit.
+    /// ends, when the token ends there or goes on in something that is no letter or digit. A
+    /// body that runs into a URL's next parameter or a host (`AKIA…&Expires=`, `AIza…&libraries`,
+    /// `AKIA…@prod`: `&`, `?` and `@` are symbols OCR reads for characters too) ends before it.
     private static func body(of token: [Unicode.Scalar], from start: Int, minimum: Int, maximum: Int,
                              alphabet: Alphabet) -> Int? {
+        if let end = wholeBody(of: token, from: start, minimum: minimum, maximum: maximum, alphabet: alphabet) { return end }
+        guard let stop = token[start...].firstIndex(where: { ["&", "?", "@"].contains($0) }) else { return nil }
+        return wholeBody(of: Array(token[..<stop]), from: start, minimum: minimum, maximum: maximum, alphabet: alphabet)
+    }
+
+    private static func wholeBody(of token: [Unicode.Scalar], from start: Int, minimum: Int, maximum: Int,
+                                  alphabet: Alphabet) -> Int? {
         var end = start
         var slips = 0
         while end < token.count, alphabet.contains(token[end]) {

@@ -22,10 +22,15 @@ extension MatcherTests {
         XCTAssertEqual(try found(.email, "Tests we mallor47@contoso_net we includes"), ["mallor47@contoso_net"])
         XCTAssertEqual(try found(.email, "| nadia30@mail_.example.arg"), ["nadia30@mail_.example.arg"])
         XCTAssertTrue(try found(.email, "rupert. weber+news@ cantoso net").contains("rupert. weber+news@ cantoso net"))
+        // An underscore after a whole domain is no dot of it.
+        for text in ["bob@acme.com_1", "report-alice@example.com_2024.pdf"] {
+            XCTAssertEqual(try found(.email, text), [text], text)
+        }
         // The line's last glyph lost.
         XCTAssertEqual(try found(.email, "ivan.kowalski+news@globex.f"), ["ivan.kowalski+news@globex.f"])
         // Host names in prompts are no domains: no known ending, or one of a word.
-        for text in ["root@fedora:~$ ls", "user@ubuntu-server $", "git@home", "admin@node", "pi@disco", "me@com", "a@globex.f."] {
+        for text in ["root@fedora:~$ ls", "user@ubuntu-server $", "git@home", "admin@node", "pi@disco", "me@com", "a@globex.f.",
+                     "user@studio:~$", "root@intranet:~# ls", "jane@portfolio ~ %", "return x@self.W", "h = inputs@weights.T"] {
             XCTAssertEqual(try found(.email, text), [], text)
         }
     }

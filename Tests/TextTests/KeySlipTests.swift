@@ -68,6 +68,24 @@ extension MatcherTests {
         }
     }
 
+    /// Symbols OCR reads for a key's characters are also a URL's and a host's: a key runs into
+    /// the next parameter no more than it did (`&`, `?`, `@`), and a known shape whose groups end
+    /// where a random run of them goes on is covered as far as the run.
+    func testAKeyEndsAtAURLsNextParameterAndReachesAsFarAsItsGroups() throws {
+        for text in ["AWSAccessKeyId=AKIAIOSFODNN7EXAMPLE&Expires=1141889120",
+                     "key=AIzaSyB41DRUbKWJHPxaFjMAwdrzWzbVKartNGg&libraries=places", "AKIAIOSFODNN7EXAMPLE@prod",
+                     "https://example.com/?token=ghp_16C7e42F292c6912E7710c838347Ae178B4a?x=1"] {
+            XCTAssertEqual(try found(.key, text), [text], text)
+        }
+        XCTAssertTrue(try found(.key, "ghp_ aB3dE eF5gH hI7jK kL9mN oP1qR sT3uV wX 5yZa bC7d")
+            .contains("ghp_ aB3dE eF5gH hI7jK kL9mN oP1qR sT3uV wX 5yZa bC7d"))
+        // Title Case words after a prefix are no groups of a key.
+        for text in ["Format: ghp_ Personal Access Token Shown Once In Your Settings Page",
+                     "Set STRIPE_KEY to sk_live_ Then Restart The Server Again Now"] {
+            XCTAssertEqual(try found(.key, text), [], text)
+        }
+    }
+
     /// The line finder cut a key in a monospaced font after its prefix: the prefix ends the line
     /// and is covered; its groups are read in a crop of their own.
     func testAPrefixThatEndsALineIsCovered() throws {

@@ -37,6 +37,7 @@ final class NearMissTests: XCTestCase {
         XCTAssertEqual(found(.card, "passed 3447-147 358-50522 below"), ["3447-147 358-50522"])
         XCTAssertEqual(found(.card, "tax 3771-004538-91 601 pull"), ["3771-004538-91 601"])
         XCTAssertEqual(found(.card, "tax 3771-004538-91 602 pull"), [], "Luhn-invalid")
+        XCTAssertEqual(found(.card, "ports 5432 443 587 6379"), [], "a list of numbers, not starting with a 3")
         XCTAssertEqual(found(.card, "Request +44 20 7760 4095 please"), [], "a phone number")
         XCTAssertEqual(found(.card, "481 7-2719-4300-3619"), [], "Luhn-invalid")
         XCTAssertEqual(found(.card, "d54ea19a4 2680262948 71b21 21 cc3.aa"), [], "a digest's pieces")
