@@ -131,9 +131,10 @@ let package = Package(
                           path: "Sources/SensingProbe", swiftSettings: strict),
 
         .testTarget(name: "BaseTests", dependencies: ["ShotguardBase"], swiftSettings: strict),
-        .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging"], exclude: ["Fixtures"],
+        .testTarget(name: "ImagingTests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardTestSupport"], exclude: ["Fixtures"],
                     swiftSettings: strict),
-        .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions", "ShotguardScreen", "ShotguardImaging", "ShotguardText"],
+        .testTarget(name: "RegionsTests", dependencies: ["ShotguardRegions", "ShotguardScreen", "ShotguardImaging", "ShotguardText",
+                                                         "ShotguardTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["ShotguardBase", "ShotguardImaging", "ShotguardX11", "ShotguardScene",
                                                      "CAtspiLoader", "ShotguardScreen", "ShotguardTestSupport", "ShotguardAccessibility",

@@ -286,7 +286,7 @@ public final class TextScanner: Sendable {
             let left = hits[index].rect
             let right = hits.indices.filter { other in
                 let rect = hits[other].rect
-                return other != index && hits[other].line == hits[index].line && rect.x > left.x && rect.x >= left.maxX
+                return other != index && hits[other].line == hits[index].line && rect.x >= left.maxX
                     && rect.x - left.maxX < min(left.height, rect.height) / 2
                     && min(left.maxY, rect.maxY) - max(left.y, rect.y) >= min(left.height, rect.height) / 2
             }.map { hits[$0].rect.x }.min()

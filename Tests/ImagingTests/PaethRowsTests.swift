@@ -1,5 +1,6 @@
 // Paeth-filtered rows of three- and four-byte pixels (what scrot and ImageMagick write most) decode exactly.
 @testable import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class PaethRowsTests: XCTestCase {

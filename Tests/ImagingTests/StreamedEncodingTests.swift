@@ -3,6 +3,7 @@
 import Foundation
 import ShotguardBase
 import ShotguardImaging
+import ShotguardTestSupport
 import XCTest
 
 final class StreamedEncodingTests: XCTestCase {

@@ -3,6 +3,7 @@
 import XCTest
 import ShotguardImaging
 import ShotguardScreen
+import ShotguardTestSupport
 
 final class DisjointRectsTests: XCTestCase {
     private let base = Rect(x: 10, y: 20, width: 100, height: 80)
@@ -24,7 +25,7 @@ final class DisjointRectsTests: XCTestCase {
     /// Random cuts: the pieces never overlap, and a pixel is in them exactly when it is in the
     /// rectangle and in no hole (checked pixel by pixel on a small grid).
     func testRandomCutsLeaveExactlyTheUncoveredPixels() {
-        var generator = SeededGenerator(seed: 21)
+        var generator = SplitMix64(seed: 21)
         for _ in 0..<300 {
             let whole = Rect(x: Int.random(in: 0..<8, using: &generator), y: Int.random(in: 0..<8, using: &generator),
                              width: Int.random(in: 1..<24, using: &generator), height: Int.random(in: 1..<24, using: &generator))
@@ -86,20 +87,5 @@ final class DisjointRectsTests: XCTestCase {
                 XCTAssertTrue(area.rects.contains { $0.contains(x: x, y: y) }, "(\(x),\(y)) shows, so it stays covered")
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

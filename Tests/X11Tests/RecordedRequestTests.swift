@@ -2,6 +2,7 @@
 import ShotguardImaging
 @testable import ShotguardX11
 import CX11
+import ShotguardTestSupport
 import XCTest
 
 final class RecordedRequestTests: XCTestCase {
@@ -173,7 +174,7 @@ final class RecordedRequestTests: XCTestCase {
     /// half the time: nothing traps. In a debug build every load from the buffer checks its
     /// bounds, so a read past the end would stop the test here.
     func testRandomBytesNeverTrap() {
-        var generator = SeededGenerator(seed: 23)
+        var generator = SplitMix64(seed: 23)
         var decoded = 0
         for _ in 0..<20_000 {
             var bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -187,20 +188,5 @@ final class RecordedRequestTests: XCTestCase {
             _ = decode(bytes, swapped: true)
         }
         XCTAssertGreaterThan(decoded, 0, "the generator made some valid requests")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing run can be repeated.
-private struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
