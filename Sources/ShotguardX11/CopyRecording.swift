@@ -68,12 +68,17 @@ struct CopyRecording {
     }
 
     /// `client` copied one of its own drawables (reading nothing of the screen): past
-    /// `ownCopiesOnProbation` of them on probation, it is let go at the next `expired`.
-    mutating func copiedOwn(_ client: UInt32, at now: Double) {
-        guard let until = registered[client], pinned[client] == nil, !copiedScreen.contains(client) else { return }
+    /// `ownCopiesOnProbation` of them on probation, it is let go at the next `expired`. True
+    /// when it just reached that count: the source lets it go at once, not at the end of the
+    /// flood it is reading.
+    @discardableResult
+    mutating func copiedOwn(_ client: UInt32, at now: Double) -> Bool {
+        guard let until = registered[client], pinned[client] == nil, !copiedScreen.contains(client) else { return false }
         let count = (ownCopies[client] ?? 0) + 1
         ownCopies[client] = count
-        if count >= Self.ownCopiesOnProbation { registered[client] = min(until, now) }
+        guard count == Self.ownCopiesOnProbation else { return false }
+        registered[client] = min(until, now)
+        return true
     }
 
     /// The client disconnected: the server forgot it, and so does this.

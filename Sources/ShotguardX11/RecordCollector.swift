@@ -38,6 +38,10 @@ final class RecordCollector {
     private(set) var copies = CopyRecording()
     /// Clients to register with the copy context, gathered during a call and sent after it.
     var registrations: Set<UInt32> = []
+    /// Whether a client just copied too many of its own drawables on probation: the source
+    /// lets it go before it reads on, for every copy read before the server hears of it is one
+    /// more recorded (a benchmark sends a million a second).
+    var lettingGo = false
     private(set) var watches: [ScreenWatchKey: ScreenWatch] = [:]
     /// Each client's process, asked as it connected (or at its first read, for a client that
     /// was there before recording began); nil inside when it could not be told. Bounded by the
@@ -153,7 +157,7 @@ final class RecordCollector {
             read(kind, client: client, drawable: drawable, area: area, time: time, destination: nil)
         case .copy(let kind, let source, let destination, let area, let x, let y):
             guard !manager, isScreen(source, readBy: client), source != destination else {
-                copies.copiedOwn(client, at: receivedAt)
+                copiedOwn(client)
                 return
             }
             keepCopies(client)
@@ -161,12 +165,12 @@ final class RecordCollector {
                  destination: CopyDestination(drawable: UInt(destination), x: x, y: y))
         case .composite(let sourcePicture, let destinationPicture, let area, let x, let y):
             guard !manager, let source = pictures.window(of: sourcePicture), isScreen(source, readBy: client) else {
-                copies.copiedOwn(client, at: receivedAt)
+                copiedOwn(client)
                 return
             }
             let destination = pictures.window(of: destinationPicture)
             guard source != destination else {
-                copies.copiedOwn(client, at: receivedAt)
+                copiedOwn(client)
                 return
             }
             keepCopies(client)
@@ -215,6 +219,12 @@ final class RecordCollector {
     /// drawables (scrolling, double buffering) reads nothing of the screen.
     private func isScreen(_ drawable: UInt32, readBy client: UInt32) -> Bool {
         owner(of: drawable) != client || pixmaps.window(of: drawable) != nil
+    }
+
+    /// A copy of `client`'s own drawables: one that has now copied too many on probation is to
+    /// be let go at once (`lettingGo`).
+    private func copiedOwn(_ client: UInt32) {
+        if copies.copiedOwn(client, at: receivedAt) { lettingGo = true }
     }
 
     private func keepCopies(_ client: UInt32) {

@@ -143,6 +143,7 @@ public final class ScreenReadSource {
     }
 
     private func updateCopyClients(at now: Double) {
+        collector.lettingGo = false
         let added = collector.registrations.sorted()
         collector.registrations = []
         let removed = collector.expiredCopyClients(at: now)
@@ -247,10 +248,12 @@ public final class ScreenReadSource {
         }
     }
 
-    /// Hands `next.element` to the collector and takes it from its stream.
+    /// Hands `next.element` to the collector and takes it from its stream; a client the
+    /// collector now lets go is unregistered before the next element is read.
     private func take(_ next: (element: XRecordInterceptData, stream: RecordStream)) {
         collector.take(next.element)
         next.stream.advance()
+        if collector.lettingGo { updateCopyClients(at: collector.receivedAt) }
     }
 }
 

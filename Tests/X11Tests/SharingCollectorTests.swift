@@ -159,9 +159,12 @@ final class SharingCollectorTests: XCTestCase {
         copies.started(3, at: 0)
         XCTAssertFalse(copies.keep(2, at: 0.1))
         _ = copies.pin(3, 0x31, at: 0.1)
-        for _ in 0..<CopyRecording.ownCopiesOnProbation {
-            for client: UInt32 in [1, 2, 3] { copies.copiedOwn(client, at: 0.5) }
+        var reached: [Int: [UInt32]] = [:]
+        for count in 1...CopyRecording.ownCopiesOnProbation + 10 {
+            for client: UInt32 in [1, 2, 3] where copies.copiedOwn(client, at: 0.5) { reached[count, default: []].append(client) }
         }
+        XCTAssertEqual(reached, [CopyRecording.ownCopiesOnProbation: [1]],
+                       "said once, at the copy that reached the count, so that the source lets it go before reading on")
         XCTAssertEqual(copies.expired(at: 0.5), [1], "the flooding client goes at once; the sharer and the pixmap holder stay")
         XCTAssertEqual(copies.expired(at: CopyRecording.probation), [])
     }
