@@ -214,8 +214,9 @@ public final class ScreenReadSource {
 
     /// Hands what both data connections hold to the collector, one element at a time in the
     /// server's order: each context's come in its order, and the next of the two is the one
-    /// the server handled first (by its time, and for one client's by its requests' sequence:
-    /// a shared pixmap comes before the copies into it, a copy before its client's end). When
+    /// the server handled first (by its time, and within a millisecond for one client's by its
+    /// requests' sequence: a shared pixmap comes before the copies into it, a copy before its
+    /// client's end, and a client that took an ended one's id after that end). When
     /// a stream stopped at its turn's bound, the other waits at the first element that may
     /// come after what is still unread, so no client's end or start is handled before its
     /// copies, whatever floods the recording.
@@ -258,8 +259,9 @@ public final class ScreenReadSource {
 }
 
 /// Where an element stands in the server's order: its time (milliseconds, wrapping at 2^32),
-/// and for one client's elements the sequence of its requests (a client's end after all of
-/// them). Two contexts' elements are merged by it; within a context, they come in order.
+/// and within one millisecond, for one client's elements, the sequence of its requests (a
+/// client's end after all of them). Two contexts' elements are merged by it; within a context,
+/// they come in order.
 struct ServerOrder: Equatable {
     let time: UInt32
     let client: UInt32
@@ -269,18 +271,29 @@ struct ServerOrder: Equatable {
 
     /// Where `element` stands.
     init(_ element: XRecordInterceptData) {
-        time = UInt32(truncatingIfNeeded: element.server_time)
-        client = UInt32(truncatingIfNeeded: element.id_base)
-        sequence = UInt32(truncatingIfNeeded: element.client_seq)
-        ended = Int32(element.category) == XRecordClientDied
+        self.init(time: UInt32(truncatingIfNeeded: element.server_time), client: UInt32(truncatingIfNeeded: element.id_base),
+                  sequence: UInt32(truncatingIfNeeded: element.client_seq), ended: Int32(element.category) == XRecordClientDied)
     }
 
-    /// Whether this element of one context came before `other` of the other context.
+    init(time: UInt32, client: UInt32, sequence: UInt32, ended: Bool) {
+        self.time = time
+        self.client = client
+        self.sequence = sequence
+        self.ended = ended
+    }
+
+    /// Whether this element of one context came before `other` of the other context. The
+    /// server's time never goes back, so it orders one client's elements too; the sequence
+    /// only breaks a tie. A client's start and end carry the time of their reply, which is
+    /// theirs: the server begins a reply at each change of client or category, and takes its
+    /// time then. Not the sequence first: the server gives a client's id to the next client
+    /// once it ended, and the new client's copies (sequence 10) would be put before the old
+    /// one's end and reads (sequence 300,000), and that end would take the new client's
+    /// covers down.
     func precedes(_ other: ServerOrder) -> Bool {
-        if client == other.client {
-            if ended || other.ended { return other.ended && !ended }
-            return Int32(bitPattern: sequence &- other.sequence) < 0
-        }
-        return Int32(bitPattern: time &- other.time) < 0
+        let delta = Int32(bitPattern: time &- other.time)
+        guard delta == 0, client == other.client else { return delta < 0 }
+        if ended || other.ended { return other.ended && !ended }
+        return Int32(bitPattern: sequence &- other.sequence) < 0
     }
 }
