@@ -293,7 +293,10 @@ struct ServerOrder: Equatable {
     func precedes(_ other: ServerOrder) -> Bool {
         let delta = Int32(bitPattern: time &- other.time)
         guard delta == 0, client == other.client else { return delta < 0 }
-        if ended || other.ended { return other.ended && !ended }
+        // An end bears its client's last sequence: an element of the same millisecond past it
+        // is the next client's with that id, and comes after; any other comes before the end.
+        if ended { return !other.ended && other.sequence > sequence }
+        if other.ended { return sequence <= other.sequence }
         return Int32(bitPattern: sequence &- other.sequence) < 0
     }
 }

@@ -65,8 +65,12 @@ final class RecordReplyTests: XCTestCase {
         var result = elements(reply(XRecordClientStarted, headers: XRecordFromClientSequence, setup))
         XCTAssertTrue(result.ok)
         XCTAssertEqual(result.found.map(\.bytes), [setup])
-        result = elements(reply(XRecordClientDied, headers: XRecordFromClientSequence, word(99)))
+        result = elements(reply(XRecordClientDied, headers: XRecordFromClientSequence, time: 7000, word(99)))
         XCTAssertEqual(result.found.map(\.sequence), [99])
+        // The server begins a reply at each change of client or category and takes its time
+        // then: an end's time is the reply's, when it happened (the merge of the contexts
+        // orders by it).
+        XCTAssertEqual(result.found.map(\.time), [7000])
         XCTAssertEqual(result.found.map(\.bytes), [[]])
         result = elements(reply(XRecordStartOfData, headers: 0, []))
         XCTAssertTrue(result.ok)

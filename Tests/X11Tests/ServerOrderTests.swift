@@ -16,24 +16,35 @@ final class ServerOrderTests: XCTestCase {
         XCTAssertTrue(element(UInt32.max - 2, client, 9).precedes(element(3, 0x140_0000, 2)), "across the wrap")
     }
 
-    /// Within one millisecond, one client's requests go by their sequence, and its end after all of them.
+    /// Within one millisecond, one client's requests go by their sequence, and its end (which
+    /// bears its last request's sequence) after all of them.
     func testOneClientWithinAMillisecondGoesBySequence() {
         XCTAssertTrue(element(500, client, 41).precedes(element(500, client, 42)), "a shared pixmap, then the copy into it")
         XCTAssertFalse(element(500, client, 42).precedes(element(500, client, 41)))
-        XCTAssertTrue(element(500, client, 42).precedes(element(500, client, 0, ended: true)), "a copy before its client's end")
-        XCTAssertFalse(element(500, client, 0, ended: true).precedes(element(500, client, 42)))
+        XCTAssertTrue(element(500, client, 42).precedes(element(500, client, 42, ended: true)), "a copy before its client's end")
+        XCTAssertFalse(element(500, client, 42, ended: true).precedes(element(500, client, 42)))
     }
 
     /// The server gives an ended client's id to the next client: the new one's copies (a low
     /// sequence) come after the old one's end and its last reads (a high sequence), by time.
     /// Regression: they were put before them, and that end took the new client's covers down.
     func testAClientThatTookAnEndedClientsIdComesAfterItsEnd() {
-        let oldEnd = element(7000, client, 0, ended: true)
+        let oldEnd = element(7000, client, 301_544, ended: true)
         let oldRead = element(6990, client, 301_544)
         let newCopy = element(7012, client, 12)
         XCTAssertTrue(oldEnd.precedes(newCopy))
         XCTAssertFalse(newCopy.precedes(oldEnd))
         XCTAssertTrue(oldRead.precedes(newCopy))
         XCTAssertFalse(newCopy.precedes(oldRead))
+    }
+
+    /// In the millisecond of the end: a request past the ended client's last sequence is the
+    /// next client's, after the end; one at or below it is taken for the ended client's.
+    func testInTheEndsMillisecondASequencePastItsLastIsTheNextClients() {
+        let end = element(7000, client, 6, ended: true)
+        XCTAssertTrue(end.precedes(element(7000, client, 9)), "the next client's ninth request")
+        XCTAssertFalse(element(7000, client, 9).precedes(end))
+        XCTAssertTrue(element(7000, client, 6).precedes(end), "the ended client's last request")
+        XCTAssertFalse(end.precedes(element(7000, client, 6)))
     }
 }

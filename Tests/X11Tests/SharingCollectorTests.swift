@@ -169,6 +169,22 @@ final class SharingCollectorTests: XCTestCase {
         XCTAssertEqual(copies.expired(at: CopyRecording.probation), [])
     }
 
+    /// A new client copying its own pixmaps: the copy that reaches the count asks the source
+    /// to let it go at once (`lettingGo`), and no copy before it does.
+    func testTheCopyThatEndsAProbationAsksForTheLetGoAtOnce() {
+        let collector = collector()
+        let game: UInt32 = 0xE0_0000
+        deliver(collector, [], client: game, category: XRecordClientStarted)
+        for count in 1..<CopyRecording.ownCopiesOnProbation {
+            deliver(collector, copyArea(from: game | 1, to: game | 2, Rect(x: 0, y: 0, width: 10, height: 10)), client: game)
+            XCTAssertFalse(collector.lettingGo, "copy \(count)")
+        }
+        deliver(collector, copyArea(from: game | 1, to: game | 2, Rect(x: 0, y: 0, width: 10, height: 10)), client: game)
+        XCTAssertTrue(collector.lettingGo)
+        XCTAssertEqual(collector.expiredCopyClients(at: 0), [game], "let go before its probation ends")
+        XCTAssertTrue(reads(collector).isEmpty, "its own copies read nothing of the screen")
+    }
+
     /// Covers are up over what any hold holds; a reader's grows to all it read; a client's end
     /// takes its holds away; a helper holds the whole screen.
     func testCoverHolds() {
