@@ -148,21 +148,28 @@ public final class ScreenReadSource {
         collector.registrations = []
         let removed = collector.expiredCopyClients(at: now)
         guard !added.isEmpty || !removed.isEmpty else { return }
-        if !added.isEmpty {
-            var clients = added.map { XRecordClientSpec($0) }
+        changeCopyClients(adding: added, removing: removed)
+    }
+
+    /// Registers `added` with the copy context and unregisters `removed`, one request per
+    /// client: the server refuses a whole request for one client in it that is gone (BadMatch,
+    /// nothing done), and a client that ended while its registration was on its way must not
+    /// keep a live one (a share starting on a connection past its probation) out of the
+    /// recording. Each refusal is an ordinary BadMatch, handled by Xlib's error handler.
+    /// A registration goes out now, so its next copy is recorded; a client let go is let go
+    /// once the server has done it (a round trip, once per client after its probation), so
+    /// that `copyClients` never counts fewer clients than the server still records.
+    func changeCopyClients(adding added: [UInt32], removing removed: [UInt32]) {
+        for client in added {
+            var spec = XRecordClientSpec(client)
             _ = copyRanges.withPointers { ranges, count in
-                sg_XRecordRegisterClients(control.handle, copyContext, Self.datum, &clients, Int32(clients.count),
-                                          ranges, count)
+                sg_XRecordRegisterClients(control.handle, copyContext, Self.datum, &spec, 1, ranges, count)
             }
         }
-        if !removed.isEmpty {
-            var clients = removed.map { XRecordClientSpec($0) }
-            sg_XRecordUnregisterClients(control.handle, copyContext, &clients, Int32(clients.count))
+        for client in removed {
+            var spec = XRecordClientSpec(client)
+            sg_XRecordUnregisterClients(control.handle, copyContext, &spec, 1)
         }
-        // A client that left in the meantime is an ordinary BadMatch, handled by Xlib's error
-        // handler. A registration goes out now, so its next copy is recorded; a client let go is
-        // let go once the server has done it (a round trip, once per client after its probation),
-        // so that `copyClients` never counts fewer clients than the server still records.
         if removed.isEmpty { control.flush() } else { control.sync() }
     }
 

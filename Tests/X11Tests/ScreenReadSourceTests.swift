@@ -5,7 +5,7 @@ import Glibc
 import ShotguardBase
 import ShotguardImaging
 import ShotguardScene
-import ShotguardX11
+@testable import ShotguardX11
 import ShotguardTestSupport
 import XCTest
 
@@ -180,5 +180,39 @@ final class ScreenReadSourceTests: XCTestCase {
         XFreePixmap(idle.handle, idlePixmap)
         XFreeGC(copier.handle, gc)
         XFreePixmap(copier.handle, pixmap)
+    }
+
+    /// A registration with the copy context goes out for each client alone: one for a client
+    /// that ended on the way is refused (BadMatch) without keeping a live client's out.
+    /// Regression: both went in one request, the server refused all of it, and a share
+    /// starting on a connection past its probation was not recorded.
+    func testAClientGoneOnTheWayKeepsNoOtherOutOfTheCopyRecording() throws {
+        let marker = try Self.fixture.display()
+        let pump = try pump(excluding: [])
+        let live = try Self.fixture.display()
+        var gone: Display? = try Self.fixture.display()
+        let goneBase = try XCTUnwrap(gone?.clientBase)
+        XCTAssertNotNil(marker.processID(ofClient: goneBase), "X-Resource knows a live client")
+        gone = nil
+        // Each question a round trip: the server has read the connection's end once it no longer knows it.
+        let deadline = monotonicNow() + 10
+        while marker.processID(ofClient: goneBase) != nil, monotonicNow() < deadline {}
+        XCTAssertNil(marker.processID(ofClient: goneBase), "the client is gone")
+        // Out of the copy context, as it is after its probation.
+        pump.source.changeCopyClients(adding: [], removing: [live.clientBase])
+        let pixmap = XCreatePixmap(live.handle, live.root, 50, 40, UInt32(XDefaultDepth(live.handle, 0)))
+        let gc = XCreateGC(live.handle, pixmap, 0, nil)
+        XCopyArea(live.handle, live.root, pixmap, gc, 0, 0, 50, 40, 0, 0)
+        live.sync()
+        _ = try ScreenGrabber(display: marker, allowSharedMemory: false).capture(Rect(x: 0, y: 0, width: 4, height: 4))
+        XCTAssertTrue(pump.run(seconds: 10) { !pump.reads(of: marker.clientBase).isEmpty })
+        XCTAssertTrue(pump.reads(of: live.clientBase).isEmpty, "let go: its copy is not recorded \(pump.events)")
+        pump.source.changeCopyClients(adding: [goneBase, live.clientBase], removing: [])
+        XCopyArea(live.handle, live.root, pixmap, gc, 10, 20, 50, 40, 0, 0)
+        live.sync()
+        XCTAssertTrue(pump.run(seconds: 10) { !pump.reads(of: live.clientBase).isEmpty }, "registered again: its copy is seen")
+        XCTAssertEqual(pump.reads(of: live.clientBase).first?.area, Rect(x: 10, y: 20, width: 50, height: 40))
+        XFreeGC(live.handle, gc)
+        XFreePixmap(live.handle, pixmap)
     }
 }
