@@ -146,6 +146,32 @@ final class CaptureTrackerTests: XCTestCase {
         XCTAssertLessThanOrEqual(snapshots, 2, "a burst is one screen")
     }
 
+    /// A hundred old screenshots copied into a watched folder (strongly named, urgent), then the
+    /// one scrot writes among them: seen first at its creation with no read tied to it, then
+    /// again with scrot's read, it is examined before the copies; a clipboard image still goes
+    /// first. Regression: it waited behind every copy (50 s under load).
+    func testAnImageAProgramReadTheScreenForGoesBeforeCopiedScreenshots() {
+        var tracker = CaptureTracker()
+        for index in 0..<100 {
+            _ = tracker.receive(.image(Fixture.file("Screenshot-old-\(index).png")), at: Fixture.at(0), snapshot: take(at: 0))
+        }
+        _ = tracker.receive(.image(Fixture.file("scrot.png", naming: .weak)), at: Fixture.at(0.01), snapshot: take(at: 0.01))
+        var written = Evidence()
+        written.screenRead = (Fixture.read(by: "scrot", at: 0.005), .writer)
+        XCTAssertEqual(tracker.receive(.image(Fixture.file("scrot.png", naming: .weak, evidence: written)), at: Fixture.at(0.02),
+                                       snapshot: take(at: 0.02)),
+                       [.ignored(name: "/shots/scrot.png", why: .alreadySeen)])
+        _ = tracker.receive(.image(Fixture.clipboard(at: 0.03)), at: Fixture.at(0.03), snapshot: take(at: 0.03))
+        XCTAssertEqual(tracker.next(at: Fixture.at(0.04))?.source, .clipboard, "someone may be pasting it")
+        let scrot = tracker.next(at: Fixture.at(0.04))
+        XCTAssertEqual(scrot?.path, BytePath("/shots/scrot.png"))
+        XCTAssertEqual(scrot?.evidence.screenRead?.link, .writer, "it carries the read")
+        XCTAssertEqual(tracker.next(at: Fixture.at(0.04))?.path, BytePath("/shots/Screenshot-old-0.png"), "then the copies, in order")
+        var rest = 0
+        while tracker.next(at: Fixture.at(0.04)) != nil { rest += 1 }
+        XCTAssertEqual(rest, 99, "one candidate for each file")
+    }
+
     func testAnIncompleteFileIsLookedAtAgainBoundedly() {
         var tracker = CaptureTracker()
         let file = Fixture.file("slow.webp")

@@ -29,10 +29,18 @@ struct CandidateQueue {
         if candidate.isUrgent { urgent.append(waiting) } else { weak.append(waiting) }
     }
 
-    /// The next candidate due at `now`: the oldest urgent one that is due, else a weak one if
-    /// the budget allows. Nil when none is due yet.
+    /// The next candidate due at `now`: the oldest urgent one that is due, a clipboard image
+    /// first (someone may be pasting it), then an image a program that read the screen wrote
+    /// (copying a hundred old screenshots into a watched folder must not delay the one scrot
+    /// writes among them), else a weak one if the budget allows. Nil when none is due yet.
     mutating func next(at now: Double) -> Candidate? {
-        if let index = urgent.firstIndex(where: { $0.notBefore <= now }) { return urgent.remove(at: index).candidate }
+        var chosen: (index: Int, rank: Int)?
+        for (index, waiting) in urgent.enumerated() where waiting.notBefore <= now {
+            let rank = Self.rank(waiting.candidate)
+            if chosen.map({ rank < $0.rank }) ?? true { chosen = (index, rank) }
+            if rank == 0 { break }
+        }
+        if let chosen { return urgent.remove(at: chosen.index).candidate }
         weakStarts.removeAll { now - $0 >= 1 }
         guard weakStarts.count < Self.weakPerSecond, let index = weak.firstIndex(where: { $0.notBefore <= now }) else {
             return nil
@@ -40,6 +48,30 @@ struct CandidateQueue {
         weakStarts.append(now)
         weakTaken += 1
         return weak.remove(at: index).candidate
+    }
+
+    /// An urgent candidate's turn among the due ones: 0 a clipboard image, 1 an image with a
+    /// screen read tied to it, 2 any other.
+    private static func rank(_ candidate: Candidate) -> Int {
+        candidate.source == .clipboard ? 0 : candidate.evidence.screenRead != nil ? 1 : 2
+    }
+
+    /// The candidate waiting under `candidate`'s key takes its screen read, when it has none:
+    /// a file signalled before the program that wrote it was known (its creation, then its
+    /// writer's read) goes with the images a program read the screen for. True when one did.
+    mutating func strengthen(with candidate: Candidate) -> Bool {
+        guard let read = candidate.evidence.screenRead else { return false }
+        for queue in [\Self.urgent, \Self.weak] {
+            guard let index = self[keyPath: queue].firstIndex(where: { $0.candidate.key == candidate.key }) else { continue }
+            var waiting = self[keyPath: queue][index]
+            guard waiting.candidate.evidence.screenRead == nil else { return false }
+            waiting.candidate.evidence.screenRead = read
+            waiting.candidate.readScreens += candidate.readScreens
+            self[keyPath: queue].remove(at: index)
+            urgent.append(waiting)
+            return true
+        }
+        return false
     }
 
     /// Removes the weak candidates beyond the per-event cap; returns how many went.

@@ -145,6 +145,12 @@ struct CaptureTracker {
             return [.ignored(name: candidate.name, why: candidate.source == .file ? .ownRewrite : .ownImage)]
         }
         if candidate.source == .file, recent.contains(candidate.key, as: .handled, at: now.monotonic) {
+            // Seen again with the read its writer made: still waiting, it takes its turn with
+            // the images a program read the screen for.
+            if queue.strengthen(with: candidate) {
+                event?.count(.image(key: candidate.key), at: now.monotonic)
+                event?.hasRealImage = true
+            }
             return [.ignored(name: candidate.name, why: .alreadySeen)]
         }
         recent.note(candidate.key, as: .handled, at: now.monotonic)
