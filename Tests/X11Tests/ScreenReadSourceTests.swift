@@ -169,15 +169,11 @@ final class ScreenReadSourceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(pump.source.copyClients, 2, "the new clients are recorded")
         XCTAssertTrue(pump.run(seconds: 10) { pump.source.copyClients == 1 }, "the idle client was let go after its probation")
         // Its copy of the root is no longer seen; the marker's read after it is.
-        let idlePixmap = XCreatePixmap(idle.handle, idle.root, 50, 40, UInt32(XDefaultDepth(idle.handle, 0)))
-        let idleGC = XCreateGC(idle.handle, idlePixmap, 0, nil)
-        XCopyArea(idle.handle, idle.root, idlePixmap, idleGC, 0, 0, 50, 40, 0, 0)
-        idle.sync()
-        _ = try ScreenGrabber(display: marker, allowSharedMemory: false).capture(Rect(x: 0, y: 0, width: 4, height: 4))
-        XCTAssertTrue(pump.run(seconds: 10) { !pump.reads(of: marker.clientBase).isEmpty })
+        let idleCopier = RootCopier(idle)
+        defer { idleCopier.free() }
+        idleCopier.copy(from: 0, 0)
+        XCTAssertTrue(try markerReadIsSeen(marker, pump))
         XCTAssertTrue(pump.reads(of: idle.clientBase).isEmpty, "\(pump.events)")
-        XFreeGC(idle.handle, idleGC)
-        XFreePixmap(idle.handle, idlePixmap)
         XFreeGC(copier.handle, gc)
         XFreePixmap(copier.handle, pixmap)
     }
@@ -200,19 +196,44 @@ final class ScreenReadSourceTests: XCTestCase {
         XCTAssertNil(marker.processID(ofClient: goneBase), "the client is gone")
         // Out of the copy context, as it is after its probation.
         pump.source.changeCopyClients(adding: [], removing: [live.clientBase])
-        let pixmap = XCreatePixmap(live.handle, live.root, 50, 40, UInt32(XDefaultDepth(live.handle, 0)))
-        let gc = XCreateGC(live.handle, pixmap, 0, nil)
-        XCopyArea(live.handle, live.root, pixmap, gc, 0, 0, 50, 40, 0, 0)
-        live.sync()
-        _ = try ScreenGrabber(display: marker, allowSharedMemory: false).capture(Rect(x: 0, y: 0, width: 4, height: 4))
-        XCTAssertTrue(pump.run(seconds: 10) { !pump.reads(of: marker.clientBase).isEmpty })
+        let copier = RootCopier(live)
+        defer { copier.free() }
+        copier.copy(from: 0, 0)
+        XCTAssertTrue(try markerReadIsSeen(marker, pump))
         XCTAssertTrue(pump.reads(of: live.clientBase).isEmpty, "let go: its copy is not recorded \(pump.events)")
         pump.source.changeCopyClients(adding: [goneBase, live.clientBase], removing: [])
-        XCopyArea(live.handle, live.root, pixmap, gc, 10, 20, 50, 40, 0, 0)
-        live.sync()
+        copier.copy(from: 10, 20)
         XCTAssertTrue(pump.run(seconds: 10) { !pump.reads(of: live.clientBase).isEmpty }, "registered again: its copy is seen")
         XCTAssertEqual(pump.reads(of: live.clientBase).first?.area, Rect(x: 10, y: 20, width: 50, height: 40))
-        XFreeGC(live.handle, gc)
-        XFreePixmap(live.handle, pixmap)
+    }
+
+    /// Reads 4x4 pixels on `marker` and waits for the read: everything recorded before it was handled.
+    private func markerReadIsSeen(_ marker: Display, _ pump: ScreenReadPump) throws -> Bool {
+        _ = try ScreenGrabber(display: marker, allowSharedMemory: false).capture(Rect(x: 0, y: 0, width: 4, height: 4))
+        return pump.run(seconds: 10) { !pump.reads(of: marker.clientBase).isEmpty }
+    }
+}
+
+/// A client's 50x40 pixmap and the GC that copies the root into it.
+private struct RootCopier {
+    let display: Display
+    let pixmap: Pixmap
+    let gc: GC
+
+    init(_ display: Display) {
+        self.display = display
+        pixmap = XCreatePixmap(display.handle, display.root, 50, 40, UInt32(XDefaultDepth(display.handle, 0)))
+        gc = XCreateGC(display.handle, pixmap, 0, nil)
+    }
+
+    /// Copies the root's 50x40 at (`x`, `y`) into the pixmap, and waits for the server to have done it.
+    func copy(from x: Int32, _ y: Int32) {
+        XCopyArea(display.handle, display.root, pixmap, gc, x, y, 50, 40, 0, 0)
+        display.sync()
+    }
+
+    func free() {
+        XFreeGC(display.handle, gc)
+        XFreePixmap(display.handle, pixmap)
     }
 }
