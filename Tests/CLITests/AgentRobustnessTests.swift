@@ -91,7 +91,9 @@ final class AgentRobustnessTests: WatchDesktopTestCase {
         XCTAssertEqual(watch.waitForExit(seconds: 60), 0, watch.log)
         XCTAssertLessThan(examined("stopping"), 64, "SIGTERM waited for the whole burst: \(watch.log)")
         XCTAssertEqual(examined(nil), 64, "the first 64 of the burst were examined before the exit")
-        XCTAssertTrue(watch.events("settled").contains { $0["unexamined"] as? Int == count - 64 },
+        // At least the rest: a file signalled again after the agent examined it, with another
+        // size or time (the key of a file holds both), is a new image and is counted again.
+        XCTAssertTrue(watch.events("settled").contains { ($0["unexamined"] as? Int ?? 0) >= count - 64 },
                       "the rest counted and left: \(watch.log)")
     }
 
