@@ -156,9 +156,9 @@ public final class ScreenReadSource {
     /// nothing done), and a client that ended while its registration was on its way must not
     /// keep a live one (a share starting on a connection past its probation) out of the
     /// recording. Each refusal is an ordinary BadMatch, handled by Xlib's error handler.
-    /// A registration goes out now, so its next copy is recorded; a client let go is let go
-    /// once the server has done it (a round trip, once per client after its probation), so
-    /// that `copyClients` never counts fewer clients than the server still records.
+    /// Returns once the server has done it (a round trip; registrations are rare, a client let
+    /// go is let go once after its probation): a copy the client sends after that is recorded,
+    /// and `copyClients` never counts fewer clients than the server still records.
     func changeCopyClients(adding added: [UInt32], removing removed: [UInt32]) {
         for client in added {
             var spec = XRecordClientSpec(client)
@@ -170,7 +170,7 @@ public final class ScreenReadSource {
             var spec = XRecordClientSpec(client)
             sg_XRecordUnregisterClients(control.handle, copyContext, &spec, 1)
         }
-        if removed.isEmpty { control.flush() } else { control.sync() }
+        control.sync()
     }
 
     private static func majorOpcode(_ name: String, on display: Display) -> UInt8? {
