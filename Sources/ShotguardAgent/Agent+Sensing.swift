@@ -18,6 +18,7 @@ extension Agent {
                 recordingChanged(change)
             case .clientEnded(let client):
                 outputs.shield.clientEnded(client)
+                inputs.pixels.clientEnded(client)
             case .key(let readAt, let mappedAt, let serverTime, let coveredTime, let covers):
                 let now = inputs.clock.now()
                 if let record = outputs.shield.raised(readAt: readAt, mappedAt: mappedAt, serverTime: serverTime, coveredTime: coveredTime,
@@ -53,6 +54,7 @@ extension Agent {
                                   readAfterKeyMs: tracker.event?.shield.map { (read.time.wall - $0.keyTime) * 1000 }, at: now.monotonic)
         guard !rules.isPaused else { return }
         inputs.pixels.hold(read, process: process, at: now.monotonic)
+        if inputs.pixels.cannotFollow(read) { cannotFollow(read) }
         track(.screenRead(read))
         // The screen as it is now, for an image its holders save later (the screen changed by then).
         if read.holdsProtectedPixels { inputs.pixels.keep(tracker.event?.snapshots.last, for: read) }
@@ -156,6 +158,16 @@ extension Agent {
                 pixelsLost(read)
             }
         }
+    }
+
+    /// A read of protected pixels whose process the server could not tell: an image it writes
+    /// into a watched folder is guarded, one written anywhere else cannot be found. Said as a
+    /// warning, never passed over; not as lost, for its image may yet land where guard sees it.
+    private func cannotFollow(_ read: ScreenReadRecord) {
+        log.warning("\(read.program) read the screen (\(read.protected.count) protected rectangles in it), and the X server could "
+            + "not tell its process (it closed its connection before it was asked, or it is not on this machine): an image it "
+            + "writes outside the watched folders cannot be followed")
+        log.events.say("unfollowed", [("client", .number(Int(read.client))), ("program", .string(read.program))])
     }
 
     /// Every process holding a read's protected pixels is gone, and nothing of theirs was

@@ -13,9 +13,11 @@ public final class VirtualDisplay {
     /// Starts `Xvfb -displayfd` (which picks a free display and writes its number back),
     /// `-noreset` (else the screen is cleared when the last client leaves) and `-nolisten tcp`.
     /// `withoutSharedMemory` turns MIT-SHM off, as on a remote display; `withoutExtensions`
-    /// turns off others by name (`RECORD`, `X-Resource`), as some servers ship.
+    /// turns off others by name (`RECORD`, `X-Resource`), as some servers ship. `listensOnTCP`
+    /// takes clients over TCP too (`127.0.0.1:N`), whose process the server cannot tell, as for
+    /// a client on another machine.
     public init(width: Int = 1280, height: Int = 800, depth: Int = 24,
-                withoutSharedMemory: Bool = false, withoutExtensions: [String] = []) throws(X11Error) {
+                withoutSharedMemory: Bool = false, withoutExtensions: [String] = [], listensOnTCP: Bool = false) throws(X11Error) {
         guard programExists("Xvfb") else {
             throw X11Error(.unsupported, "Xvfb is not installed (Debian package 'xvfb')")
         }
@@ -26,7 +28,7 @@ public final class VirtualDisplay {
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         var arguments = ["-displayfd", String(fds[1]), "-screen", "0", "\(width)x\(height)x\(depth)",
-                         "-nolisten", "tcp", "-noreset"]
+                         listensOnTCP ? "-listen" : "-nolisten", "tcp", "-noreset"]
         if withoutSharedMemory { arguments += ["-extension", "MIT-SHM"] }
         for name in withoutExtensions { arguments += ["-extension", name] }
         let server: ChildProcess

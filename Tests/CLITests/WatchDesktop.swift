@@ -26,12 +26,12 @@ final class WatchDesktop {
     /// `withoutRecord` starts the server without RECORD, as some servers ship (the agent then
     /// sees no screen reads, and works by files, the clipboard and tool windows alone).
     /// `fewColours` paints with 8 colours (2 levels a channel), so that what is below the title
-    /// bars fits a GIF's palette.
+    /// bars fits a GIF's palette. `listensOnTCP` takes clients over TCP too (`tcpName`).
     init(width: Int = 640, height: Int = 400, windowManagerConfig: String? = nil, withoutRecord: Bool = false,
-         fewColours: Bool = false) throws {
+         fewColours: Bool = false, listensOnTCP: Bool = false) throws {
         let mask: UInt32 = fewColours ? 0x606060 : 0x7F7F7F
         server = try startPrivateServer(width: width, height: height, withoutExtensions: withoutRecord ? ["RECORD"] : [],
-                                        windowManager: true, windowManagerConfig: windowManagerConfig)
+                                        listensOnTCP: listensOnTCP, windowManager: true, windowManagerConfig: windowManagerConfig)
         display = try Display(name: server.name)
         try display.setRootBackground(Self.pattern(width: width, height: height, seed: 1, mask: mask))
         vault = try PaintedWindow(display: display, frame: Rect(x: 40, y: 60, width: 200, height: 120),
@@ -50,6 +50,10 @@ final class WatchDesktop {
     }
 
     var name: String { server.name }
+
+    /// The display's name over TCP (with `listensOnTCP`): a client there has no process the
+    /// server can tell, as one on another machine.
+    var tcpName: String { "127.0.0.1" + server.name }
 
     /// What is on the screen now (no redaction), captured by this process.
     func screen() throws -> PixelBuffer { try ScreenGrabber(display: display).captureScreen() }

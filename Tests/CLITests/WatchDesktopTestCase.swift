@@ -23,13 +23,18 @@ class WatchDesktopTestCase: XCTestCase {
     /// Whether the screen is painted with few colours (a GIF holds them all).
     class var fewColours: Bool { false }
 
+    /// Whether the suite's X server takes clients over TCP too (`WatchDesktop.tcpName`).
+    class var listensOnTCP: Bool { false }
+
     override class func setUp() {
         super.setUp()
         let withRecord = serverHasRecord
         let size = screenSize
         let fewColours = fewColours
+        let listensOnTCP = listensOnTCP
         desktops.start(self) {
-            try WatchDesktop(width: size.width, height: size.height, withoutRecord: !withRecord, fewColours: fewColours)
+            try WatchDesktop(width: size.width, height: size.height, withoutRecord: !withRecord, fewColours: fewColours,
+                             listensOnTCP: listensOnTCP)
         }
     }
 

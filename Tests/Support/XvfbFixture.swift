@@ -3,15 +3,16 @@ import ShotguardBase
 import ShotguardScene
 import ShotguardX11
 
-/// Starts a private X server (`-displayfd`, `-noreset`, `-nolisten tcp`), and openbox on it when
+/// Starts a private X server (`-displayfd`, `-noreset`, and `-nolisten tcp` unless `listensOnTCP`), and openbox on it when
 /// `windowManager` (with `windowManagerConfig` as its `rc.xml`, for key bindings); throws why
 /// not in words a test failure can show.
 public func startPrivateServer(width: Int, height: Int, withoutSharedMemory: Bool = false, withoutExtensions: [String] = [],
-                               windowManager: Bool = false, windowManagerConfig: String? = nil) throws(FixtureError) -> VirtualDisplay {
+                               listensOnTCP: Bool = false, windowManager: Bool = false,
+                               windowManagerConfig: String? = nil) throws(FixtureError) -> VirtualDisplay {
     let server: VirtualDisplay
     do throws(X11Error) {
         server = try VirtualDisplay(width: width, height: height, withoutSharedMemory: withoutSharedMemory,
-                                    withoutExtensions: withoutExtensions)
+                                    withoutExtensions: withoutExtensions, listensOnTCP: listensOnTCP)
     } catch {
         throw FixtureError("cannot start a private X server: \(error.message)")
     }

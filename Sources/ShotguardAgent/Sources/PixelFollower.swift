@@ -93,6 +93,23 @@ final class PixelFollower {
 
     var deadline: Double? { !stashed.isEmpty ? 0 : holders.isEmpty ? nil : nextPoll }
 
+    /// Whether `read` is the first of its client to hold protected pixels while the server
+    /// could not tell the client's process: the client closed its connection before the
+    /// sentinel asked (ImageMagick's `import` reads on a connection it closes at once, and a
+    /// loaded machine may run the sentinel later than that), or it is not on this machine (a
+    /// client over TCP). Nothing ties its image to the read, so it is said, once a client.
+    func cannotFollow(_ read: ScreenReadRecord) -> Bool {
+        guard read.pid == nil, read.holdsProtectedPixels, unnamedReaders.count < Self.unnamedLimit else { return false }
+        return unnamedReaders.insert(read.client).inserted
+    }
+
+    /// A client ended: its id may be another client's next.
+    func clientEnded(_ client: UInt32) { unnamedReaders.remove(client) }
+
+    /// The clients `cannotFollow` said, until each ends; bounded by the server's clients.
+    private var unnamedReaders: Set<UInt32> = []
+    static let unnamedLimit = 1024
+
     /// A read that held protected pixels: its process holds them now. `process` is what /proc
     /// showed of it when it read: when it is gone already, the program reading its output pipe
     /// is found by that pipe.

@@ -1,0 +1,50 @@
+// A program whose process the X server cannot tell (a client over TCP) reading protected pixels: said, and its screenshot guarded where guard watches.
+import Foundation
+import ShotguardImaging
+import ShotguardTestSupport
+import ShotguardScene
+import ShotguardX11
+import XCTest
+
+/// `shotguard watch` (guard on, RECORD) on a server that takes clients over TCP too. The
+/// server knows no process for such a client, as for one whose connection closed before the
+/// sentinel asked (ImageMagick's `import` on a loaded machine): nothing ties its image to its
+/// read, so the agent says it, and guards what lands in a watched folder as ever.
+final class UnnamedReaderTests: WatchDesktopTestCase {
+    override class var listensOnTCP: Bool { true }
+
+    private func agent() throws -> WatchAgent {
+        try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox, display: desk.name)
+    }
+
+    /// scrot over TCP, saving into a watched folder: the file is rewritten with every rule
+    /// applied, and the reader is said to be one the agent cannot follow.
+    func testAReaderWithNoProcessIsSaidAndItsFileInAWatchedFolderIsGuarded() throws {
+        _ = try requireTool("scrot", package: "scrot")
+        let screen = try desk.screen()
+        let watch = try agent()
+        let path = shots + "/Screenshot-over-tcp.png"
+        try runTool("scrot -o '\(path)'", display: desk.tcpName)
+        let report = try XCTUnwrap(watch.nextReport(), "no report for \(path): \(watch.log)")
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", "\(report.json)\n\(watch.log)")
+        let written = try ImageCodec.decode([UInt8](try XCTUnwrap(FileManager.default.contents(atPath: path))), source: path).image
+        assertRedacted(written, origin: fullScreen, screen: screen, expected: try desk.expectedRedactions())
+        XCTAssertTrue(watch.waitForEvent("unfollowed") { ($0["program"] as? String)?.hasPrefix("client 0x") == true }, watch.log)
+    }
+
+    /// Reads that the agent can follow, or that hold nothing protected, are not said: the
+    /// same scrot on the local socket (its process is known), and a read over TCP of the Notes
+    /// window, which no rule covers.
+    func testAReaderWithAProcessOrNothingProtectedIsNotSaid() throws {
+        _ = try requireTool("scrot", package: "scrot")
+        _ = try requireTool("xwd", package: "x11-apps")
+        let watch = try agent()
+        try runTool("scrot -o '\(shots)/Screenshot-local.png'", display: desk.name)
+        XCTAssertNotNil(watch.nextReport(), watch.log)
+        XCTAssertTrue(watch.waitForEvent("settled"), watch.log)
+        try runTool("xwd -silent -id \(hexID(UInt(desk.notes.id))) > /dev/null", display: desk.tcpName)
+        // The read opens a capture event after it is judged: by then it would have been said.
+        XCTAssertTrue(watch.waitForEvent("capture-event", count: 2), watch.log)
+        XCTAssertEqual(watch.events("unfollowed").count, 0, watch.log)
+    }
+}
