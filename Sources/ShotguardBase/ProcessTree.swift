@@ -64,6 +64,18 @@ public enum ProcessTree {
         return channel
     }
 
+    /// The regular file a process has open for writing as descriptor `descriptor` (1: its
+    /// standard output, `xwd -root > f`), with the file's identity as it is now.
+    public static func outputFile(of pid: Int32, descriptor: Int32) -> OutputFile? {
+        let link = "/proc/\(pid)/fd/\(descriptor)"
+        var status = stat()
+        // stat follows the descriptor's link to the open file itself.
+        guard pid > 0, stat(link, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let path = ProcFile.link(link),
+              let info = ProcFile.read("/proc/\(pid)/fdinfo/\(descriptor)", limit: 4096),
+              let access = ProcessDetails.access(fromInfo: info), access != .read else { return nil }
+        return OutputFile(path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
     /// Every process of the user (any session), but `except`, whose descriptor `descriptor` is
     /// `pipe`: the next program of a shell pipeline, which reads what the one before it wrote.
     public static func processes(reading pipe: Channel, onDescriptor descriptor: Int32 = 0, except: Set<Int32> = []) -> [Int32] {
@@ -109,15 +121,29 @@ public enum ProcessTree {
     }
 }
 
+/// A regular file a process held open for writing: the path the kernel showed (in the
+/// process's mount namespace; it ends in ` (deleted)` for a file removed) and the file's
+/// identity then, for the path may name another file later.
+public struct OutputFile: Sendable, Equatable {
+    public let path: [UInt8]
+    public let device: UInt64
+    public let inode: UInt64
+}
+
 /// A process as /proc showed it when it read the screen.
 public struct ProcessSnapshot: Sendable, Equatable {
     public let details: ProcessDetails
     public let stat: ProcessStat?
     /// Its standard output, when that is a pipe (its next program reads what it wrote).
     public let output: Channel?
+    /// Its standard output, when that is a file it writes (`xwd -root > f`, `maim > f`): a
+    /// program this fast may have written it and gone before the agent first looks.
+    public let outputFile: OutputFile?
 
     public static func of(pid: Int32) -> ProcessSnapshot? {
         guard let details = ProcessDetails.of(pid: pid) else { return nil }
-        return ProcessSnapshot(details: details, stat: ProcessStat.of(pid: pid), output: ProcessTree.pipe(of: pid, descriptor: 1))
+        let output = ProcessTree.pipe(of: pid, descriptor: 1)
+        return ProcessSnapshot(details: details, stat: ProcessStat.of(pid: pid), output: output,
+                               outputFile: output == nil ? ProcessTree.outputFile(of: pid, descriptor: 1) : nil)
     }
 }

@@ -100,6 +100,35 @@ final class FollowPixelsTests: WatchDesktopTestCase {
         }
     }
 
+    /// A screenshot written to the program's standard output, which the shell opened on a
+    /// file: xwd writes it and exits within milliseconds, often before the agent first looks at
+    /// its descriptors; the sentinel saw the file as xwd read.
+    func testAScreenshotWrittenToARedirectedStandardOutputIsRedacted() throws {
+        _ = try requireTool("xwd", package: "x11-apps")
+        _ = try requireTool("maim", package: "maim")
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        for (name, command) in [("x.xwd", "xwd -root -silent"), ("m.png", "maim -u")] {
+            try runTool("\(command) > '\(folder.at(name))'", display: desk.name)
+            try assertRewritten(folder.at(name), by: watch, screen: screen)
+        }
+    }
+
+    /// A reader whose standard output is a text file it writes after its read: no image, left
+    /// as it is.
+    func testARedirectedStandardOutputThatIsNoImageIsLeftAlone() throws {
+        _ = try requireTool("xwd", package: "x11-apps")
+        let folder = try elsewhere()
+        let watch = try agent()
+        let log = folder.at("log.txt")
+        try runTool("{ xwd -root -silent -out /dev/null && echo 'read the screen'; } > '\(log)'", display: desk.name)
+        // The capture event settles once the reader's files would have been handed on.
+        XCTAssertTrue(watch.waitForEvent("settled"), watch.log)
+        XCTAssertEqual(try String(contentsOfFile: log, encoding: .utf8), "read the screen\n")
+        XCTAssertEqual(watch.events("examined").count, 0, watch.log)
+    }
+
     /// A second name made for the screenshot at once: the file itself is redacted, so both names
     /// show the redacted image.
     func testAHardLinkMadeAtOnceKeepsNoProtectedPixel() throws {

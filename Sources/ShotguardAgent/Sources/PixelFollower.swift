@@ -116,17 +116,35 @@ final class PixelFollower {
     func hold(_ read: ScreenReadRecord, process: ProcessSnapshot?, at now: Double) {
         guard let pid = read.pid, read.holdsProtectedPixels else { return }
         add(pid: pid, read: read, origin: .read, at: now, seen: process?.details)
+        let output = process.flatMap(Self.outputPath)
+        if let output, holders.holder(pid) != nil {
+            // It may write it and exit between two looks: found at its exit, as a name it gave.
+            named[pid, default: []].insert(output)
+        }
         guard holders.holder(pid) == nil, !excluded.contains(pid), let process else { return }
-        // Gone before the agent looked (xwd -root -out f, xwd -root | convert xwd:- f): the
-        // files its command line names, written since the read, and its pipe's reader.
+        // Gone before the agent looked (xwd -root -out f, xwd -root > f, xwd -root | convert
+        // xwd:- f): the files its command line names and its standard output, written since the
+        // read, and its pipe's reader.
         let named = Self.namedPaths(process.details, folder: process.details.workingFolder.map { BytePath(bytes: $0) })
-        stashed += written(named.files, by: read, link: .writer)
+        stashed += written(named.files.union(output.map { [$0] } ?? []), by: read, link: .writer)
         if let output = process.output {
             let known = Set(holders.holders.keys).union(excluded)
             for reader in ProcessTree.processes(reading: output, except: known) {
                 add(pid: reader, read: read, origin: .channel(with: pid), at: now)
             }
         }
+    }
+
+    /// The path of the file the snapshot's process wrote as its standard output, when that path
+    /// names the same file here now (the path is the process's: in another mount namespace, or
+    /// after a rename, it may name another file, or none).
+    private static func outputPath(_ process: ProcessSnapshot) -> BytePath? {
+        guard let file = process.outputFile, file.path.first == UInt8(ascii: "/") else { return nil }
+        let path = BytePath(bytes: file.path)
+        guard let identity = FileIdentity.of(path: path), identity.device == file.device, identity.inode == file.inode else {
+            return nil
+        }
+        return path
     }
 
     /// The files of `paths` that exist now, written since `read` (a second before it, for the
