@@ -70,6 +70,18 @@ final class FollowingDecisionTests: XCTestCase {
         XCTAssertFalse(ImageSignature.isImage(Array("2026-12-06 log line".utf8)))
     }
 
+    /// The first `ImageSignature.length` bytes of a file in each format guard reads and writes,
+    /// as its encoder writes it, are an image's.
+    func testTheSignatureLengthHoldsEveryWrittenFormatsSignature() throws {
+        let image = Pixels.noise(width: 48, height: 32, seed: 7)
+        for format in ImageFormat.allCases where format.isWritable {
+            let name = "k." + format.names[0]
+            let bytes = try ImageCodec.encode(image, as: .standard(format), destination: name)
+            XCTAssertEqual(ImageFormat.sniff(bytes), format, name)
+            XCTAssertTrue(ImageSignature.isImage(Array(bytes.prefix(ImageSignature.length))), name)
+        }
+    }
+
     /// An annotated late save: it differs from both screens, least from the one of its read.
     func testAnImageIsPlacedOnTheScreenItDiffersFromLeast() {
         let read = Pixels.noise(width: 512, height: 256, seed: 1)

@@ -115,6 +115,17 @@ final class FollowPixelsTests: WatchDesktopTestCase {
         }
     }
 
+    /// ImageMagick's import saving a BMP where nobody watches: written and closed between two
+    /// looks, found at its exit by the name it was given.
+    func testABMPSavedElsewhereIsRedacted() throws {
+        _ = try requireTool("import", package: "imagemagick")
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        try runTool("import -window root '\(folder.at("x.bmp"))'", display: desk.name)
+        try assertRewritten(folder.at("x.bmp"), by: watch, screen: screen)
+    }
+
     /// A reader whose standard output is a text file it writes after its read: no image, left
     /// as it is.
     func testARedirectedStandardOutputThatIsNoImageIsLeftAlone() throws {

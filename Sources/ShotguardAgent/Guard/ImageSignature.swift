@@ -6,8 +6,10 @@ import ShotguardImaging
 /// count: the formats guard reads, and the others a screenshot tool may write (which guard sets
 /// aside, never leaves, when it cannot rewrite them).
 enum ImageSignature {
-    /// How many bytes the check needs.
-    static let length = 16
+    /// How many bytes the check needs: a BMP's signature reaches its info header's size (18
+    /// bytes), an ICO's its first image's entry (22). At 16, a BMP was no image, and
+    /// `import -window root f.bmp` kept the protected pixels it wrote.
+    static let length = 32
 
     static func isImage(_ head: [UInt8]) -> Bool {
         if ImageFormat.sniff(head) != nil { return true }
