@@ -45,6 +45,28 @@ extension Display {
         return nil
     }
 
+    /// The process id of every client the server can tell one for, by resource-id base, in one
+    /// round trip (X-Resource 1.2, a spec of no client: every client). Empty when the server has
+    /// no X-Resource, or libXRes cannot be loaded.
+    public func processIDsOfAllClients() -> [UInt32: Int32] {
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        guard SensingLibraries.failure == nil, sg_XResQueryExtension(handle, &eventBase, &errorBase) != 0 else { return [:] }
+        var spec = XResClientIdSpec(client: 0, mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
+        var count = 0
+        var values: UnsafeMutablePointer<XResClientIdValue>?
+        let (status, error) = trap { sg_XResQueryClientIds(handle, 1, &spec, &count, &values) }
+        defer { if let values { sg_XResClientIdsDestroy(count, values) } }
+        guard status == Success, error == nil, let values else { return [:] }
+        var found: [UInt32: Int32] = [:]
+        // The server has at most a few hundred clients; a few thousand values are looked at, no more.
+        for index in 0..<min(max(count, 0), 4096) {
+            let pid = sg_XResGetClientPid(values + index)
+            let base = UInt32(truncatingIfNeeded: values[index].spec.client)
+            if pid > 0, base != 0 { found[base] = pid }
+        }
+        return found
+    }
+
     /// The process id of the client that created `window` (its id's base). For a top-level
     /// window a window manager reparented, that is the application; for the frame around it,
     /// the window manager.

@@ -31,6 +31,15 @@ final class RecordCollector {
     /// Asks the server which process a client is (X-Resource), on a connection other than the
     /// one being read; nil when it cannot tell.
     private let processOf: (UInt32) -> Int32?
+    /// Asks the server which process every client is, in one round trip.
+    private let processesOfAll: () -> [UInt32: Int32]
+    /// Every client's process, asked at the first client start of a turn: the clients that
+    /// started along with it get their answer from that round trip. ImageMagick's `import`
+    /// opens two connections and reads on the second; the server answered the first's question
+    /// only after its work on the second's read of the whole screen (31 ms for 1280x800 on
+    /// Xvfb), and asked next, the second had closed. Forgotten at the end of the turn; a
+    /// client's end drops its entry (its id may be the next client's).
+    private var startedTogether: [UInt32: Int32]?
     var pixmaps = WindowPixmaps()
     /// RENDER's pictures and the drawables they read (those created while a client's copies were
     /// recorded).
@@ -61,16 +70,21 @@ final class RecordCollector {
     var receivedAt = 0.0
 
     init(opcodes: RecordedOpcodes, excluded: Set<UInt32>, baseMask: UInt32, compositingSelection: UInt32 = 0,
-         compositingManager: UInt32? = nil, processOf: @escaping (UInt32) -> Int32?) {
+         compositingManager: UInt32? = nil, processOf: @escaping (UInt32) -> Int32?,
+         processesOfAll: @escaping () -> [UInt32: Int32] = { [:] }) {
         self.opcodes = opcodes
         self.excluded = excluded
         self.baseMask = baseMask
         self.compositingSelection = compositingSelection
         self.compositingManager = compositingManager
         self.processOf = processOf
+        self.processesOfAll = processesOfAll
     }
 
     var started: Bool { startedContexts > 0 }
+
+    /// A new turn of elements: what the server said of every client in the last is stale.
+    func beginTurn() { startedTogether = nil }
 
     /// The events gathered since the last call, in the server's order (the source hands the
     /// elements of its two contexts over in that order).
@@ -103,7 +117,7 @@ final class RecordCollector {
             copies.started(client, at: receivedAt)
             // Asked at once: a program such as ImageMagick's import reads on a connection it
             // closes right after, long before it exits, and X-Resource forgets a closed one.
-            if !excluded.contains(client) { processes[client] = processOf(client) }
+            if !excluded.contains(client) { processes[client] = startedProcess(client) }
         case XRecordClientDied:
             ended(client)
         case XRecordFromClient:
@@ -132,6 +146,7 @@ final class RecordCollector {
     }
 
     private func ended(_ client: UInt32) {
+        startedTogether?[client] = nil
         pixmaps.forgetClient(base: client, mask: baseMask)
         pictures.forgetClient(base: client, mask: baseMask)
         copies.ended(client)
@@ -270,6 +285,13 @@ final class RecordCollector {
         guard watches.removeValue(forKey: key) != nil else { return }
         if key.kind == .namedPixmap, let pixmap = UInt32(exactly: key.resource) { copies.unpin(key.client, pixmap) }
         append(.watchEnded(key), of: key.client)
+    }
+
+    /// The process of `client`, which just started: from the answer about every client taken at
+    /// this turn's first start, or asked alone when it connected after that answer.
+    private func startedProcess(_ client: UInt32) -> Int32? {
+        if startedTogether == nil { startedTogether = processesOfAll() }
+        return startedTogether?[client] ?? processOf(client)
     }
 
     /// The process of `client`, asked now if it was not asked when the client connected.

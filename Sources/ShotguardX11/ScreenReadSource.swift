@@ -16,8 +16,8 @@ import ShotguardBase
 ///   `Composite`. Every toolkit sends those all the time, so the server hooks them only for
 ///   the clients this context holds.
 /// Each client's process is asked of X-Resource as it connects (a round trip on the control
-/// connection, inside `read()`), so a read names its process even when its connection closes
-/// at once.
+/// connection, inside `read()`, for every client that started in that turn at once), so a read
+/// names its process even when its connection closes at once.
 ///
 /// RECORD needs connections of its own: the contexts are made, registered and later disabled on
 /// the control connection, and each context's data comes as a stream of replies on a data
@@ -80,7 +80,8 @@ public final class ScreenReadSource {
                                         baseMask: UInt32(truncatingIfNeeded: sg_XRecordIdBaseMask(control.handle)),
                                         compositingSelection: UInt32(truncatingIfNeeded: selection),
                                         compositingManager: manager == 0 ? nil : control.clientBase(ofResource: UInt(manager)),
-                                        processOf: { [control] in control.processID(ofClient: $0) })
+                                        processOf: { [control] in control.processID(ofClient: $0) },
+                                        processesOfAll: { [control] in control.processIDsOfAllClients() })
         let ranges = try RecordRanges.screenReads(opcodes)
         context = try Self.createContext(on: control, clients: XRecordClientSpec(XRecordAllClients), ranges: ranges)
         copyRanges = try RecordRanges.copies(opcodes)
@@ -230,6 +231,7 @@ public final class ScreenReadSource {
     private func receive() {
         data.beginTurn()
         copyData.beginTurn()
+        collector.beginTurn()
         var caughtUp = false
         while true {
             switch (data.peek(), copyData.peek()) {

@@ -114,6 +114,39 @@ final class RecordCollectorTests: XCTestCase {
         XCTAssertEqual(processes, [101, 101, 102, 102, nil, 104])
     }
 
+    /// Clients that start in one turn are asked about together, at its first start: the second
+    /// of import's two connections, closed by the time it would be asked alone, still gets its
+    /// process. The answer is not used for a client that started after its id's client ended,
+    /// nor in a later turn.
+    func testClientsStartedInOneTurnAreAskedAboutTogether() {
+        var alone: [UInt32] = []
+        var together = 0
+        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, processOf: { client in
+            alone.append(client)
+            return client == 0xC0_0000 ? 300 : nil  // the others closed before they were asked alone
+        }, processesOfAll: {
+            together += 1
+            return [0xA0_0000: 100, 0xB0_0000: 200, 0xC0_0000: 250]
+        })
+        let read = getImage(0x50D, Rect(x: 0, y: 0, width: 1, height: 1))
+        collector.beginTurn()
+        deliver(collector, [], client: 0xA0_0000, category: XRecordClientStarted)
+        deliver(collector, [], client: 0xB0_0000, category: XRecordClientStarted)
+        deliver(collector, read, client: 0xB0_0000)
+        deliver(collector, [], client: 0xC0_0000, category: XRecordClientDied)
+        deliver(collector, [], client: 0xC0_0000, category: XRecordClientStarted)
+        deliver(collector, read, client: 0xC0_0000)
+        collector.beginTurn()
+        deliver(collector, [], client: 0xD0_0000, category: XRecordClientStarted)
+        deliver(collector, read, client: 0xD0_0000)
+        XCTAssertEqual(together, 2)
+        XCTAssertEqual(alone, [0xC0_0000, 0xD0_0000])
+        let processes = collector.takeEvents().compactMap { event -> Int32?? in
+            if case .read(let read) = event { read.processID } else { nil }
+        }
+        XCTAssertEqual(processes, [200, 300, nil])
+    }
+
     /// One call keeps at most `limit` reads and counts the rest; a client's end still comes.
     func testReadsPerCallAreBounded() {
         let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, processOf: { _ in nil })
