@@ -93,13 +93,10 @@ final class PixelFollower {
 
     var deadline: Double? { !stashed.isEmpty ? 0 : holders.isEmpty ? nil : nextPoll }
 
-    /// Whether `read` is the first of its client to hold protected pixels while the server
-    /// could not tell the client's process: the client closed its connection before the
-    /// sentinel asked (ImageMagick's `import` reads on a connection it closes at once, and a
-    /// loaded machine may run the sentinel later than that), or it is not on this machine (a
-    /// client over TCP). Nothing ties its image to the read, so it is said, once a client.
+    /// Whether `read`, which `hold` could not follow, is the first such read of its client:
+    /// nothing ties its image to it, so it is said, once a client.
     func cannotFollow(_ read: ScreenReadRecord) -> Bool {
-        guard read.pid == nil, read.holdsProtectedPixels, unnamedReaders.count < Self.unnamedLimit else { return false }
+        guard read.holdsProtectedPixels, unnamedReaders.count < Self.unnamedLimit else { return false }
         return unnamedReaders.insert(read.client).inserted
     }
 
@@ -112,16 +109,22 @@ final class PixelFollower {
 
     /// A read that held protected pixels: its process holds them now. `process` is what /proc
     /// showed of it when it read: when it is gone already, the program reading its output pipe
-    /// is found by that pipe.
-    func hold(_ read: ScreenReadRecord, process: ProcessSnapshot?, at now: Double) {
-        guard let pid = read.pid, read.holdsProtectedPixels else { return }
+    /// is found by that pipe. False when it cannot be followed: the server could not tell its
+    /// process (the client closed its connection before the sentinel asked, as ImageMagick's
+    /// `import` may on a loaded machine, or it is not on this machine: a client over TCP), or
+    /// the process was gone before the sentinel looked at it in /proc.
+    @discardableResult
+    func hold(_ read: ScreenReadRecord, process: ProcessSnapshot?, at now: Double) -> Bool {
+        guard read.holdsProtectedPixels else { return true }
+        guard let pid = read.pid else { return false }
         add(pid: pid, read: read, origin: .read, at: now, seen: process?.details)
         let output = process.flatMap(Self.outputPath)
         if let output, holders.holder(pid) != nil {
             // It may write it and exit between two looks: found at its exit, as a name it gave.
             named[pid, default: []].insert(output)
         }
-        guard holders.holder(pid) == nil, !excluded.contains(pid), let process else { return }
+        guard holders.holder(pid) == nil, !excluded.contains(pid) else { return true }
+        guard let process else { return false }
         // Gone before the agent looked (xwd -root -out f, xwd -root > f, xwd -root | convert
         // xwd:- f): the files its command line names and its standard output, written since the
         // read, and its pipe's reader.
@@ -133,6 +136,7 @@ final class PixelFollower {
                 add(pid: reader, read: read, origin: .channel(with: pid), at: now)
             }
         }
+        return true
     }
 
     /// The path of the file the snapshot's process wrote as its standard output, when that path
