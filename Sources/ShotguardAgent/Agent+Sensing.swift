@@ -53,7 +53,7 @@ extension Agent {
         outputs.shield.screenRead(client: read.client, program: read.program, serverTime: read.serverTime,
                                   readAfterKeyMs: tracker.event?.shield.map { (read.time.wall - $0.keyTime) * 1000 }, at: now.monotonic)
         guard !rules.isPaused else { return }
-        if !inputs.pixels.hold(read, process: process, at: now.monotonic), inputs.pixels.cannotFollow(read) { cannotFollow(read) }
+        if !inputs.pixels.hold(read, process: process, at: now.monotonic), inputs.pixels.firstUnfollowed(read) { cannotFollow(read) }
         track(.screenRead(read))
         // The screen as it is now, for an image its holders save later (the screen changed by then).
         if read.holdsProtectedPixels { inputs.pixels.keep(tracker.event?.snapshots.last, for: read) }
@@ -164,11 +164,12 @@ extension Agent {
     /// found. Said as a warning, never passed over; not as lost, for its image may yet land
     /// where guard sees it.
     private func cannotFollow(_ read: ScreenReadRecord) {
-        let why = read.pid.map { "it (pid \($0)) exited before the agent could look at it" }
+        let why = read.pid.map { "its process \($0) was gone, or could not be read in /proc, before the agent looked at it" }
             ?? "the X server could not tell its process: it closed its connection before it was asked, or it is not on this machine"
         log.warning("\(read.program) read the screen (\(read.protected.count) protected rectangles in it), and cannot be followed "
             + "(\(why)): an image it writes outside the watched folders is not found")
-        log.events.say("unfollowed", [("client", .number(Int(read.client))), ("program", .string(read.program))])
+        log.events.say("unfollowed", [("client", .number(Int(read.client))), ("program", .string(read.program)),
+                                      ("pid", read.pid.map { .number(Int($0)) } ?? .null)])
     }
 
     /// Every process holding a read's protected pixels is gone, and nothing of theirs was

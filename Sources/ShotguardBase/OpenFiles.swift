@@ -39,15 +39,21 @@ extension ProcessDetails {
         }
         var files: [OpenFile] = []
         for descriptor in descriptors.sorted() where files.count < limit {
-            let link = "/proc/\(pid)/fd/\(descriptor)"
-            var status = stat()
-            // stat follows the descriptor's link to the open file itself, even a deleted one.
-            guard stat(link, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let path = ProcFile.link(link),
-                  let info = ProcFile.read("/proc/\(pid)/fdinfo/\(descriptor)", limit: 4096),
-                  let mode = access(fromInfo: info) else { continue }
-            files.append(OpenFile(descriptor: descriptor, path: path, access: mode))
+            if let found = openFile(of: pid, descriptor: descriptor) { files.append(found.file) }
         }
         return files
+    }
+
+    /// Descriptor `descriptor` of process `pid`, when it is a regular file: how it was opened,
+    /// and the file's device and inode.
+    public static func openFile(of pid: Int32, descriptor: Int32) -> (file: OpenFile, device: UInt64, inode: UInt64)? {
+        let link = "/proc/\(pid)/fd/\(descriptor)"
+        var status = stat()
+        // stat follows the descriptor's link to the open file itself, even a deleted one.
+        guard pid > 0, stat(link, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let path = ProcFile.link(link),
+              let info = ProcFile.read("/proc/\(pid)/fdinfo/\(descriptor)", limit: 4096),
+              let mode = access(fromInfo: info) else { return nil }
+        return (OpenFile(descriptor: descriptor, path: path, access: mode), UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
     /// The access mode in a `/proc/PID/fdinfo/N` text: its `flags:` line, in octal.

@@ -67,13 +67,8 @@ public enum ProcessTree {
     /// The regular file a process has open for writing as descriptor `descriptor` (1: its
     /// standard output, `xwd -root > f`), with the file's identity as it is now.
     public static func outputFile(of pid: Int32, descriptor: Int32) -> OutputFile? {
-        let link = "/proc/\(pid)/fd/\(descriptor)"
-        var status = stat()
-        // stat follows the descriptor's link to the open file itself.
-        guard pid > 0, stat(link, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let path = ProcFile.link(link),
-              let info = ProcFile.read("/proc/\(pid)/fdinfo/\(descriptor)", limit: 4096),
-              let access = ProcessDetails.access(fromInfo: info), access != .read else { return nil }
-        return OutputFile(path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        guard let found = ProcessDetails.openFile(of: pid, descriptor: descriptor), found.file.access != .read else { return nil }
+        return OutputFile(path: found.file.path, device: found.device, inode: found.inode)
     }
 
     /// Every process of the user (any session), but `except`, whose descriptor `descriptor` is

@@ -27,42 +27,35 @@ extension Display {
     /// shows the pid the server saw when the connection was made. Nil too when libXRes cannot
     /// be loaded (the screen-read source says so).
     public func processID(ofClient base: UInt32) -> Int32? {
-        var eventBase: Int32 = 0, errorBase: Int32 = 0
-        // Asked of the server once per connection; Xlib keeps the answer.
-        guard base != 0, SensingLibraries.failure == nil,
-              sg_XResQueryExtension(handle, &eventBase, &errorBase) != 0 else { return nil }
-        var spec = XResClientIdSpec(client: XID(base), mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
-        var count = 0
-        var values: UnsafeMutablePointer<XResClientIdValue>?
-        let (status, error) = trap { sg_XResQueryClientIds(handle, 1, &spec, &count, &values) }
-        defer { if let values { sg_XResClientIdsDestroy(count, values) } }
-        guard status == Success, error == nil, let values else { return nil }
         // One spec asks for one client's pid: one value, or none; a few more are looked at, no more.
-        for index in 0..<min(max(count, 0), 8) {
-            let pid = sg_XResGetClientPid(values + index)
-            if pid > 0 { return pid }
-        }
-        return nil
+        base == 0 ? nil : processIDs(ofClient: base, atMost: 8)[base]
     }
 
     /// The process id of every client the server can tell one for, by resource-id base, in one
     /// round trip (X-Resource 1.2, a spec of no client: every client). Empty when the server has
     /// no X-Resource, or libXRes cannot be loaded.
     public func processIDsOfAllClients() -> [UInt32: Int32] {
+        // The server has at most a few hundred clients; a few thousand values are looked at, no more.
+        processIDs(ofClient: 0, atMost: 4096)
+    }
+
+    /// X-Resource's pids for client `base` (0: every client), by each value's client, looking
+    /// at `atMost` values. Asked of the server once per connection whether it has X-Resource;
+    /// Xlib keeps the answer.
+    private func processIDs(ofClient base: UInt32, atMost limit: Int) -> [UInt32: Int32] {
         var eventBase: Int32 = 0, errorBase: Int32 = 0
         guard SensingLibraries.failure == nil, sg_XResQueryExtension(handle, &eventBase, &errorBase) != 0 else { return [:] }
-        var spec = XResClientIdSpec(client: 0, mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
+        var spec = XResClientIdSpec(client: XID(base), mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
         var count = 0
         var values: UnsafeMutablePointer<XResClientIdValue>?
         let (status, error) = trap { sg_XResQueryClientIds(handle, 1, &spec, &count, &values) }
         defer { if let values { sg_XResClientIdsDestroy(count, values) } }
         guard status == Success, error == nil, let values else { return [:] }
         var found: [UInt32: Int32] = [:]
-        // The server has at most a few hundred clients; a few thousand values are looked at, no more.
-        for index in 0..<min(max(count, 0), 4096) {
+        for index in 0..<min(max(count, 0), limit) {
             let pid = sg_XResGetClientPid(values + index)
-            let base = UInt32(truncatingIfNeeded: values[index].spec.client)
-            if pid > 0, base != 0 { found[base] = pid }
+            let client = UInt32(truncatingIfNeeded: values[index].spec.client)
+            if pid > 0, client != 0 { found[client] = pid }
         }
         return found
     }

@@ -126,17 +126,18 @@ final class FollowPixelsTests: WatchDesktopTestCase {
         try assertRewritten(folder.at("x.bmp"), by: watch, screen: screen)
     }
 
-    /// A reader whose standard output is a text file it writes after its read: no image, left
-    /// as it is.
+    /// A reader whose standard output is a text file, written before and after its read: no
+    /// image, left as it is.
     func testARedirectedStandardOutputThatIsNoImageIsLeftAlone() throws {
         _ = try requireTool("xwd", package: "x11-apps")
         let folder = try elsewhere()
         let watch = try agent()
         let log = folder.at("log.txt")
-        try runTool("{ xwd -root -silent -out /dev/null && echo 'read the screen'; } > '\(log)'", display: desk.name)
+        try runTool("{ echo 'reading the screen'; xwd -root -silent -out /dev/null; echo 'read the screen'; } > '\(log)'",
+                    display: desk.name)
         // The capture event settles once the reader's files would have been handed on.
         XCTAssertTrue(watch.waitForEvent("settled"), watch.log)
-        XCTAssertEqual(try String(contentsOfFile: log, encoding: .utf8), "read the screen\n")
+        XCTAssertEqual(try String(contentsOfFile: log, encoding: .utf8), "reading the screen\nread the screen\n")
         XCTAssertEqual(watch.events("examined").count, 0, watch.log)
     }
 

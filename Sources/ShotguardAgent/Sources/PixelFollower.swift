@@ -30,6 +30,8 @@ final class PixelFollower {
     private var folders: [Int32: Set<BytePath>] = [:]
     /// Paths each holder named on its command line (made absolute).
     private var named: [Int32: Set<BytePath>] = [:]
+    /// The file each holder's standard output was when it read, as the sentinel saw it.
+    private var outputs: [Int32: OutputFile] = [:]
     /// Each holder's working folder and the folders it names, where an image it wrote may land
     /// unseen.
     private var workingFolders: [Int32: Set<BytePath>] = [:]
@@ -95,7 +97,7 @@ final class PixelFollower {
 
     /// Whether `read`, which `hold` could not follow, is the first such read of its client:
     /// nothing ties its image to it, so it is said, once a client.
-    func cannotFollow(_ read: ScreenReadRecord) -> Bool {
+    func firstUnfollowed(_ read: ScreenReadRecord) -> Bool {
         guard read.holdsProtectedPixels, unnamedReaders.count < Self.unnamedLimit else { return false }
         return unnamedReaders.insert(read.client).inserted
     }
@@ -103,7 +105,7 @@ final class PixelFollower {
     /// A client ended: its id may be another client's next.
     func clientEnded(_ client: UInt32) { unnamedReaders.remove(client) }
 
-    /// The clients `cannotFollow` said, until each ends; bounded by the server's clients.
+    /// The clients `firstUnfollowed` said, until each ends; bounded by the server's clients.
     private var unnamedReaders: Set<UInt32> = []
     static let unnamedLimit = 1024
 
@@ -112,43 +114,44 @@ final class PixelFollower {
     /// is found by that pipe. False when it cannot be followed: the server could not tell its
     /// process (the client closed its connection before the sentinel asked, as ImageMagick's
     /// `import` may on a loaded machine, or it is not on this machine: a client over TCP), or
-    /// the process was gone before the sentinel looked at it in /proc.
-    @discardableResult
+    /// the process was gone before the sentinel looked at it in /proc, or it was gone before
+    /// the agent did and left nothing it could find.
     func hold(_ read: ScreenReadRecord, process: ProcessSnapshot?, at now: Double) -> Bool {
         guard read.holdsProtectedPixels else { return true }
         guard let pid = read.pid else { return false }
         add(pid: pid, read: read, origin: .read, at: now, seen: process?.details)
-        let output = process.flatMap(Self.outputPath)
-        if let output, holders.holder(pid) != nil {
-            // It may write it and exit between two looks: found at its exit, as a name it gave.
-            named[pid, default: []].insert(output)
+        if holders.holder(pid) != nil {
+            // It may write its standard output's file and exit between two looks: that file is
+            // looked at when it exits.
+            if let output = process?.outputFile { outputs[pid] = output }
+            return true
         }
-        guard holders.holder(pid) == nil, !excluded.contains(pid) else { return true }
+        guard !excluded.contains(pid) else { return true }
         guard let process else { return false }
         // Gone before the agent looked (xwd -root -out f, xwd -root > f, xwd -root | convert
         // xwd:- f): the files its command line names and its standard output, written since the
         // read, and its pipe's reader.
         let named = Self.namedPaths(process.details, folder: process.details.workingFolder.map { BytePath(bytes: $0) })
-        stashed += written(named.files.union(output.map { [$0] } ?? []), by: read, link: .writer)
+        let found = written(named.files, by: read, link: .writer) + written(output: process.outputFile, by: read)
+        stashed += found
+        var readers: [Int32] = []
         if let output = process.output {
-            let known = Set(holders.holders.keys).union(excluded)
-            for reader in ProcessTree.processes(reading: output, except: known) {
-                add(pid: reader, read: read, origin: .channel(with: pid), at: now)
-            }
+            readers = ProcessTree.processes(reading: output, except: Set(holders.holders.keys).union(excluded))
+            for reader in readers { add(pid: reader, read: read, origin: .channel(with: pid), at: now) }
         }
-        return true
+        return !found.isEmpty || readers.contains { holders.holder($0) != nil }
     }
 
-    /// The path of the file the snapshot's process wrote as its standard output, when that path
-    /// names the same file here now (the path is the process's: in another mount namespace, or
-    /// after a rename, it may name another file, or none).
-    private static func outputPath(_ process: ProcessSnapshot) -> BytePath? {
-        guard let file = process.outputFile, file.path.first == UInt8(ascii: "/") else { return nil }
-        let path = BytePath(bytes: file.path)
-        guard let identity = FileIdentity.of(path: path), identity.device == file.device, identity.inode == file.inode else {
-            return nil
+    /// The file a process wrote as its standard output, when its path names that very file here
+    /// now (the path is the process's: after a rename, or in another mount namespace, it may
+    /// name another file, or none), written since `read` and an image.
+    private func written(output: OutputFile?, by read: ScreenReadRecord) -> [FollowedPixels] {
+        guard let output, output.path.first == UInt8(ascii: "/") else { return [] }
+        let path = BytePath(bytes: output.path)
+        guard let identity = FileIdentity.of(path: path), identity.device == output.device, identity.inode == output.inode else {
+            return []
         }
-        return path
+        return written([path], by: read, link: .writer)
     }
 
     /// The files of `paths` that exist now, written since `read` (a second before it, for the
@@ -226,6 +229,9 @@ final class PixelFollower {
                 return Set(paths.compactMap { MountNamespace.reach($0, in: namespace, through: parent) })
             }
             found += written(reach(named[pid] ?? []).subtracting(handed), by: holder.read, link: holder.link)
+            if let output = outputs[pid], !handed.contains(BytePath(bytes: output.path)) {
+                found += written(output: output, by: holder.read)
+            }
             // Nothing at the names it gave: its file may have been moved or renamed into a folder it
             // named before that folder was watched (the agent came late).
             // Only files written between its read and its exit: a photo saved there later is none of its.
@@ -565,6 +571,7 @@ final class PixelFollower {
             }
         }
         named[pid] = nil
+        outputs[pid] = nil
         namedFolders[pid] = nil
         namespaces[pid] = nil
         workingFolders[pid] = nil
