@@ -58,20 +58,23 @@ struct CandidateQueue {
 
     /// The candidate waiting under `candidate`'s key takes its screen read, when it has none:
     /// a file signalled before the program that wrote it was known (its creation, then its
-    /// writer's read) goes with the images a program read the screen for. True when one did.
+    /// writer's read) goes with the images a program read the screen for, in its place among
+    /// the urgent ones (a weak one joins them). True when one did.
     mutating func strengthen(with candidate: Candidate) -> Bool {
         guard let read = candidate.evidence.screenRead else { return false }
-        for queue in [\Self.urgent, \Self.weak] {
-            guard let index = self[keyPath: queue].firstIndex(where: { $0.candidate.key == candidate.key }) else { continue }
-            var waiting = self[keyPath: queue][index]
-            guard waiting.candidate.evidence.screenRead == nil else { return false }
-            waiting.candidate.evidence.screenRead = read
-            waiting.candidate.readScreens += candidate.readScreens
-            self[keyPath: queue].remove(at: index)
-            urgent.append(waiting)
+        let sameKey = { (waiting: Waiting) in waiting.candidate.key == candidate.key }
+        if let index = urgent.firstIndex(where: sameKey) {
+            guard urgent[index].candidate.evidence.screenRead == nil else { return false }
+            urgent[index].candidate.evidence.screenRead = read
+            urgent[index].candidate.readScreens += candidate.readScreens
             return true
         }
-        return false
+        guard let index = weak.firstIndex(where: sameKey), weak[index].candidate.evidence.screenRead == nil else { return false }
+        var waiting = weak.remove(at: index)
+        waiting.candidate.evidence.screenRead = read
+        waiting.candidate.readScreens += candidate.readScreens
+        urgent.append(waiting)
+        return true
     }
 
     /// Removes the weak candidates beyond the per-event cap; returns how many went.
