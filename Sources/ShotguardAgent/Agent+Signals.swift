@@ -197,9 +197,23 @@ extension Agent {
     }
 
     /// Examines one candidate, carries out guard's action, and tells the tracker.
-    func examine(_ candidate: Candidate) {
+    func examine(_ taken: Candidate) {
         guard let event = tracker.event else { return }
         let now = inputs.clock.now()
+        var candidate = taken
+        // A file its folder signalled before the follower knew its writer: the writer's read is
+        // known by now. While that writer still writes it, it is looked at again: a file over
+        // the read limit is judged without being read, and a 70 MB screenshot piped through a
+        // filter was judged half written with no read, and left.
+        if candidate.source == .file, candidate.evidence.screenRead == nil, let path = candidate.path,
+           let identity = FileIdentity.of(path: path), let writer = inputs.pixels.writer(of: path, identity: identity) {
+            candidate.evidence.screenRead = (writer.read, writer.link)
+            if let screen = writer.screen { candidate.readScreens.append(screen) }
+            if writer.held != nil, candidate.looks < CaptureTracker.maximumLooks {
+                say(tracker.examined(candidate, .lookAgain(delay: CaptureTracker.lookInterval), at: now))
+                return
+            }
+        }
         let context = CandidateHandler.Context(
             event: event, rules: rules.inForce, contextNow: { [inputs, screen] in inputs.isLost ? nil : screen.context() },
             reads: tracker.reads, sensing: inputs.sensing != nil, now: now,
