@@ -15,7 +15,8 @@ public struct TextScanResult: Sendable {
     public var accessibleRuns: Int
     /// The lines read whose words came from an earlier scan of the same pixels (`LineCache`).
     public var linesRemembered = 0
-    /// The lines read again at other scales, for an IBAN OCR may have misread (`readAgain`).
+    /// The lines read again at other scales: for an IBAN OCR may have misread (`readAgain`), or a
+    /// card number it was unsure of (`CardDoubts`).
     public var linesReadAgain = 0
 
     /// Whether every candidate line was read: otherwise text may have gone unchecked.
@@ -188,27 +189,64 @@ public final class TextScanner: Sendable {
         let background = crop.background
         var hits: [TextHit] = []
         let (read, remembered) = cache.words(in: crop.image, read: { engine.words(in: crop.image) })
-        var doubtful = false
+        var doubtfulIBAN = false
+        var doubtfulCards: [TextHit] = []
         for line in read {
             let placed = line.map { TextWord(text: $0.word.text, rect: crop.place($0.word.rect)) }
+            let placedLine = zip(line, placed).map { OCRWord(word: $1, symbols: $0.symbols) }
             // Tesseract's word boxes come from its recogniser's character positions, which can
             // fall short of the ink by a character: each box grows to the ink it is part of.
             let grow = { (box: Rect) in Ink.extent(of: box, in: grey, line: crop.reach, background: background) }
-            hits += matchHits(placed, source: .ocr, origin: origin, bounds: bounds, grow: grow)
-            // Where OCR was unsure of a symbol, the recogniser's other readings of it.
-            let placedLine = zip(line, placed).map { OCRWord(word: $1, symbols: $0.symbols) }
+            for hit in matchHits(placed, source: .ocr, origin: origin, bounds: bounds, grow: grow) {
+                if hit.kind == .card && CardDoubts.isDoubtful(hit, in: placedLine) {
+                    doubtfulCards.append(hit)
+                } else {
+                    hits.append(hit)
+                }
+            }
+            // Where OCR was unsure of a symbol, the recogniser's other readings of it; a card
+            // made by one is as doubtful as a card read with a doubt.
             let lostDots = Rereadings.lostDots(placedLine) { left, right in
                 Ink.hasDot(between: left, and: right, in: grey, background: background)
             }
             for rereading in Rereadings.of(line) + lostDots {
                 var words = placed
                 words[rereading.word].text = rereading.text
-                hits += matchHits(words, source: .ocr, origin: origin, bounds: bounds, only: rereading, grow: grow)
+                for hit in matchHits(words, source: .ocr, origin: origin, bounds: bounds, only: rereading, grow: grow) {
+                    if hit.kind == .card { doubtfulCards.append(hit) } else { hits.append(hit) }
+                }
             }
-            doubtful = doubtful || mayHoldMisreadIBAN(placed, besides: hits)
+            doubtfulIBAN = doubtfulIBAN || mayHoldMisreadIBAN(placed, besides: hits)
         }
-        guard doubtful, !(stop?() ?? false) else { return (hits, remembered, false) }
-        return (hits + readAgain(crop, of: grey, besides: lines, engine: engine, origin: origin, bounds: bounds), remembered, true)
+        // A card found as read stands; a doubtful one is settled by other readings where they
+        // can settle it, and stands where they cannot or the scan must stop.
+        doubtfulCards.removeAll { hits.contains($0) }
+        let settling = !doubtfulCards.isEmpty && CardDoubts.settles(atScale: crop.scale)
+        guard doubtfulIBAN || settling, !(stop?() ?? false) else { return (hits + doubtfulCards, remembered, false) }
+        if doubtfulIBAN {
+            hits += readAgain(crop, of: grey, besides: lines, engine: engine, origin: origin, bounds: bounds)
+        }
+        hits += settling ? settled(doubtfulCards, crop, of: grey, besides: lines, engine: engine) : doubtfulCards
+        return (hits, remembered, true)
+    }
+
+    /// The doubtful cards (`CardDoubts`) that other readings of their line leave standing.
+    private func settled(_ cards: [TextHit], _ crop: LineCrop, of grey: GreyImage, besides lines: [Rect],
+                         engine: OCREngine) -> [TextHit] {
+        let readings = CardDoubts.otherScales(than: crop.scale).map { scale in
+            reading(crop, at: scale, of: grey, besides: lines, engine: engine).words.flatMap { $0 }
+        }
+        return cards.filter { card in CardDoubts.stands(readings.map { CardDoubts.verdict(on: card, by: $0) }) }
+    }
+
+    /// The line of `crop` read at `scale` (or remembered): its lines of words, their boxes in the
+    /// image's coordinates, and how a box grows to the ink it is part of at that scale's crop.
+    private func reading(_ crop: LineCrop, at scale: Int, of grey: GreyImage, besides lines: [Rect],
+                         engine: OCREngine) -> (words: [[TextWord]], grow: (Rect) -> Rect) {
+        let other = LineCrop(crop.line, of: grey, besides: lines, scale: scale)
+        let grow = { (box: Rect) in Ink.extent(of: box, in: grey, line: other.reach, background: other.background) }
+        let read = cache.words(in: other.image, read: { engine.words(in: other.image) }).words
+        return (read.map { line in line.map { TextWord(text: $0.word.text, rect: other.place($0.word.rect)) } }, grow)
     }
 
     /// Whether `words` (one line as read) hold text that may be an IBAN OCR misread
@@ -234,10 +272,8 @@ public final class TextScanner: Sendable {
                            bounds: Rect) -> [TextHit] {
         var hits: [TextHit] = []
         for scale in [crop.scale - 1, crop.scale + 1] where scale >= 1 {
-            let other = LineCrop(crop.line, of: grey, besides: lines, scale: scale)
-            let grow = { (box: Rect) in Ink.extent(of: box, in: grey, line: other.reach, background: other.background) }
-            for line in cache.words(in: other.image, read: { engine.words(in: other.image) }).words {
-                let placed = line.map { TextWord(text: $0.word.text, rect: other.place($0.word.rect)) }
+            let (words, grow) = reading(crop, at: scale, of: grey, besides: lines, engine: engine)
+            for placed in words {
                 hits += matchHits(placed, source: .ocr, origin: origin, bounds: bounds, grow: grow).filter { $0.kind == .iban }
             }
         }
