@@ -10,9 +10,10 @@ import ShotguardImaging
 /// the right one as its second choice, at a confidence of 67 to 75. A card whose digits were
 /// read without such a doubt stands as read; a doubtful one (or one made by a rereading,
 /// `Rereadings`, which is a second choice taken) is looked for in its line read at two other
-/// scales, and is dropped only when both read as many digits there, the same digits, and they
-/// are no card: a reading that finds it, or reads other digits, fewer or more, or none, keeps
-/// it covered.
+/// scales, and is dropped only when it was read as digits alone and both readings read, there,
+/// digit groups alone that differ from it in one digit, the same digit the same way, and are no
+/// card: a reading that finds a card there, or reads other digits, fewer or more, a letter or a
+/// mark among them, or nothing, keeps it covered.
 enum CardDoubts {
     /// The least confidence of a digit's other choice that makes a card doubtful: the one a
     /// card may be made of by another reading (the misreads seen had 67 to 75).
@@ -20,42 +21,60 @@ enum CardDoubts {
 
     /// What one other reading of the line says of a card.
     enum Verdict: Equatable {
-        /// It reads a card there too.
+        /// It reads a card there too (or digits that pass a card's check).
         case confirms
-        /// It reads a number of a card's length there that is no card: these digits.
+        /// It reads, as digit groups alone, the card's digits but one, and they are no card:
+        /// these digits.
         case refutes([Int])
-        /// It reads no number of a card's length there.
+        /// Anything else.
         case unclear
     }
 
     /// Whether the recogniser hesitated over a digit of the card `hit` covers: one of its
-    /// words' digits (or look-alikes) has another digit as a choice of `doubtConfidence` or more.
-    /// `words` are the line's words as read, their boxes in the image's coordinates.
+    /// words' digits (or look-alikes) has another digit as a choice of `doubtConfidence` or
+    /// more. `words` are the line's words as read, their boxes in the image's coordinates.
     static func isDoubtful(_ hit: TextHit, in words: [OCRWord]) -> Bool {
         words.contains { word in
             covers(hit, word.word.rect) && word.symbols.contains { symbol in
                 guard symbol.text.unicodeScalars.count == 1, let scalar = symbol.text.unicodeScalars.first,
-                      LookAlikes.digit(scalar) != nil else { return false }
+                      let digit = LookAlikes.digit(scalar) else { return false }
                 return symbol.alternatives.contains { alternative in
-                    alternative.confidence >= doubtConfidence && alternative.text.unicodeScalars.count == 1
-                        && alternative.text.unicodeScalars.first!.isASCIIDigit
+                    guard alternative.confidence >= doubtConfidence, alternative.text.unicodeScalars.count == 1,
+                          let other = alternative.text.unicodeScalars.first else { return false }
+                    return other.isASCIIDigit && other != digit
                 }
             }
         }
     }
 
+    /// The digits of the card `hit` covers in `words` (the words it was matched in), when they
+    /// are digit groups alone, as printed, with nothing a look-alike stands for: only such a card
+    /// can be settled (one read from letters or marks, `2$91 3583 …`, may be an IBAN's start
+    /// OCR misread, and stands).
+    static func digits(of hit: TextHit, in words: [TextWord]) -> [Int]? {
+        let pieces = groups(inside: hit, of: words)
+        guard !pieces.isEmpty, pieces.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+        let digits = pieces.flatMap { $0.map(\.digitValue) }
+        return CardMatcher.digitCount.contains(digits.count) ? digits : nil
+    }
+
     /// What `reading` (the words of the line read at another scale, boxes in the image's
-    /// coordinates) says of the card `hit` covers: its words inside the hit, as one line.
-    static func verdict(on hit: TextHit, by reading: [TextWord]) -> Verdict {
+    /// coordinates) says of the card `hit` covers, whose digits are `card`.
+    static func verdict(on hit: TextHit, digits card: [Int], by reading: [TextWord]) -> Verdict {
         let inside = reading.filter { covers(hit, $0.rect) }.sorted { $0.rect.x < $1.rect.x }
         guard !inside.isEmpty else { return .unclear }
-        let text = LineText(inside)
-        if !CardMatcher.find(in: text).isEmpty { return .confirms }
+        if !LineMatcher.matches(inside, rules: [TextRule(kind: .card, line: 0)]).isEmpty { return .confirms }
+        let pieces = groups(inside: hit, of: inside)
         // Digits read as letters in most of a group ("2254 BB5B 5652 2167") make no group for
-        // the matcher, but are the card's digits all the same when they pass its check.
-        let digits = text.scalars.compactMap { LookAlikes.digit($0)?.digitValue }
-        guard CardMatcher.digitCount.contains(digits.count) else { return .unclear }
-        return CardMatcher.isValid(digits) ? .confirms : .refutes(digits)
+        // the matcher, but are a card all the same when they pass its check.
+        let folded = pieces.flatMap { $0.compactMap { LookAlikes.digit($0)?.digitValue } }
+        if folded.count == pieces.reduce(0, { $0 + $1.count }), CardMatcher.isValid(folded) { return .confirms }
+        // Only digit groups alone say what the digits are: a word that is no such group (a
+        // label glued to the number, a table's border read `|`, a letter for a digit) does not.
+        guard !pieces.isEmpty, pieces.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return .unclear }
+        let digits = pieces.flatMap { $0.map(\.digitValue) }
+        guard digits.count == card.count, zip(digits, card).filter({ $0 != $1 }).count == 1 else { return .unclear }
+        return .refutes(digits)
     }
 
     /// Whether a doubtful card stands: unless at least two other readings were had and every
@@ -67,10 +86,11 @@ enum CardDoubts {
         return verdicts.contains { $0 != .refutes(digits) }
     }
 
-    /// Whether a line read at `scale` is small enough that other readings settle nothing:
+    /// Whether a line read at `scale` is large enough for other readings to settle a card:
     /// text under 8 px high (read at four times its size) that one scale reads right, the
     /// scales beside it misread the same way as often as they read a misread digit right (on
-    /// five fresh corpora: three true cards of 9 px text lost against two near-misses).
+    /// five fresh corpora: five true cards of 9 px text lost against two near-misses, and with
+    /// a third reading two against two).
     static func settles(atScale scale: Int) -> Bool {
         scale <= 3
     }
@@ -79,6 +99,16 @@ enum CardDoubts {
     /// and one larger, or the next two larger when it is read at its own size.
     static func otherScales(than scale: Int) -> [Int] {
         scale > 1 ? [scale - 1, scale + 1] : [scale + 1, scale + 2]
+    }
+
+    /// The words inside the hit, each split at the marks cards are printed with (`-`, `.`, a
+    /// no-break or thin space), as pieces of scalars; empty pieces left out.
+    private static func groups(inside hit: TextHit, of words: [TextWord]) -> [[Unicode.Scalar]] {
+        let marks: Set<Unicode.Scalar> = ["-", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", ".", "\u{00B7}",
+                                          "\u{00A0}", "\u{2009}", "\u{202F}"]
+        return words.filter { covers(hit, $0.rect) }.sorted { $0.rect.x < $1.rect.x }.flatMap { word in
+            Array(word.text.unicodeScalars).split { marks.contains($0) }.map(Array.init)
+        }
     }
 
     /// Whether a word's box belongs to the hit: its centre is inside the hit's box (which holds

@@ -190,7 +190,7 @@ public final class TextScanner: Sendable {
         var hits: [TextHit] = []
         let (read, remembered) = cache.words(in: crop.image, read: { engine.words(in: crop.image) })
         var doubtfulIBAN = false
-        var doubtfulCards: [TextHit] = []
+        var doubtfulCards: [(hit: TextHit, digits: [Int]?)] = []
         for line in read {
             let placed = line.map { TextWord(text: $0.word.text, rect: crop.place($0.word.rect)) }
             let placedLine = zip(line, placed).map { OCRWord(word: $1, symbols: $0.symbols) }
@@ -199,7 +199,7 @@ public final class TextScanner: Sendable {
             let grow = { (box: Rect) in Ink.extent(of: box, in: grey, line: crop.reach, background: background) }
             for hit in matchHits(placed, source: .ocr, origin: origin, bounds: bounds, grow: grow) {
                 if hit.kind == .card && CardDoubts.isDoubtful(hit, in: placedLine) {
-                    doubtfulCards.append(hit)
+                    doubtfulCards.append((hit, CardDoubts.digits(of: hit, in: placed)))
                 } else {
                     hits.append(hit)
                 }
@@ -213,30 +213,38 @@ public final class TextScanner: Sendable {
                 var words = placed
                 words[rereading.word].text = rereading.text
                 for hit in matchHits(words, source: .ocr, origin: origin, bounds: bounds, only: rereading, grow: grow) {
-                    if hit.kind == .card { doubtfulCards.append(hit) } else { hits.append(hit) }
+                    if hit.kind == .card {
+                        doubtfulCards.append((hit, CardDoubts.digits(of: hit, in: words)))
+                    } else {
+                        hits.append(hit)
+                    }
                 }
             }
             doubtfulIBAN = doubtfulIBAN || mayHoldMisreadIBAN(placed, besides: hits)
         }
         // A card found as read stands; a doubtful one is settled by other readings where they
         // can settle it, and stands where they cannot or the scan must stop.
-        doubtfulCards.removeAll { hits.contains($0) }
-        let settling = !doubtfulCards.isEmpty && CardDoubts.settles(atScale: crop.scale)
-        guard doubtfulIBAN || settling, !(stop?() ?? false) else { return (hits + doubtfulCards, remembered, false) }
+        doubtfulCards.removeAll { hits.contains($0.hit) }
+        let settling = doubtfulCards.contains { $0.digits != nil } && CardDoubts.settles(atScale: crop.scale)
+        guard doubtfulIBAN || settling, !(stop?() ?? false) else { return (hits + doubtfulCards.map(\.hit), remembered, false) }
         if doubtfulIBAN {
             hits += readAgain(crop, of: grey, besides: lines, engine: engine, origin: origin, bounds: bounds)
         }
-        hits += settling ? settled(doubtfulCards, crop, of: grey, besides: lines, engine: engine) : doubtfulCards
+        hits += settling ? settled(doubtfulCards, crop, of: grey, besides: lines, engine: engine) : doubtfulCards.map(\.hit)
         return (hits, remembered, true)
     }
 
-    /// The doubtful cards (`CardDoubts`) that other readings of their line leave standing.
-    private func settled(_ cards: [TextHit], _ crop: LineCrop, of grey: GreyImage, besides lines: [Rect],
-                         engine: OCREngine) -> [TextHit] {
+    /// The doubtful cards (`CardDoubts`) that other readings of their line leave standing: all
+    /// but those read as digits alone that both readings refute alike.
+    private func settled(_ cards: [(hit: TextHit, digits: [Int]?)], _ crop: LineCrop, of grey: GreyImage,
+                         besides lines: [Rect], engine: OCREngine) -> [TextHit] {
         let readings = CardDoubts.otherScales(than: crop.scale).map { scale in
             reading(crop, at: scale, of: grey, besides: lines, engine: engine).words.flatMap { $0 }
         }
-        return cards.filter { card in CardDoubts.stands(readings.map { CardDoubts.verdict(on: card, by: $0) }) }
+        return cards.filter { card in
+            guard let digits = card.digits else { return true }
+            return CardDoubts.stands(readings.map { CardDoubts.verdict(on: card.hit, digits: digits, by: $0) })
+        }.map(\.hit)
     }
 
     /// The line of `crop` read at `scale` (or remembered): its lines of words, their boxes in the
