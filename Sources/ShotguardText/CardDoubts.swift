@@ -52,7 +52,7 @@ enum CardDoubts {
     /// can be settled (one read from letters or marks, `2$91 3583 …`, may be an IBAN's start
     /// OCR misread, and stands).
     static func digits(of hit: TextHit, in words: [TextWord]) -> [Int]? {
-        let pieces = groups(inside: hit, of: words)
+        let pieces = groups(of: wordsInside(hit, of: words))
         guard !pieces.isEmpty, pieces.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
         let digits = pieces.flatMap { $0.map(\.digitValue) }
         return CardMatcher.digitCount.contains(digits.count) ? digits : nil
@@ -61,10 +61,10 @@ enum CardDoubts {
     /// What `reading` (the words of the line read at another scale, boxes in the image's
     /// coordinates) says of the card `hit` covers, whose digits are `card`.
     static func verdict(on hit: TextHit, digits card: [Int], by reading: [TextWord]) -> Verdict {
-        let inside = reading.filter { covers(hit, $0.rect) }.sorted { $0.rect.x < $1.rect.x }
+        let inside = wordsInside(hit, of: reading)
         guard !inside.isEmpty else { return .unclear }
         if !LineMatcher.matches(inside, rules: [TextRule(kind: .card, line: 0)]).isEmpty { return .confirms }
-        let pieces = groups(inside: hit, of: inside)
+        let pieces = groups(of: inside)
         // Digits read as letters in most of a group ("2254 BB5B 5652 2167") make no group for
         // the matcher, but are a card all the same when they pass its check.
         let folded = pieces.flatMap { $0.compactMap { LookAlikes.digit($0)?.digitValue } }
@@ -101,14 +101,16 @@ enum CardDoubts {
         scale > 1 ? [scale - 1, scale + 1] : [scale + 1, scale + 2]
     }
 
-    /// The words inside the hit, each split at the marks cards are printed with (`-`, `.`, a
-    /// no-break or thin space), as pieces of scalars; empty pieces left out.
-    private static func groups(inside hit: TextHit, of words: [TextWord]) -> [[Unicode.Scalar]] {
-        let marks: Set<Unicode.Scalar> = ["-", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", ".", "\u{00B7}",
-                                          "\u{00A0}", "\u{2009}", "\u{202F}"]
-        return words.filter { covers(hit, $0.rect) }.sorted { $0.rect.x < $1.rect.x }.flatMap { word in
-            Array(word.text.unicodeScalars).split { marks.contains($0) }.map(Array.init)
-        }
+    /// The words of `words` inside the hit, left to right.
+    private static func wordsInside(_ hit: TextHit, of words: [TextWord]) -> [TextWord] {
+        words.filter { covers(hit, $0.rect) }.sorted { $0.rect.x < $1.rect.x }
+    }
+
+    /// `words` split at the marks and spaces cards are printed with, as pieces of scalars; empty
+    /// pieces left out.
+    private static func groups(of words: [TextWord]) -> [[Unicode.Scalar]] {
+        let separators = CardMatcher.separatorMarks.union(CardMatcher.separatorSpaces)
+        return words.flatMap { word in Array(word.text.unicodeScalars).split { separators.contains($0) }.map(Array.init) }
     }
 
     /// Whether a word's box belongs to the hit: its centre is inside the hit's box (which holds

@@ -127,11 +127,15 @@ enum CardMatcher {
         return runs
     }
 
+    /// The marks cards are printed with between groups: dashes and dots.
+    static let separatorMarks: Set<Unicode.Scalar> = ["-", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", ".", "\u{00B7}"]
+    /// The spaces cards are printed with between groups: a plain, no-break or thin one.
+    static let separatorSpaces: Set<Unicode.Scalar> = [" ", "\u{00A0}", "\u{2009}", "\u{202F}"]
+
     /// One space (a no-break or thin one too), one dash or dot, or one dash or dot with a space
     /// on either side or both (OCR spaces them).
     private static func isSeparator(_ between: ArraySlice<Unicode.Scalar>) -> Bool {
-        let marks: Set<Unicode.Scalar> = ["-", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", ".", "\u{00B7}"]
-        let spaces: Set<Unicode.Scalar> = [" ", "\u{00A0}", "\u{2009}", "\u{202F}"]
+        let marks = separatorMarks, spaces = separatorSpaces
         let trimmed = between.drop { spaces.contains($0) }.reversed().drop { spaces.contains($0) }
         let spaceCount = between.count - trimmed.count
         switch trimmed.count {
