@@ -251,4 +251,55 @@ final class CaptureTrackerTests: XCTestCase {
         _ = other.examined(photo, .left(reason: "not found on the screen"), at: Fixture.at(0.2))
         XCTAssertTrue(other.event?.hasCountedSignal ?? false, "scrot's read still counts")
     }
+
+    /// `xwd -root > x.xwd` on a loaded machine: the file closes and is examined before the
+    /// agent hears of xwd's read, and is left for want of a read; the follower then finds xwd
+    /// wrote it. It is examined again, with that read, once. Regression: the read was dropped
+    /// as "already seen" and the screenshot stayed unredacted.
+    func testAFileLeftForWantOfAReadIsJudgedAgainWhenItsWritersReadComes() throws {
+        var tracker = CaptureTracker()
+        let shot = Fixture.file("x.xwd", naming: .weak)
+        _ = tracker.receive(.image(shot), at: Fixture.at(0), snapshot: take(at: 0))
+        let first = try XCTUnwrap(tracker.next(at: Fixture.at(0)))
+        XCTAssertNil(first.evidence.screenRead)
+        _ = tracker.examined(first, .left(reason: "no program read the screen for it"), at: Fixture.at(0.1))
+        XCTAssertNil(tracker.next(at: Fixture.at(0.1)))
+
+        var written = Evidence()
+        written.screenRead = (Fixture.read(by: "xwd", at: 0.05), .writer)
+        let withRead = Fixture.file("x.xwd", naming: .weak, evidence: written, at: 0.2)
+        XCTAssertEqual(tracker.receive(.image(withRead), at: Fixture.at(0.2), snapshot: take(at: 0.2)),
+                       [.judgedAgain(name: "/shots/x.xwd", program: "xwd"), .taken(name: "/shots/x.xwd", naming: .weak)])
+        let again = try XCTUnwrap(tracker.next(at: Fixture.at(0.2)))
+        XCTAssertEqual(again.key, shot.key)
+        XCTAssertEqual(again.evidence.screenRead?.link, .writer, "it carries the read")
+        XCTAssertTrue(tracker.event?.hasCountedSignal ?? false, "it counts for the event again")
+
+        // Left once more, with the read: no third look, whatever comes.
+        _ = tracker.examined(again, .left(reason: "not found on the screen"), at: Fixture.at(0.4))
+        XCTAssertEqual(tracker.receive(.image(withRead), at: Fixture.at(0.5), snapshot: take(at: 0.5)),
+                       [.ignored(name: "/shots/x.xwd", why: .alreadySeen)])
+        XCTAssertNil(tracker.next(at: Fixture.at(0.5)))
+    }
+
+    /// Only a read learnt after a file was left for want of one brings it back: a file placed,
+    /// one left with its read, and one signalled again without a read stay as they were judged.
+    func testOnlyAReadLearntAfterAFileWasLeftWithoutOneBringsItBack() throws {
+        var written = Evidence()
+        written.screenRead = (Fixture.read(by: "xwd", at: 0), .writer)
+        let cases: [(name: String, evidence: Evidence, outcome: ExaminationOutcome, again: Evidence)] = [
+            ("placed.png", .none, .screenshotUnplaced(reason: "set aside"), written),
+            ("left-with-read.png", written, .left(reason: "not found on the screen"), written),
+            ("left-again-without.png", .none, .left(reason: "no program read the screen for it"), .none),
+        ]
+        for item in cases {
+            var tracker = CaptureTracker()
+            _ = tracker.receive(.image(Fixture.file(item.name, evidence: item.evidence)), at: Fixture.at(0), snapshot: take(at: 0))
+            _ = tracker.examined(try XCTUnwrap(tracker.next(at: Fixture.at(0))), item.outcome, at: Fixture.at(0.1))
+            XCTAssertEqual(tracker.receive(.image(Fixture.file(item.name, evidence: item.again)), at: Fixture.at(0.2),
+                                           snapshot: take(at: 0.2)),
+                           [.ignored(name: "/shots/\(item.name)", why: .alreadySeen)], item.name)
+            XCTAssertNil(tracker.next(at: Fixture.at(0.2)), item.name)
+        }
+    }
 }

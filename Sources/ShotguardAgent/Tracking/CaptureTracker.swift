@@ -151,8 +151,19 @@ struct CaptureTracker {
                 event?.count(.image(key: candidate.key), at: now.monotonic)
                 event?.hasRealImage = true
             }
+            // Examined already and left for want of a read: that read is known now (the
+            // follower learnt the writer after the file closed), so it is judged again, once.
+            else if let read = candidate.evidence.screenRead?.read, recent.contains(candidate.key, as: .leftUnread, at: now.monotonic) {
+                recent.forget(candidate.key, as: .leftUnread)
+                return [.judgedAgain(name: candidate.name, program: read.program)] + take(candidate, at: now, snapshot: snapshot)
+            }
             return [.ignored(name: candidate.name, why: .alreadySeen)]
         }
+        return take(candidate, at: now, snapshot: snapshot)
+    }
+
+    /// Takes `candidate` in: its signal joins the event (opening one), and it waits its turn.
+    private mutating func take(_ candidate: Candidate, at now: Moment, snapshot: Snapshotter) -> [TrackerNote] {
         recent.note(candidate.key, as: .handled, at: now.monotonic)
         var record = SignalRecord(kind: candidate.source == .file ? .file : .clipboard, time: now.wall,
                                   detail: candidate.path?.description ?? candidate.clipboard?.owner.description ?? "")
@@ -231,6 +242,9 @@ struct CaptureTracker {
             return []
         case .left(let reason):
             if candidate.naming == .weak { event?.weakExamined += 1 }
+            if candidate.source == .file, candidate.evidence.screenRead == nil {
+                recent.note(candidate.key, as: .leftUnread, at: now.monotonic)
+            }
             // Counted by its name or evidence, it was no screenshot: the event no longer counts
             // for it (no fallback report for a photo copied into a Screenshots folder).
             event?.uncount(.image(key: candidate.key))

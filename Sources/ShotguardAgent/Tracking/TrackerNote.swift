@@ -34,6 +34,9 @@ enum TrackerNote: Equatable, Sendable {
     /// An image became a candidate to examine.
     case taken(name: String, naming: Naming)
     case ignored(name: String, why: IgnoreReason)
+    /// A file left as it was for want of a read is taken again: `program`'s read, learnt after,
+    /// ties it to a capture.
+    case judgedAgain(name: String, program: String)
     /// Its pixels are those of a screenshot handled just now: no second report.
     case repeated(name: String)
     /// Not a screenshot, or nothing to do with it: left exactly as it was.
@@ -61,6 +64,8 @@ enum TrackerNote: Equatable, Sendable {
             case .paused: reason = "protection is paused"
             }
             return "ignored \(name): \(reason)"
+        case .judgedAgain(let name, let program):
+            return "\(name) is examined again: \(program) read the screen for it, learnt after it was left as it was"
         case .repeated(let name):
             return "\(name) shows a screenshot already handled: no second report"
         case .left(let name, let reason):
@@ -83,6 +88,8 @@ enum TrackerNote: Equatable, Sendable {
             return ("taken", [("name", .string(name)), ("naming", .string(naming.rawValue))])
         case .ignored(let name, let why):
             return ("ignored", [("name", .string(name)), ("why", .string(why.rawValue))])
+        case .judgedAgain(let name, let program):
+            return ("judged-again", [("name", .string(name)), ("program", .string(program))])
         case .repeated(let name):
             return ("repeat", [("name", .string(name))])
         case .gaveUp(let name):
