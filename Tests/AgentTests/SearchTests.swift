@@ -112,6 +112,42 @@ import ShotguardScreen
         #expect(result.search == .overBudget)
     }
 
+    /// `maim -g 300x200+500+300` inside a flat window with a bar in its corner, the cursor
+    /// drawn into it: the rows with most changes all cross the cursor (found nowhere on the
+    /// screen), and each row of the bar is the same at forty heights. Where the bar ends pins
+    /// it. Regression: it was "not found on the screen" and left unredacted.
+    @Test(arguments: [(cursor: true, lossy: false), (cursor: false, lossy: false), (cursor: true, lossy: true),
+                      (cursor: false, lossy: true)])
+    func aCropOfAFlatWindowIsPlacedByWhereItsBarEnds(cursor: Bool, lossy: Bool) throws {
+        var screen = PixelBuffer(width: 1280, height: 800, fill: 0xFF30_60A0)
+        screen.fillRect(Rect(x: 440, y: 257, width: 400, height: 300), colour: 0xD04040)
+        screen.fillRect(Rect(x: 460, y: 277, width: 200, height: 40), colour: 0xFFFFFF)
+        let region = Rect(x: 500, y: 300, width: 300, height: 200)
+        var image = screen.cropped(to: region)
+        if cursor { SyntheticScreen.drawCursor(&image, x: 140, y: 100) }
+        let context = ScreenContext(width: 1280, height: 800, windows: [])
+        let result: (alignment: Alignment?, search: SearchResult?)
+        if lossy {
+            let jpeg = try SyntheticScreen.throughJPEG(image)
+            result = Aligner.locate(jpeg.image, root: screen, context: context, verify: true, tolerance: .forImage(jpeg), budget: roomy)
+        } else {
+            result = Aligner.locate(image, root: screen, context: context, verify: true, budget: roomy)
+        }
+        #expect(result.alignment?.rect == region, "\(String(describing: result.search))")
+    }
+
+    /// The same crop taken from the flat part alone: it fits at many places, and is refused.
+    @Test func aCropOfTheFlatPartAloneIsNotPlaced() {
+        var screen = PixelBuffer(width: 1280, height: 800, fill: 0xFF30_60A0)
+        screen.fillRect(Rect(x: 440, y: 257, width: 400, height: 300), colour: 0xD04040)
+        screen.fillRect(Rect(x: 460, y: 277, width: 200, height: 40), colour: 0xFFFFFF)
+        var image = screen.cropped(to: Rect(x: 500, y: 340, width: 300, height: 200))
+        SyntheticScreen.drawCursor(&image, x: 140, y: 100)
+        let result = Aligner.locate(image, root: screen, context: ScreenContext(width: 1280, height: 800, windows: []), verify: true,
+                                    budget: roomy)
+        #expect(result.alignment == nil)
+    }
+
     @Test func aTooSmallImageIsIndistinct() {
         let tiny = root.cropped(to: Rect(x: 100, y: 100, width: 10, height: 6))
         let result = Aligner.locate(tiny, root: root, context: context, verify: true, budget: roomy)

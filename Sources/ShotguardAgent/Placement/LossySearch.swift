@@ -18,6 +18,21 @@ enum LossySearch {
         let anchors = self.anchors(image)
         guard !anchors.isEmpty else { return .indistinct }
         let table = SummedBrightness(root)
+        let strict = search(image, root: root, table: table, anchors: anchors, missing: 0, tolerance: tolerance, budget: &budget)
+        guard strict == .notFound else { return strict }
+        // The most distinctive blocks may be the cursor's, drawn into the image and on no
+        // screen: a place where all but the blocks of one cursor fit is tried too.
+        return search(image, root: root, table: table, anchors: anchors, missing: cursorAnchors, tolerance: tolerance, budget: &budget)
+    }
+
+    /// Anchors a cursor may spoil: two blocks next to each other (it is 12×19 pixels, or twice
+    /// that on a large screen, and the anchors are spread over the image).
+    static let cursorAnchors = 2
+
+    /// The search with `missing` anchors allowed off, when they are within a cursor's reach of
+    /// each other.
+    private static func search(_ image: PixelBuffer, root: PixelBuffer, table: SummedBrightness, anchors: [Anchor], missing: Int,
+                               tolerance: MatchTolerance, budget: inout RunningBudget) -> SearchResult {
         let slack = UInt32(meanTolerance * blockSize * blockSize)
         // Positions next to the right one pass the block means too (moving a block by a pixel
         // changes its mean little), so passing positions are grouped into places a few pixels
@@ -28,11 +43,21 @@ enum LossySearch {
             for x in 0...(root.width - image.width) {
                 var error: UInt32 = 0
                 var fits = true
+                var off: (first: Anchor?, count: Int) = (nil, 0)
                 for anchor in anchors {
                     let sum = table.blockSum(x: x + anchor.x, y: y + anchor.y, size: blockSize)
-                    let off = sum > anchor.sum ? sum - anchor.sum : anchor.sum - sum
-                    if off > slack { fits = false; break }
-                    error += off
+                    let difference = sum > anchor.sum ? sum - anchor.sum : anchor.sum - sum
+                    if difference > slack {
+                        off.count += 1
+                        if off.count > missing { fits = false; break }
+                        if let first = off.first, abs(first.x - anchor.x) > cursorReach || abs(first.y - anchor.y) > cursorReach {
+                            fits = false
+                            break
+                        }
+                        if off.first == nil { off.first = anchor }
+                        continue
+                    }
+                    error += difference
                 }
                 guard fits else { continue }
                 if let index = places.firstIndex(where: { abs($0.x - x) <= placeRadius && abs($0.y - y) <= placeRadius }) {
@@ -57,6 +82,9 @@ enum LossySearch {
         if found.count > 1 { return .ambiguous }
         return found.first.map(SearchResult.found) ?? .notFound
     }
+
+    /// How far apart two anchors spoilt by one cursor may be, each way.
+    static let cursorReach = 3 * blockSize
 
     /// How far apart (in pixels, each way) positions may be and still count as one place.
     static let placeRadius = 3
