@@ -302,4 +302,53 @@ final class CaptureTrackerTests: XCTestCase {
             XCTAssertNil(tracker.next(at: Fixture.at(0.2)), item.name)
         }
     }
+
+    /// `maim -g 300x200+500+300 f.png` on a loaded machine: the file closed and was examined
+    /// before the agent heard maim's read, which the X server could not name (maim had gone),
+    /// so nothing follows it to the file. The read, heard a moment later, has the file placed
+    /// again (where a file placed on the read's rectangle is its); a read of nothing protected,
+    /// or one heard long after the file was left, changes nothing; a file is examined three times at most.
+    func testAReadHeardAfterAFileWasLeftHasItExaminedAgain() throws {
+        var tracker = CaptureTracker()
+        let area = Rect(x: 5, y: 5, width: 40, height: 30)
+        let crop = Fixture.file("crop.png", naming: .weak, at: 0)
+        _ = tracker.receive(.image(crop), at: Fixture.at(0), snapshot: take(at: 0))
+        _ = tracker.examined(try XCTUnwrap(tracker.next(at: Fixture.at(0))), .left(reason: "not found on the screen"),
+                             at: Fixture.at(0.05))
+
+        let nothingProtected = Fixture.read(by: "client 0x1200000", area: area, at: 0.1, protected: [])
+        XCTAssertFalse(tracker.receive(.screenRead(nothingProtected), at: Fixture.at(0.1), snapshot: take(at: 0.1))
+            .contains(.judgedAgain(name: "/shots/crop.png", program: "client 0x1200000")))
+        XCTAssertNil(tracker.next(at: Fixture.at(0.1)), "a read of nothing protected is no reason")
+
+        let read = Fixture.read(by: "client 0x1200000", area: area, at: 0.12)
+        let notes = tracker.receive(.screenRead(read), at: Fixture.at(0.12), snapshot: take(at: 0.12))
+        XCTAssertEqual(Array(notes.suffix(2)), [.judgedAgain(name: "/shots/crop.png", program: "client 0x1200000"),
+                                                .taken(name: "/shots/crop.png", naming: .weak)])
+        var again = try XCTUnwrap(tracker.next(at: Fixture.at(0.12)))
+        XCTAssertEqual(again.key, crop.key)
+        XCTAssertNil(again.evidence.screenRead, "nothing ties it yet: its placement may")
+        XCTAssertNil(tracker.next(at: Fixture.at(0.12)))
+
+        // Left again: a second read brings it back once more, a third does not.
+        for (index, seconds) in [0.2, 0.3].enumerated() {
+            _ = tracker.examined(again, .left(reason: "not found on the screen"), at: Fixture.at(seconds))
+            _ = tracker.receive(.screenRead(Fixture.read(by: "xwd", area: area, at: seconds + 0.01)), at: Fixture.at(seconds + 0.01),
+                                snapshot: take(at: seconds + 0.01))
+            if index == 0 {
+                again = try XCTUnwrap(tracker.next(at: Fixture.at(seconds + 0.01)))
+                XCTAssertEqual(again.judgements, 2)
+            } else {
+                XCTAssertNil(tracker.next(at: Fixture.at(seconds + 0.01)), "examined three times: it stays as it is")
+            }
+        }
+
+        // A read heard long after the file was left is not looked for in it.
+        var later = CaptureTracker()
+        _ = later.receive(.image(Fixture.file("old.png", naming: .weak, at: 10)), at: Fixture.at(10), snapshot: take(at: 10))
+        _ = later.examined(try XCTUnwrap(later.next(at: Fixture.at(10))), .left(reason: "not found on the screen"), at: Fixture.at(10.1))
+        let late = 10.1 + LeftUnreadFiles.lifetime
+        _ = later.receive(.screenRead(Fixture.read(by: "xwd", area: area, at: late)), at: Fixture.at(late), snapshot: take(at: late))
+        XCTAssertNil(later.next(at: Fixture.at(late)))
+    }
 }

@@ -21,13 +21,13 @@ enum LossySearch {
         let strict = search(image, root: root, table: table, anchors: anchors, missing: 0, tolerance: tolerance, budget: &budget)
         guard strict == .notFound else { return strict }
         // The most distinctive blocks may be the cursor's, drawn into the image and on no
-        // screen: a place where all but the blocks of one cursor fit is tried too.
+        // screen: a place where all but the blocks under one cursor fit is tried too.
         return search(image, root: root, table: table, anchors: anchors, missing: cursorAnchors, tolerance: tolerance, budget: &budget)
     }
 
-    /// Anchors a cursor may spoil: two blocks next to each other (it is 12×19 pixels, or twice
-    /// that on a large screen, and the anchors are spread over the image).
-    static let cursorAnchors = 2
+    /// Anchors a cursor may spoil: the blocks of a square two blocks across (an arrow of
+    /// 12×19 pixels touches four; the anchors are spread over the image).
+    static let cursorAnchors = 4
 
     /// The search with `missing` anchors allowed off, when they are within a cursor's reach of
     /// each other.

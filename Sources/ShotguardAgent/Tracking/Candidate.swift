@@ -56,6 +56,8 @@ struct Candidate: Sendable {
     var rereads = 0
     /// Looks while it was not complete yet (bounded: a writer that never finishes).
     var looks = 0
+    /// Times it was examined to the end (again when a read behind it was learnt late).
+    var judgements = 0
     /// The file held open since the agent first saw it: it is read and rewritten through this,
     /// wherever it went meanwhile (moved, renamed, in another mount namespace).
     var held: HeldFile?

@@ -54,6 +54,7 @@ struct CaptureTracker {
     private var closedSnapshots: [Double] = []
     private(set) var reads = ReadHistory()
     private var queue = CandidateQueue()
+    private var leftUnread = LeftUnreadFiles()
 
     /// A fresher screen is taken for a later signal only when the last one is older than this.
     static let snapshotInterval = 0.25
@@ -130,7 +131,13 @@ struct CaptureTracker {
             if ScreenshotPrograms.contains(read.program), Self.isScreenshotSized(read.area) {
                 event?.count(.screenRead(read.time.monotonic), at: now.monotonic)
             }
-            return said
+            // Files left a moment ago for want of a read may hold this one's pixels (heard after
+            // they closed): they are placed again, and a file placed where it read is its.
+            var again: [TrackerNote] = []
+            for left in leftUnread.take(after: read, at: now.monotonic) {
+                again += [.judgedAgain(name: left.name, program: read.program)] + take(left, at: now, snapshot: snapshot)
+            }
+            return said + again
         }
     }
 
@@ -152,10 +159,12 @@ struct CaptureTracker {
                 event?.hasRealImage = true
             }
             // Examined already and left for want of a read: that read is known now (the
-            // follower learnt the writer after the file closed), so it is judged again, once.
-            else if let read = candidate.evidence.screenRead?.read, recent.contains(candidate.key, as: .leftUnread, at: now.monotonic) {
-                recent.forget(candidate.key, as: .leftUnread)
-                return [.judgedAgain(name: candidate.name, program: read.program)] + take(candidate, at: now, snapshot: snapshot)
+            // follower learnt the writer after the file closed), so it is judged again.
+            else if let read = candidate.evidence.screenRead?.read, var left = leftUnread.take(key: candidate.key, at: now.monotonic) {
+                left.evidence.screenRead = candidate.evidence.screenRead
+                left.readScreens += candidate.readScreens
+                if let held = candidate.held { left.held = held }
+                return [.judgedAgain(name: candidate.name, program: read.program)] + take(left, at: now, snapshot: snapshot)
             }
             return [.ignored(name: candidate.name, why: .alreadySeen)]
         }
@@ -242,9 +251,9 @@ struct CaptureTracker {
             return []
         case .left(let reason):
             if candidate.naming == .weak { event?.weakExamined += 1 }
-            if candidate.source == .file, candidate.evidence.screenRead == nil {
-                recent.note(candidate.key, as: .leftUnread, at: now.monotonic)
-            }
+            var judged = candidate
+            judged.judgements += 1
+            leftUnread.note(judged, at: now.monotonic)
             // Counted by its name or evidence, it was no screenshot: the event no longer counts
             // for it (no fallback report for a photo copied into a Screenshots folder).
             event?.uncount(.image(key: candidate.key))

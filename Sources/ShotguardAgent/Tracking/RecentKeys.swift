@@ -10,9 +10,6 @@ enum RecentKind: Hashable, Sendable {
     case own
     /// The pixels of a screenshot already reported: a second copy is guarded, not reported.
     case reported
-    /// A file examined with no read tied to it and left as it was: its writer's read, learnt
-    /// after, has it examined again.
-    case leftUnread
 }
 
 /// Keys with the moment they were noted and how long they stay; expired keys are dropped as
@@ -29,8 +26,6 @@ struct RecentKeys {
         case .handled: return 5
         case .own: return 60
         case .reported: return 5
-        // As long as `handled`: after that, a file signalled again is taken in afresh anyway.
-        case .leftUnread: return lifetime(of: .handled)
         }
     }
 
@@ -41,9 +36,6 @@ struct RecentKeys {
         entries[Self.scoped(key, kind)] = Entry(kind: kind, until: now + Self.lifetime(of: kind))
         if entries.count > capacity { prune(at: now) }
     }
-
-    /// Forgets `key` as `kind`.
-    mutating func forget(_ key: String, as kind: RecentKind) { entries[Self.scoped(key, kind)] = nil }
 
     /// Whether `key` was noted as `kind` and has not expired at `now`.
     func contains(_ key: String, as kind: RecentKind, at now: Double) -> Bool {
@@ -69,7 +61,6 @@ struct RecentKeys {
         case .handled: return "h:" + key
         case .own: return "o:" + key
         case .reported: return "r:" + key
-        case .leftUnread: return "l:" + key
         }
     }
 }
