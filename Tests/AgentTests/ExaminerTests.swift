@@ -94,4 +94,69 @@ import ShotguardScreen
         #expect(examine(photo, naming: .strong, sensing: true).action == .leave)
         #expect(examine(photo, naming: .strong, sensing: false).action == .setAside, "without sensing, the name decides")
     }
+
+    /// The screen made `step` times smaller by a triangle filter twice as wide as a step
+    /// (ImageMagick's kind of resize; the agent averages each step's pixels alone).
+    private func triangleShrink(_ screen: PixelBuffer, step: Int) -> PixelBuffer {
+        var small = PixelBuffer(width: screen.width / step, height: screen.height / step)
+        for y in 0..<small.height {
+            for x in 0..<small.width {
+                var sums = [0, 0, 0], total = 0
+                let (centreX, centreY) = (x * step + step / 2, y * step + step / 2)
+                for sourceY in max(0, centreY - step)..<min(screen.height, centreY + step) {
+                    for sourceX in max(0, centreX - step)..<min(screen.width, centreX + step) {
+                        let weight = (step - abs(sourceX - centreX)) * (step - abs(sourceY - centreY))
+                        let pixel = screen[sourceX, sourceY]
+                        for channel in 0..<3 { sums[channel] += weight * Int(pixel >> UInt32(16 - 8 * channel) & 0xFF) }
+                        total += weight
+                    }
+                }
+                small[x, y] = 0xFF00_0000 | UInt32(sums[0] / total) << 16 | UInt32(sums[1] / total) << 8 | UInt32(sums[2] / total)
+            }
+        }
+        return small
+    }
+
+    /// `scrot -t 25`'s thumbnail and a screenshot through `convert -resize 50%`: the whole screen
+    /// made smaller, by a filter that is not the agent's. Placed as the screen made small,
+    /// redacted over the vault made as small and a few pixels more, with its writer's read.
+    @Test(arguments: [2, 4])
+    func aSmallerCopyOfTheScreenIsCoveredWhereTheRulesAreMadeAsSmall(step: Int) throws {
+        let small = triangleShrink(Self.screen, step: step)
+        var written = Evidence()
+        written.screenRead = (ScreenReadRecord(request: "GetImage", program: "scrot", pid: 7, area: Self.screen.bounds,
+                                               time: Moment(monotonic: 9.9, wall: 1_799_999_999.9), client: 1,
+                                               protected: [RegionHit(line: 1, fill: .black, rect: Self.vault.frame, windowID: 9)]),
+                              .writer)
+        let examination = examine(small, naming: .weak, evidence: written)
+        guard case .placed(let alignment, _) = examination.place else { Issue.record("unplaced: \(examination.place)"); return }
+        #expect(alignment.method == .scaled)
+        #expect(alignment.rect == Self.screen.bounds)
+        #expect(examination.action == .redact)
+        let vault = Self.vault.frame
+        let margin = ScaledScreen.margin
+        #expect(examination.hits.map(\.rect) == [Rect(x: vault.x / step - margin, y: vault.y / step - margin,
+                                                      width: vault.width / step + 2 * margin, height: vault.height / step + 2 * margin)])
+        let redacted = try #require(examination.redacted)
+        for y in (vault.y / step - margin)..<(vault.maxY / step + margin) {
+            for x in (vault.x / step - margin)..<(vault.maxX / step + margin) { #expect(redacted[x, y] & 0xFF_FFFF == 0) }
+        }
+        #expect(redacted[10, 10] == small[10, 10], "the rest is as it was")
+    }
+
+    /// Pictures of the screen's shape that are not the screen: a photo, and a picture of the
+    /// desktop's own colour. Left as they were, even with a screenshot program's read beside them.
+    @Test func aPictureOfTheScreensShapeThatIsNotTheScreenIsLeft() {
+        var photo = PixelBuffer(width: 640, height: 400)
+        for y in 0..<photo.height {
+            for x in 0..<photo.width { photo[x, y] = 0xFF00_0000 | UInt32((x * 7 + y * 3) % 256) << 16 | UInt32((x ^ y) % 256) << 8 | 0x40 }
+        }
+        let flat = PixelBuffer(width: 640, height: 400, fill: Self.screen[2, 2])
+        for picture in [photo, flat] {
+            #expect(!ScaledScreen.isSmallerCopy(picture, of: Self.screen))
+            let examination = examine(picture, naming: .weak)
+            #expect(examination.action == .leave)
+            guard case .unplaced = examination.place else { Issue.record("placed"); continue }
+        }
+    }
 }

@@ -2,7 +2,9 @@
 import Foundation
 import ShotguardBase
 import ShotguardImaging
+import ShotguardScene
 import ShotguardTestSupport
+import ShotguardX11
 import XCTest
 
 /// `shotguard watch` (guard on, RECORD): each way a screenshot's pixels leave the program that
@@ -214,5 +216,55 @@ final class FollowPixelsTests: WatchDesktopTestCase {
         let watch = try agent()
         try runTool(program, arguments + [folder.at("shot.png")], display: desk.name, file: file, line: line)
         try assertRewritten(folder.at("shot.png"), by: watch, screen: screen, file: file, line: line)
+    }
+
+    /// A screenshot made smaller follows its pixels too: scrot's own thumbnail (`-t 25`,
+    /// written beside the screenshot) and a copy made a third of its size by the command scrot
+    /// runs. Each is covered over every rule's rectangle made as small; elsewhere it is the
+    /// screen made small. Regression: the thumbnail was "not found on the screen" and left
+    /// with the vault in it, the copy set aside behind a placeholder.
+    func testAScreenshotMadeSmallerIsCoveredWhereTheRulesAreMadeAsSmall() throws {
+        _ = try requireTool("scrot", package: "scrot")
+        _ = try requireTool("convert", package: "imagemagick")
+        let folder = try elsewhere()
+        // The desk's wallpaper and windows are noise, grey once made small: a poster of four
+        // colours gives the screen the shapes a desktop has.
+        var colours = PixelBuffer(width: 360, height: 120, fill: 0xFFC0_2020)
+        colours.fillRect(Rect(x: 180, y: 0, width: 180, height: 60), colour: 0x20A040)
+        colours.fillRect(Rect(x: 0, y: 60, width: 180, height: 60), colour: 0x2040C0)
+        colours.fillRect(Rect(x: 180, y: 60, width: 180, height: 60), colour: 0xF0F0F0)
+        let poster = try PaintedWindow(display: desk.display, frame: Rect(x: 260, y: 44, width: 360, height: 120), content: colours,
+                                       instance: "poster", className: "Poster", title: "Poster")
+        defer { poster.destroy() }
+        try runTool("xdotool windowfocus --sync \(hexID(UInt(desk.notes.id)))", display: desk.name)
+        let screen = try desk.screen()
+        let watch = try agent()
+        try runTool("scrot", ["-o", "-t", "25", folder.at("shot.png"), "-e", "convert $f -resize 33% '\(folder.path)/small.png'"],
+                    display: desk.name)
+        for name in ["shot-thumb.png", "small.png"] {
+            let path = folder.at(name)
+            XCTAssertTrue(watch.waitForEvent("examined") { $0["name"] as? String == path && $0["outcome"] as? String == "placed" },
+                          "\(name) was not placed: \(watch.log)")
+            let image = try ImageCodec.decode([UInt8](try XCTUnwrap(FileManager.default.contents(atPath: path))), source: path).image
+            let scale = (Double(image.width) / Double(screen.width), Double(image.height) / Double(screen.height))
+            for (rect, fill) in try desk.expectedRedactions() {
+                let left = Int((Double(rect.x) * scale.0).rounded(.down)), top = Int((Double(rect.y) * scale.1).rounded(.down))
+                let right = min(image.width, Int((Double(rect.maxX) * scale.0).rounded(.up)))
+                let bottom = min(image.height, Int((Double(rect.maxY) * scale.1).rounded(.up)))
+                for y in top..<bottom {
+                    for x in left..<right where image[x, y] & 0xFF_FFFF != fill {
+                        return XCTFail("\(name): pixel (\(x),\(y)) is \(hex(image[x, y] & 0xFF_FFFF)), expected the fill \(hex(fill))")
+                    }
+                }
+            }
+            // Far from every rule (the middle of each of the poster's colours), it is the screen made small.
+            for (x, y) in [(350, 74), (530, 74), (350, 134), (530, 134)] {
+                let small = (x: Int(Double(x) * scale.0), y: Int(Double(y) * scale.1))
+                for channel in [16, 8, 0] as [UInt32] {
+                    let ours = Int(image[small.x, small.y] >> channel & 0xFF), theirs = Int(screen[x, y] >> channel & 0xFF)
+                    XCTAssertLessThanOrEqual(abs(ours - theirs), 8, "\(name): (\(x),\(y)) of the screen is not as it was")
+                }
+            }
+        }
     }
 }

@@ -5,7 +5,8 @@ import ShotguardScreen
 
 /// How an image was placed on the screen.
 struct Alignment {
-    enum Method: String { case screen, monitor, window, search, fallback }
+    /// `scaled`: the whole screen made smaller (`ScaledScreen`); its rectangle is the screen's.
+    enum Method: String { case screen, monitor, window, search, scaled, fallback }
 
     let method: Method
     /// The image's rectangle in screen coordinates.

@@ -69,6 +69,12 @@ enum Examiner {
 
         guard let (found, index) = Aligner.alignOnBest(input.image, screens: screens, verify: false,
                                                         tolerance: input.tolerance) else {
+            let covered = { (index: Int) in
+                ((input.rules?.hits(against: input.screens[index].context) ?? []) + input.protectedMeanwhile).map(\.rect)
+            }
+            if let index = ScaledScreen.find(input.image, screens: screens, masked: covered) {
+                return examineSmallerCopy(input, screen: index, facts: facts, notes: notes)
+            }
             return unplaced("was not found on the screen as it was at \(isoTime(input.screens[0].time.wall))")
         }
         let snapshot = input.screens[index]
@@ -131,6 +137,41 @@ enum Examiner {
         facts.evidence = evidence
         return Examination(place: .placed(alignment, screen: index), hits: placedHits, redacted: redacted, evidence: evidence,
                            judgment: GuardPolicy.judge(facts), action: GuardPolicy.action(facts), notes: notes, facts: facts)
+    }
+
+    /// An image that is the whole screen made smaller (`ScaledScreen`): covered over what the
+    /// rules protected on that screen and meanwhile, each rectangle made as small. Its text
+    /// cannot be read against the screen's, so with text rules it is set aside.
+    private static func examineSmallerCopy(_ input: ExaminationInput, screen index: Int, facts: PolicyFacts,
+                                           notes: [String]) -> Examination {
+        let snapshot = input.screens[index]
+        let screen = snapshot.root.bounds
+        var facts = facts
+        var evidence = input.evidence
+        if evidence.screenRead == nil, let read = input.reads.read(covering: screen, at: input.now) {
+            evidence.screenRead = (read, .area)
+        }
+        // Its pixels cannot be told apart from the screen's finely enough to know what moved:
+        // what was protected at any moment since the read is covered too.
+        var seen = Set<String>()
+        let hits = ((input.rules?.hits(against: snapshot.context) ?? []) + input.protectedMeanwhile)
+            .filter { seen.insert("\($0.rect) \($0.fill)").inserted }
+        var redacted = input.image
+        redacted.hasAlpha = false
+        let placedHits = redacted.redact(ScaledScreen.scaled(hits, screen: screen, image: input.image.bounds), origin: input.image.bounds)
+        facts.placement = .matched
+        facts.hitsInImage = placedHits.count
+        facts.evidence = evidence
+        let judgment = GuardPolicy.judge(facts)
+        let notes = notes + ["a smaller copy of the whole screen (\(input.image.width)x\(input.image.height) of "
+            + "\(screen.width)x\(screen.height)): each rule's rectangle is covered made as small, \(ScaledScreen.margin) pixels wider"]
+        if input.rules?.hasTextRules == true, judgment.isScreenshot {
+            return Examination(place: .unplaced(reason: "is a smaller copy of the screen, whose text cannot be checked"), hits: [],
+                               redacted: nil, evidence: evidence, judgment: judgment, action: .setAside, notes: notes, facts: facts)
+        }
+        return Examination(place: .placed(Alignment(method: .scaled, rect: screen, windowID: nil), screen: index), hits: placedHits,
+                           redacted: redacted, evidence: evidence, judgment: judgment, action: GuardPolicy.action(facts), notes: notes,
+                           facts: facts)
     }
 
     /// Whether an image that differs from the screen may still pass as placed: its differing

@@ -32,8 +32,8 @@ final class PixelFollower {
     private var named: [Int32: Set<BytePath>] = [:]
     /// The file each holder's standard output was when it read, as the sentinel saw it.
     private var outputs: [Int32: OutputFile] = [:]
-    /// Each holder's working folder and the folders it names, where an image it wrote may land
-    /// unseen.
+    /// Each holder's working folder, the folders it names and those of the images it names,
+    /// where an image it wrote may land unseen.
     private var workingFolders: [Int32: Set<BytePath>] = [:]
     /// The folders each holder named, and the folders of the files it named: where its file may
     /// have been moved or renamed (`-e 'mv $f dir/'`, `&& mv x.bin x.png`) before they were watched.
@@ -360,7 +360,9 @@ final class PixelFollower {
             // it names holds the person's own images, none of them its output.
             namedFolders[pid] = paths.folders.union(imageNames.compactMap(\.parent))
             if foreign == nil {
-                for watched in [folder].compactMap({ $0 }) + paths.folders {
+                // The folder of the image it names too: what it writes beside it (scrot -t's
+                // thumbnail, `shot-thumb.png` beside `shot.png`) is its, where its pixels are the screen's.
+                for watched in [folder].compactMap({ $0 }) + paths.folders + imageNames.compactMap(\.parent) {
                     workingFolders[pid, default: []].insert(watched)
                     watch(watched, for: pid)
                 }
