@@ -236,7 +236,7 @@ extension Agent {
         default:
             break
         }
-        say(tracker.examined(candidate, result.outcome, at: now))
+        say(tracker.examined(candidate, result.outcome, leftBecause: result.leftBecause, at: now))
         // Done with the file, unless it is looked at again or its text pass rewrites it again:
         // what waited to open it goes on and reads what guard left.
         switch result.outcome {

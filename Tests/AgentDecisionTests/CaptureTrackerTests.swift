@@ -343,6 +343,16 @@ final class CaptureTrackerTests: XCTestCase {
             }
         }
 
+        // A file that arrived well before the read (examined late) holds none of its pixels.
+        var earlier = CaptureTracker()
+        _ = earlier.receive(.image(Fixture.file("before.png", naming: .weak, at: 20)), at: Fixture.at(20), snapshot: take(at: 20))
+        _ = earlier.examined(try XCTUnwrap(earlier.next(at: Fixture.at(20))), .left(reason: "not found on the screen"),
+                             at: Fixture.at(21))
+        let afterSlack = 20 + LeftUnreadFiles.readSlack + 0.5
+        _ = earlier.receive(.screenRead(Fixture.read(by: "xwd", area: area, at: afterSlack)), at: Fixture.at(afterSlack),
+                            snapshot: take(at: afterSlack))
+        XCTAssertNil(earlier.next(at: Fixture.at(afterSlack)))
+
         // A read heard long after the file was left is not looked for in it.
         var later = CaptureTracker()
         _ = later.receive(.image(Fixture.file("old.png", naming: .weak, at: 10)), at: Fixture.at(10), snapshot: take(at: 10))
@@ -350,5 +360,17 @@ final class CaptureTrackerTests: XCTestCase {
         let late = 10.1 + LeftUnreadFiles.lifetime
         _ = later.receive(.screenRead(Fixture.read(by: "xwd", area: area, at: late)), at: Fixture.at(late), snapshot: take(at: late))
         XCTAssertNil(later.next(at: Fixture.at(late)))
+    }
+
+    /// A file left because it is guard's own output now, or gone, waits for no read.
+    func testAFileLeftAsGuardsOwnOrGoneWaitsForNoRead() throws {
+        for because in [LeftBecause.ownOutput, .gone] {
+            var tracker = CaptureTracker()
+            _ = tracker.receive(.image(Fixture.file("s.png", naming: .weak)), at: Fixture.at(0), snapshot: take(at: 0))
+            _ = tracker.examined(try XCTUnwrap(tracker.next(at: Fixture.at(0))), .left(reason: "\(because)"), leftBecause: because,
+                                 at: Fixture.at(0.05))
+            _ = tracker.receive(.screenRead(Fixture.read(by: "maim", at: 0.1)), at: Fixture.at(0.1), snapshot: take(at: 0.1))
+            XCTAssertNil(tracker.next(at: Fixture.at(0.1)), "\(because)")
+        }
     }
 }

@@ -20,6 +20,9 @@ final class BytePathTests: XCTestCase {
         XCTAssertEqual(BytePath("/").appending("home"), "/home")
         XCTAssertTrue(path.isInside("/home/u"))
         XCTAssertFalse(BytePath("/home/u2/x").isInside("/home/u"))
+        XCTAssertEqual(path.withoutExtension, "/home/u/shot")
+        XCTAssertEqual(BytePath("/home/u.d/shot").withoutExtension, "/home/u.d/shot", "a dot in a folder's name is no extension")
+        XCTAssertEqual(BytePath("/home/u/.hidden").withoutExtension, "/home/u/.hidden")
     }
 }
 

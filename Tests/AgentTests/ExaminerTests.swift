@@ -159,4 +159,13 @@ import ShotguardScreen
             guard case .unplaced = examination.place else { Issue.record("placed"); continue }
         }
     }
+
+    /// A smaller copy of the screen that nothing ties to a read of it (a photo shown full
+    /// screen and saved smaller looks the same): not taken for the screen's, left as it was.
+    @Test func aSmallerCopyWithNoReadTiedToItIsNotTakenForTheScreens() {
+        let small = triangleShrink(Self.screen, step: 2)
+        let examination = examine(small, naming: .weak)
+        #expect(examination.action == .leave)
+        guard case .unplaced = examination.place else { Issue.record("placed: \(examination.place)"); return }
+    }
 }

@@ -81,13 +81,13 @@ final class CaptureMomentTests: WatchDesktopTestCase {
 
     /// Regression: two files set aside in one event got the same quarantine ID; the second
     /// entry could not be completed and its file vanished from every list. scrot's command
-    /// writes two scaled copies (which cannot be placed, so they are set aside) in one event:
+    /// writes two scaled, mirrored copies (which cannot be placed, so they are set aside) in one event:
     /// both are listed, each under its own ID, and both restore.
     func testTwoFilesSetAsideInOneEventAreBothListedAndRestorable() throws {
         let watch = try agent()
         let first = shots + "/Screenshot-small-1.png", second = shots + "/Screenshot-small-2.png"
-        try runTool("cd '\(sandbox.path("made"))' && scrot -o full.png -e 'convert $f -resize 90% \(first) && "
-                        + "convert $f -resize 80% \(second)'", display: desk.name)
+        try runTool("cd '\(sandbox.path("made"))' && scrot -o full.png -e 'convert $f -resize 90% -flop \(first) && "
+                        + "convert $f -resize 80% -flop \(second)'", display: desk.name)
         for path in [first, second] {
             XCTAssertTrue(watch.waitForEvent("examined", seconds: 20) { $0["name"] as? String == path && $0["file"] as? String == "quarantined" },
                           "\(path): \(watch.log)")

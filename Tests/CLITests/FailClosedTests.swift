@@ -141,7 +141,7 @@ final class FailClosedTests: WatchDesktopTestCase {
     }
 
     /// The state folder (where the quarantine lives) is a full file system, and a screenshot must
-    /// be set aside (scaled, it cannot be placed): nothing can be moved there, so the screenshot
+    /// be set aside (scaled and mirrored, it cannot be placed): nothing can be moved there, so the screenshot
     /// is made unreadable (mode 0) where it is, and an error names the state folder's error.
     func testAFullStateFolderLeavesTheScreenshotUnreadable() throws {
         let state = sandbox.path("state")
@@ -150,7 +150,7 @@ final class FailClosedTests: WatchDesktopTestCase {
         let watch = try agent(environment: ["XDG_STATE_HOME": state])
         try fill(state)
         let path = shots + "/Screenshot-scaled.png"
-        try runTool("cd '\(sandbox.path("made"))' && scrot - | /usr/bin/convert - -resize 50% '\(path)'", display: desk.name)
+        try runTool("cd '\(sandbox.path("made"))' && scrot - | /usr/bin/convert - -resize 50% -flop '\(path)'", display: desk.name)
         XCTAssertNotNil(watch.waitForExamined(path) { $0["file"] as? String == "unreadable" }, watch.log)
         let line = logLine(watch, containing: "guard: \(path) could not be redacted nor moved aside")
         print("fail closed, full state folder: \(line)")

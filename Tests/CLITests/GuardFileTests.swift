@@ -92,12 +92,14 @@ final class GuardFileTests: WatchDesktopTestCase {
         XCTAssertEqual(try fileBytes(shot.path), shot.bytes, "the file is left as the tool wrote it")
     }
 
-    func testAScaledScreenshotIsQuarantinedAndCanBeRestored() throws {
+    /// Scaled and mirrored (a copy made smaller alone is placed as the screen made small), a
+    /// screenshot cannot be placed: it is set aside, and restores.
+    func testAScaledAndMirroredScreenshotIsQuarantinedAndCanBeRestored() throws {
         let screen = try desk.screen()
         let watch = try agent()
         let full = sandbox.path("made/full.png")
         let shot = try screenshot("screenshot-scaled.png",
-                                  "scrot -o '\(full)' && /usr/bin/convert '\(full)' -resize 50% '\(sandbox.path("made/screenshot-scaled.png"))'")
+                                  "scrot -o '\(full)' && /usr/bin/convert '\(full)' -resize 50% -flop '\(sandbox.path("made/screenshot-scaled.png"))'")
         XCTAssertTrue(watch.waitForEvent("examined") { $0["file"] as? String == "quarantined" && $0["quarantine"] is String }, watch.log)
         let report = try XCTUnwrap(watch.nextReport(), watch.log)
         let guardObject = try XCTUnwrap(report.json["guard"] as? [String: Any])

@@ -95,7 +95,9 @@ final class CandidateHandler {
     static let recentReadWindow = 10.0
 
     func handle(_ candidate: Candidate, in context: Context) -> HandlingResult {
-        var evidence = candidate.evidence.merged(with: context.event.evidence)
+        // Examined again for a read learnt late, it is judged by what ties it to that read alone:
+        // the event it joins now (a tool window, the shield's key a moment later) is not its.
+        var evidence = candidate.judgements > 0 ? candidate.evidence : candidate.evidence.merged(with: context.event.evidence)
         if candidate.naming == .strong, evidence.screenRead == nil,
            let read = context.reads.screenshotRead(before: candidate.arrived, within: Self.recentReadWindow) {
             evidence.screenRead = (read, .recent)

@@ -11,3 +11,9 @@ enum LeftBecause: String, Sendable {
     /// Examined, and no screenshot of this screen (or not one guard has to act on).
     case notScreenshot = "not-screenshot"
 }
+
+extension LeftBecause {
+    /// Whether a read learnt later may make a screenshot of what was left: not of guard's own
+    /// output, nor of a file gone.
+    var aReadMayChangeIt: Bool { self == .noScreenRead || self == .notScreenshot }
+}

@@ -51,9 +51,7 @@ enum ExactSearch {
         let step = max(1, image.height / 64)
         image.pixels.withUnsafeBufferPointer { pixels in
             let width = image.width
-            func differsFromNext(_ row: Int) -> Bool {
-                row + 1 < image.height && memcmp(pixels.baseAddress! + row * width, pixels.baseAddress! + (row + 1) * width, width * 4) != 0
-            }
+            func differsFromNext(_ row: Int) -> Bool { row + 1 < image.height && rowsDiffer(row, row + 1, in: image) }
             for first in stride(from: 0, to: image.height, by: step) {
                 // The first row of each step's band that differs from the next, else the band's first.
                 let band = first..<min(image.height, first + step)
@@ -75,12 +73,14 @@ enum ExactSearch {
     /// The nearest row below `row` that differs from it, else the nearest above; nil when every
     /// row is the same.
     static func partnerRow(of row: Int, in image: PixelBuffer) -> Int? {
+        let differs = { (other: Int) in rowsDiffer(row, other, in: image) }
+        return (row + 1..<image.height).first(where: differs) ?? (0..<row).reversed().first(where: differs)
+    }
+
+    /// Whether two rows of `image` differ anywhere.
+    private static func rowsDiffer(_ one: Int, _ other: Int, in image: PixelBuffer) -> Bool {
         image.pixels.withUnsafeBufferPointer { pixels in
-            let width = image.width
-            let differs = { (other: Int) in
-                memcmp(pixels.baseAddress! + row * width, pixels.baseAddress! + other * width, width * 4) != 0
-            }
-            return (row + 1..<image.height).first(where: differs) ?? (0..<row).reversed().first(where: differs)
+            memcmp(pixels.baseAddress! + one * image.width, pixels.baseAddress! + other * image.width, image.width * 4) != 0
         }
     }
 

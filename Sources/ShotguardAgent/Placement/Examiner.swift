@@ -69,11 +69,13 @@ enum Examiner {
 
         guard let (found, index) = Aligner.alignOnBest(input.image, screens: screens, verify: false,
                                                         tolerance: input.tolerance) else {
-            let covered = { (index: Int) in
-                ((input.rules?.hits(against: input.screens[index].context) ?? []) + input.protectedMeanwhile).map(\.rect)
-            }
-            if let index = ScaledScreen.find(input.image, screens: screens, masked: covered) {
-                return examineSmallerCopy(input, screen: index, facts: facts, notes: notes)
+            // A smaller copy is taken for the screen's only when its writer is known to hold the
+            // screen's pixels: a photo shown full screen, saved smaller, matches as well.
+            if let (read, link) = evidence.screenRead, read.holdsProtectedPixels, ScaledScreen.links.contains(link) {
+                let covered = { (index: Int) in protectedOnScreen(input, index) }
+                if let index = ScaledScreen.find(input.image, screens: screens, masked: { covered($0).map(\.rect) }) {
+                    return examineSmallerCopy(input, screen: index, covered: covered(index), facts: facts, notes: notes)
+                }
             }
             return unplaced("was not found on the screen as it was at \(isoTime(input.screens[0].time.wall))")
         }
@@ -142,20 +144,11 @@ enum Examiner {
     /// An image that is the whole screen made smaller (`ScaledScreen`): covered over what the
     /// rules protected on that screen and meanwhile, each rectangle made as small. Its text
     /// cannot be read against the screen's, so with text rules it is set aside.
-    private static func examineSmallerCopy(_ input: ExaminationInput, screen index: Int, facts: PolicyFacts,
+    private static func examineSmallerCopy(_ input: ExaminationInput, screen index: Int, covered hits: [RegionHit], facts: PolicyFacts,
                                            notes: [String]) -> Examination {
-        let snapshot = input.screens[index]
-        let screen = snapshot.root.bounds
+        let screen = input.screens[index].root.bounds
         var facts = facts
-        var evidence = input.evidence
-        if evidence.screenRead == nil, let read = input.reads.read(covering: screen, at: input.now) {
-            evidence.screenRead = (read, .area)
-        }
-        // Its pixels cannot be told apart from the screen's finely enough to know what moved:
-        // what was protected at any moment since the read is covered too.
-        var seen = Set<String>()
-        let hits = ((input.rules?.hits(against: snapshot.context) ?? []) + input.protectedMeanwhile)
-            .filter { seen.insert("\($0.rect) \($0.fill)").inserted }
+        let evidence = input.evidence
         var redacted = input.image
         redacted.hasAlpha = false
         let placedHits = redacted.redact(ScaledScreen.scaled(hits, screen: screen, image: input.image.bounds), origin: input.image.bounds)
@@ -172,6 +165,15 @@ enum Examiner {
         return Examination(place: .placed(Alignment(method: .scaled, rect: screen, windowID: nil), screen: index), hits: placedHits,
                            redacted: redacted, evidence: evidence, judgment: judgment, action: GuardPolicy.action(facts), notes: notes,
                            facts: facts)
+    }
+
+    /// What the rules protect on screen `index`, and what they protected at any moment since
+    /// the read, each rectangle once: a smaller copy's pixels cannot be told from the screen's
+    /// finely enough to know what moved, so all of it is covered.
+    private static func protectedOnScreen(_ input: ExaminationInput, _ index: Int) -> [RegionHit] {
+        var seen = Set<String>()
+        return ((input.rules?.hits(against: input.screens[index].context) ?? []) + input.protectedMeanwhile)
+            .filter { seen.insert("\($0.rect) \($0.fill)").inserted }
     }
 
     /// Whether an image that differs from the screen may still pass as placed: its differing

@@ -43,18 +43,18 @@ enum LossySearch {
             for x in 0...(root.width - image.width) {
                 var error: UInt32 = 0
                 var fits = true
-                var off: (first: Anchor?, count: Int) = (nil, 0)
+                var off: [Anchor] = []
                 for anchor in anchors {
                     let sum = table.blockSum(x: x + anchor.x, y: y + anchor.y, size: blockSize)
                     let difference = sum > anchor.sum ? sum - anchor.sum : anchor.sum - sum
                     if difference > slack {
-                        off.count += 1
-                        if off.count > missing { fits = false; break }
-                        if let first = off.first, abs(first.x - anchor.x) > cursorReach || abs(first.y - anchor.y) > cursorReach {
+                        // Every block off lies within one cursor's reach of every other.
+                        guard off.count < missing,
+                              off.allSatisfy({ abs($0.x - anchor.x) <= cursorReach && abs($0.y - anchor.y) <= cursorReach }) else {
                             fits = false
                             break
                         }
-                        if off.first == nil { off.first = anchor }
+                        off.append(anchor)
                         continue
                     }
                     error += difference
@@ -83,7 +83,8 @@ enum LossySearch {
         return found.first.map(SearchResult.found) ?? .notFound
     }
 
-    /// How far apart two anchors spoilt by one cursor may be, each way.
+    /// How far apart two anchors spoilt by one cursor may be, each way (an arrow of 12×19
+    /// pixels, or twice that on a large screen, touches blocks this far apart at most).
     static let cursorReach = 3 * blockSize
 
     /// How far apart (in pixels, each way) positions may be and still count as one place.

@@ -37,6 +37,14 @@ public struct BytePath: Hashable, Sendable, CustomStringConvertible, Expressible
         return String(name[name.index(after: dot)...]).lowercased()
     }
 
+    /// The path without the extension of its last component (`/a/shot` for `/a/shot.png`); the
+    /// path itself when its name has none.
+    public var withoutExtension: BytePath {
+        let nameStart = (bytes.lastIndex(of: Self.slash) ?? -1) + 1
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > nameStart else { return self }
+        return BytePath(bytes: bytes[..<dot])
+    }
+
     /// Whether the path lies inside `folder` (not `folder` itself).
     public func isInside(_ folder: BytePath) -> Bool {
         let prefix = folder.bytes.last == Self.slash ? folder.bytes : folder.bytes + [Self.slash]

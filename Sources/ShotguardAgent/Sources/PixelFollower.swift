@@ -32,9 +32,12 @@ final class PixelFollower {
     private var named: [Int32: Set<BytePath>] = [:]
     /// The file each holder's standard output was when it read, as the sentinel saw it.
     private var outputs: [Int32: OutputFile] = [:]
-    /// Each holder's working folder, the folders it names and those of the images it names,
-    /// where an image it wrote may land unseen.
+    /// Each holder's working folder and the folders it names, where an image it wrote may land
+    /// unseen.
     private var workingFolders: [Int32: Set<BytePath>] = [:]
+    /// The images each holder named, without their extensions: a file beside one, named after
+    /// it, is the holder's too (a thumbnail).
+    private var namedStems: [Int32: Set<BytePath>] = [:]
     /// The folders each holder named, and the folders of the files it named: where its file may
     /// have been moved or renamed (`-e 'mv $f dir/'`, `&& mv x.bin x.png`) before they were watched.
     private var namedFolders: [Int32: Set<BytePath>] = [:]
@@ -359,10 +362,11 @@ final class PixelFollower {
             // Only their folders are scanned at its exit: the folder of a log or of `$HOME/.config/…`
             // it names holds the person's own images, none of them its output.
             namedFolders[pid] = paths.folders.union(imageNames.compactMap(\.parent))
+            // What it writes beside an image it names, under that image's name and more (scrot
+            // -t's `shot-thumb.png` beside `shot.png`), is its, where its pixels are the screen's.
+            namedStems[pid] = Set(imageNames.map(\.withoutExtension))
             if foreign == nil {
-                // The folder of the image it names too: what it writes beside it (scrot -t's
-                // thumbnail, `shot-thumb.png` beside `shot.png`) is its, where its pixels are the screen's.
-                for watched in [folder].compactMap({ $0 }) + paths.folders + imageNames.compactMap(\.parent) {
+                for watched in [folder].compactMap({ $0 }) + paths.folders {
                     workingFolders[pid, default: []].insert(watched)
                     watch(watched, for: pid)
                 }
@@ -523,7 +527,11 @@ final class PixelFollower {
             return [.file(path, held: held, read: holder.read, link: holder.link, screen: holders.screen(of: holder.read))]
         }
         guard let parent = path.parent else { return [] }
-        for (pid, folders) in workingFolders where folders.contains(parent) {
+        let besideANamedImage = { (pid: Int32) in
+            self.namedStems[pid]?.contains { path.bytes.count > $0.bytes.count && path.bytes.starts(with: $0.bytes) } ?? false
+        }
+        for pid in Set(workingFolders.keys).union(namedStems.keys)
+        where workingFolders[pid]?.contains(parent) == true || besideANamedImage(pid) {
             guard let holder = holders.holder(pid), holder.exitedAt.map({ now - $0 < PixelHolders.afterExit }) ?? true,
                   seconds(identity.modified) >= holder.read.time.wall - 1 else { continue }
             return [.file(path, held: held, read: holder.read, link: .folder, screen: holders.screen(of: holder.read))]
@@ -575,6 +583,7 @@ final class PixelFollower {
         named[pid] = nil
         outputs[pid] = nil
         namedFolders[pid] = nil
+        namedStems[pid] = nil
         namespaces[pid] = nil
         workingFolders[pid] = nil
         nextScan[pid] = nil

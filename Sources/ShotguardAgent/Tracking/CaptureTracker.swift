@@ -133,11 +133,7 @@ struct CaptureTracker {
             }
             // Files left a moment ago for want of a read may hold this one's pixels (heard after
             // they closed): they are placed again, and a file placed where it read is its.
-            var again: [TrackerNote] = []
-            for left in leftUnread.take(after: read, at: now.monotonic) {
-                again += [.judgedAgain(name: left.name, program: read.program)] + take(left, at: now, snapshot: snapshot)
-            }
-            return said + again
+            return said + leftUnread.take(after: read, at: now.monotonic).flatMap { takeAgain($0, for: read, at: now, snapshot: snapshot) }
         }
     }
 
@@ -164,16 +160,24 @@ struct CaptureTracker {
                 left.evidence.screenRead = candidate.evidence.screenRead
                 left.readScreens += candidate.readScreens
                 if let held = candidate.held { left.held = held }
-                return [.judgedAgain(name: candidate.name, program: read.program)] + take(left, at: now, snapshot: snapshot)
+                return takeAgain(left, for: read, at: now, snapshot: snapshot)
             }
             return [.ignored(name: candidate.name, why: .alreadySeen)]
         }
         return take(candidate, at: now, snapshot: snapshot)
     }
 
+    /// Takes in again a file left for want of a read, now that `read` is learnt.
+    private mutating func takeAgain(_ left: Candidate, for read: ScreenReadRecord, at now: Moment,
+                                    snapshot: Snapshotter) -> [TrackerNote] {
+        [.judgedAgain(name: left.name, program: read.program)] + take(left, at: now, snapshot: snapshot)
+    }
+
     /// Takes `candidate` in: its signal joins the event (opening one), and it waits its turn.
     private mutating func take(_ candidate: Candidate, at now: Moment, snapshot: Snapshotter) -> [TrackerNote] {
         recent.note(candidate.key, as: .handled, at: now.monotonic)
+        // Taken in afresh (its first sight forgotten), it is no longer one left waiting.
+        if candidate.judgements == 0 { leftUnread.forget(key: candidate.key) }
         var record = SignalRecord(kind: candidate.source == .file ? .file : .clipboard, time: now.wall,
                                   detail: candidate.path?.description ?? candidate.clipboard?.owner.description ?? "")
         record.read = candidate.evidence.screenRead?.read
@@ -222,7 +226,10 @@ struct CaptureTracker {
     mutating func next(at now: Moment) -> Candidate? { queue.next(at: now.monotonic) }
 
     /// What became of an examined candidate. Returns what it did (for the log and the event stream).
-    mutating func examined(_ candidate: Candidate, _ outcome: ExaminationOutcome, at now: Moment) -> [TrackerNote] {
+    /// `leftBecause`: why a candidate `.left` was left, when the handler says (a file that is
+    /// guard's own output now, or gone, waits for no read).
+    mutating func examined(_ candidate: Candidate, _ outcome: ExaminationOutcome, leftBecause: LeftBecause? = nil,
+                           at now: Moment) -> [TrackerNote] {
         switch outcome {
         case .placed(let placed, let fingerprint):
             // The same pixels again: on the clipboard, the screenshot whose file was just handled
@@ -251,9 +258,11 @@ struct CaptureTracker {
             return []
         case .left(let reason):
             if candidate.naming == .weak { event?.weakExamined += 1 }
-            var judged = candidate
-            judged.judgements += 1
-            leftUnread.note(judged, at: now.monotonic)
+            if leftBecause?.aReadMayChangeIt ?? true {
+                var judged = candidate
+                judged.judgements += 1
+                leftUnread.note(judged, at: now.monotonic)
+            }
             // Counted by its name or evidence, it was no screenshot: the event no longer counts
             // for it (no fallback report for a photo copied into a Screenshots folder).
             event?.uncount(.image(key: candidate.key))
@@ -315,6 +324,7 @@ struct CaptureTracker {
     /// look for a file found one or plans another look. `lookForFile` returns the newest
     /// screenshot-like file written since the given wall time, as a candidate.
     mutating func settle(at now: Moment, final: Bool = false, lookForFile: (Double) -> Candidate?) -> CaptureEvent? {
+        leftUnread.prune(at: now.monotonic)
         guard var current = event else { return nil }
         if !final {
             guard queue.isEmpty, current.textPending == 0 || now.monotonic >= current.start.monotonic + CaptureEvent.limit + TextPasses.limit,
@@ -346,9 +356,10 @@ struct CaptureTracker {
     /// Every candidate still waiting (examined at shutdown, before the final settle).
     mutating func drainQueue() -> [Candidate] { queue.drain() }
 
-    /// When the tracker next has work: a candidate due, the event's settle time, a planned look.
+    /// When the tracker next has work: a candidate due, the event's settle time, a planned look,
+    /// a file left for want of a read to forget.
     func deadline(at now: Moment) -> Double? {
-        [queue.deadline(at: now.monotonic), event?.settleTime].compactMap { $0 }.min()
+        [queue.deadline(at: now.monotonic), event?.settleTime, leftUnread.deadline].compactMap { $0 }.min()
     }
 
     /// `20261129-140703-120`: local time to the millisecond, unique enough for one user's screen.

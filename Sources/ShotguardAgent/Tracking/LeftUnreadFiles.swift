@@ -16,6 +16,10 @@ struct LeftUnreadFiles {
     static let lifetime = RecentKeys.lifetime(of: .handled)
     /// The most files kept (a folder of photos written at once keeps the newest).
     static let capacity = 32
+    /// A file that arrived this long before a read was heard may hold its pixels: the read is
+    /// heard a moment after it was made, and its file may have closed in between. One that
+    /// arrived sooner is no file of that read's.
+    static let readSlack = 3.0
     /// Examinations of one file in all: the first, and one for each of two reads learnt late
     /// (a reader's read heard, then the file it wrote found).
     static let maximumJudgements = 3
@@ -40,17 +44,27 @@ struct LeftUnreadFiles {
         return entries.remove(at: index).candidate
     }
 
-    /// The files that may hold `read`'s pixels (all those kept: the read is heard a moment
-    /// after it was made, and its file may have closed in between), no longer kept; none for a
-    /// read that held no protected pixel.
+    /// The files that may hold `read`'s pixels, no longer kept: those that arrived no sooner
+    /// than `readSlack` before it; none for a read that held no protected pixel.
     mutating func take(after read: ScreenReadRecord, at now: Double) -> [Candidate] {
         prune(at: now)
         guard read.holdsProtectedPixels else { return [] }
-        defer { entries = [] }
-        return entries.map(\.candidate)
+        let mayHold = { (entry: (candidate: Candidate, left: Double)) in
+            entry.candidate.arrived.monotonic >= read.time.monotonic - Self.readSlack
+        }
+        let taken = entries.filter(mayHold).map(\.candidate)
+        entries.removeAll(where: mayHold)
+        return taken
     }
 
-    private mutating func prune(at now: Double) {
+    /// When the oldest kept file is due to be forgotten (and its descriptor closed).
+    var deadline: Double? { entries.map(\.left).min().map { $0 + Self.lifetime } }
+
+    /// Forgets the file under `key` (taken in afresh).
+    mutating func forget(key: String) { entries.removeAll { $0.candidate.key == key } }
+
+    /// Forgets the files left longer ago than `lifetime` (each holds its file open).
+    mutating func prune(at now: Double) {
         entries.removeAll { now - $0.left >= Self.lifetime }
     }
 }
