@@ -5,8 +5,8 @@ import ShotguardTestSupport
 import XCTest
 
 /// With RECORD, as on a desktop: scrot reads the screen and writes its capture to a pipe, and
-/// ImageMagick's `convert` (which never reads the screen) scales it to 90%. The scaled image
-/// cannot be placed on the screen; what ties it to the capture is the pipe: convert reads what
+/// ImageMagick's `convert` (which never reads the screen) scales it to 90% and mirrors it. The
+/// image cannot be placed on the screen (scaled alone, it would be, as the screen made small); what ties it to the capture is the pipe: convert reads what
 /// scrot wrote, so it holds scrot's protected pixels, and the file it writes is set aside where
 /// it writes it, whatever its name. Then eight ordinary images are copied with it into a
 /// watched folder: a burst excuses only weak images, and the copy is of the placeholder.
@@ -15,25 +15,27 @@ final class BulkCopyTests: WatchDesktopTestCase {
         try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox, display: desk.name)
     }
 
-    /// Makes `made/burst/NAME` (scrot's capture scaled to 90%, never written unscaled anywhere)
+    /// Makes `made/burst/NAME` (scrot's capture scaled to 90% and mirrored, never written as it was anywhere)
     /// and eight ordinary images beside it.
     private func burst(scaledName name: String) throws {
         let folder = sandbox.path("made/burst")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try runTool("cd '\(sandbox.path("made"))' && scrot - | /usr/bin/convert - -resize 90% 'burst/\(name)'", display: desk.name)
+        try runTool("cd '\(sandbox.path("made"))' && scrot - | /usr/bin/convert - -resize 90% -flop 'burst/\(name)'", display: desk.name)
         for index in 0..<8 {
             try sandbox.write("made/burst/photo-\(index).png", png: WatchDesktop.pattern(width: 200, height: 150, seed: 700 + UInt32(index)))
         }
     }
 
-    /// The scaled capture shows the protected row: its pixels there are not the fill.
+    /// The scaled, mirrored capture shows the protected row (mirrored): its pixels there are not the fill.
     private func assertShowsTheVault(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws {
         let image = try PNGDecoder.decode(bytes, source: "the scaled capture")
         XCTAssertEqual(image.width, 576, file: file, line: line)
         let row = try XCTUnwrap(try desk.expectedRedactions().first, file: file, line: line).rect
         var black = 0
         for y in (row.y * 9 / 10 + 2)..<(row.maxY * 9 / 10 - 2) {
-            for x in (row.x * 9 / 10 + 2)..<(row.maxX * 9 / 10 - 2) where image[x, y] & 0xFF_FFFF == 0 { black += 1 }
+            for x in (image.width - row.maxX * 9 / 10 + 2)..<(image.width - row.x * 9 / 10 - 2) where image[x, y] & 0xFF_FFFF == 0 {
+                black += 1
+            }
         }
         XCTAssertEqual(black, 0, "the scaled capture shows the vault's row unredacted", file: file, line: line)
     }
