@@ -5,8 +5,8 @@
 /// reader wrote the file only once the reader has exited, and the read of a reader the X server
 /// could not name (`maim` gone before it was asked) may come after its file closed. A read
 /// learnt then has the file examined again, at most `maximumJudgements` times in all, so that
-/// what was wrong with it then (no read) is put right and nothing else changes: it is placed
-/// and judged as any file is.
+/// what was wrong with it then (no read) is put right and nothing else changes: it is placed as
+/// any file is, and judged by that read alone (`CandidateHandler`: not by the event it joins).
 struct LeftUnreadFiles {
     private var entries: [(candidate: Candidate, left: Double)] = []
 
@@ -23,8 +23,6 @@ struct LeftUnreadFiles {
     /// Examinations of one file in all: the first, and one for each of two reads learnt late
     /// (a reader's read heard, then the file it wrote found).
     static let maximumJudgements = 3
-
-    var isEmpty: Bool { entries.isEmpty }
 
     /// Keeps `candidate`, just examined and left with no read tied to it.
     mutating func note(_ candidate: Candidate, at now: Double) {
