@@ -362,10 +362,10 @@ final class PixelFollower {
             // Only their folders are scanned at its exit: the folder of a log or of `$HOME/.config/…`
             // it names holds the person's own images, none of them its output.
             namedFolders[pid] = paths.folders.union(imageNames.compactMap(\.parent))
-            // What it writes beside an image it names, under that image's name and more (scrot
-            // -t's `shot-thumb.png` beside `shot.png`), is its, where its pixels are the screen's.
-            namedStems[pid] = Set(imageNames.map(\.withoutExtension))
             if foreign == nil {
+                // What it writes beside an image it names, under that image's name and more (scrot
+                // -t's `shot-thumb.png` beside `shot.png`), is its, where its pixels are the screen's.
+                namedStems[pid] = Set(imageNames.map(\.withoutExtension))
                 for watched in [folder].compactMap({ $0 }) + paths.folders {
                     workingFolders[pid, default: []].insert(watched)
                     watch(watched, for: pid)
