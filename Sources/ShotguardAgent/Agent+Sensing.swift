@@ -104,7 +104,7 @@ extension Agent {
         let helper = if case .helper = info.path { true } else { false }
         let area = info.area?.description ?? (helper ? "the whole screen" : "a drawable not on the screen")
         if started {
-            if let pid = info.pid { inputs.pixels.release(pid) }
+            if let pid = info.pid { inputs.pixels.recording(pid, trusted: info.trusted) }
             let shielded = outputs.shield.shieldsReads && rules.inForce != nil
             log.info("recording: \(info.program)\(pid) " + RecordingText.how(info) + " \(area)"
                 + (info.trusted ? "; trusted by the rules: nothing is covered for it"

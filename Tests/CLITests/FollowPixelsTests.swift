@@ -267,4 +267,22 @@ final class FollowPixelsTests: WatchDesktopTestCase {
             }
         }
     }
+
+    /// `ffmpeg -f x11grab … -frames:v 1 f.png` reads frames while it probes its input before it
+    /// writes the first one (here fifty, a second and a half): it is taken for a recording, whose
+    /// later frames the shield covers, and still followed for the still image it writes, which
+    /// shows a frame read before the covers went up. Regression:
+    /// the agent stopped following it once it was recording, and the frame kept the vault.
+    func testARecorderThatWritesAStillImageHasItRedacted() throws {
+        _ = try requireTool("ffmpeg", package: "ffmpeg")
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        let path = folder.at("frame.png")
+        try runTool("ffmpeg -loglevel error -y -f x11grab -draw_mouse 0 -framerate 30 -probesize 50M -video_size "
+                        + "\(screen.width)x\(screen.height) -i '\(desk.name)' -frames:v 1 '\(path)'", display: desk.name)
+        XCTAssertTrue(watch.waitForEvent("recording") { $0["state"] as? String == "started" && $0["program"] as? String == "ffmpeg" },
+                      "ffmpeg was not taken for a recording: \(watch.log)")
+        try assertRewritten(path, by: watch, screen: screen)
+    }
 }

@@ -197,15 +197,24 @@ final class PixelFollower {
         return nil
     }
 
-    /// Stops following a process found to be recording (and what it started or pipes to): its
-    /// frames are the shield's business, and a video is no screenshot to rewrite.
-    func release(_ pid: Int32) {
+    /// A process found to be recording (and what it started or pipes to): its frames are the
+    /// shield's business, and a video is no screenshot to rewrite, so its pixels are not said
+    /// lost when it writes no image. A still image it writes is still followed: `ffmpeg -f
+    /// x11grab -frames:v 1 f.png` of a small area reads twenty frames before it writes one, and
+    /// that first frame was read before the shield's covers went up. One the rules trust is
+    /// followed no further.
+    func recording(_ pid: Int32, trusted: Bool) {
         guard let holder = holders.holder(pid) else { return }
-        for other in holders.holders.values where other.read.client == holder.read.client { 
-            holders.remove(other.pid)
-            forget(other.pid)
+        for other in holders.holders.values where other.read.client == holder.read.client {
+            if trusted {
+                holders.remove(other.pid)
+                forget(other.pid)
+            } else {
+                holders.recording(other.pid)
+            }
         }
-        log.verbose("stopped following \(holder.program) (pid \(pid)): it is recording")
+        log.verbose(trusted ? "stopped following \(holder.program) (pid \(pid)): it is recording, trusted by the rules"
+            : "following \(holder.program) (pid \(pid)) for the still images it writes: it is recording")
     }
 
     /// An image from `read`'s pixels was guarded: the read was followed to it.

@@ -124,6 +124,13 @@ struct PixelHolders: Sendable {
         for key in readsOf.removeValue(forKey: pid) ?? [ReadKey(holder.read)] where followed[key] != nil { followed[key] = true }
     }
 
+    /// A holder found to be recording stays one, but its reads count as followed: its frames
+    /// are the shield's, and a video it writes is no image to guard.
+    mutating func recording(_ pid: Int32) {
+        guard let holder = holders[pid] else { return }
+        for key in readsOf[pid] ?? [ReadKey(holder.read)] where followed[key] != nil { followed[key] = true }
+    }
+
     /// An image from `read`'s pixels was guarded (or found to hold nothing to guard).
     mutating func guarded(_ read: ScreenReadRecord) {
         if followed[ReadKey(read)] != nil { followed[ReadKey(read)] = true }
