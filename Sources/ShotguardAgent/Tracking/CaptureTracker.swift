@@ -170,7 +170,10 @@ struct CaptureTracker {
     /// Takes in again a file left for want of a read, now that `read` is learnt.
     private mutating func takeAgain(_ left: Candidate, for read: ScreenReadRecord, at now: Moment,
                                     snapshot: Snapshotter) -> [TrackerNote] {
-        [.judgedAgain(name: left.name, program: read.program)] + take(left, at: now, snapshot: snapshot)
+        let notes = take(left, at: now, snapshot: snapshot)
+        // Said only when it is taken: with no screen to open an event on, it is not.
+        guard notes.contains(.taken(name: left.name, naming: left.naming)) else { return notes }
+        return [.judgedAgain(name: left.name, program: read.program)] + notes
     }
 
     /// Takes `candidate` in: its signal joins the event (opening one), and it waits its turn.
