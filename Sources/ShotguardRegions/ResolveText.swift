@@ -15,7 +15,8 @@ extension RegionsFile {
 
     /// The `text` rules for a `TextScanner`. A rule with window conditions is limited to the
     /// frames (title bar included) of the viewable windows on `context` that meet them, in
-    /// screen coordinates; a title pattern that cannot decide counts as met. A rule whose
+    /// screen coordinates, whole where they reach past the screen's edge (a window's own image
+    /// shows that part too); a title pattern that cannot decide counts as met. A rule whose
     /// conditions no window meets is limited to nothing.
     public func scannerRules(against context: ScreenContext) -> [TextRule] {
         textRules.compactMap { rule in
@@ -23,7 +24,7 @@ extension RegionsFile {
             var areas: [Rect]?
             if !rule.matches.isEmpty {
                 areas = context.windows.filter { $0.isViewable && rule.evaluate($0) != .noMatch }
-                    .map { $0.outerFrame.intersection(context.bounds) }.filter { !$0.isEmpty }
+                    .map(\.outerFrame).filter { !$0.isEmpty }
             }
             return TextRule(kind: selector.kind, pattern: selector.pattern, line: rule.line, fill: rule.fill, areas: areas)
         }

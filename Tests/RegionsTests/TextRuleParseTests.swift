@@ -41,6 +41,11 @@ final class TextRuleParseTests: XCTestCase {
         XCTAssertEqual(rules[1].areas, [firefox.outerFrame])
         XCTAssertEqual(rules[1].fill, .solid(0x00FF00))
         XCTAssertEqual(rules[1].line, 2)
+        // A window half past the screen's edge keeps its whole frame: its own image shows it all.
+        var past = firefox
+        past.frame = Rect(x: 600, y: 500, width: 400, height: 300)
+        past.outerFrame = past.frame
+        XCTAssertEqual(file.scannerRules(against: ScreenContext(width: 800, height: 600, windows: [past]))[1].areas, [past.frame])
     }
 
     func testErrorsNameTheColumnAndTheExpectedForms() {

@@ -132,6 +132,9 @@ enum Aligner {
                 return (Alignment(method: .window, rect: frame, windowID: window.id, difference: shifted(comparison.differing, by: frame)), nil)
             }
         }
+        if let window = partlyOffScreen(candidate, root: root, context: context, tolerance: tolerance) {
+            return (window, nil)
+        }
         var running = budget.started()
         let result = tolerance.lossy
             ? LossySearch.search(candidate, root: root, tolerance: tolerance, budget: &running)
@@ -139,6 +142,32 @@ enum Aligner {
         guard let rect = result.rect else { return (nil, result) }
         let comparison = ImageComparison.compare(candidate, root: root, x: rect.x, y: rect.y, tolerance: tolerance, stopEarly: false)
         return (Alignment(method: .search, rect: rect, windowID: nil, difference: shifted(comparison.differing, by: rect)), result)
+    }
+
+    /// Of a window's share of the screen, at least this much must show for an image of a window
+    /// reaching past the screen's edge to be placed by that share alone.
+    static let leastShowingShare = 0.1
+
+    /// An image the size of a window that reaches past the screen's edge (`maim -i` reads the
+    /// window's own pixels, the part off the screen too) whose part on the screen matches the
+    /// screen there: placed at the window, its rectangle reaching past the screen. The part off
+    /// the screen was compared with nothing; the examiner covers it (`OffScreenPart`). At least
+    /// `leastShowingShare` of the window, and 8 pixels each way, must show.
+    private static func partlyOffScreen(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext,
+                                        tolerance: MatchTolerance) -> Alignment? {
+        for window in context.windows.reversed()
+        where window.isViewable && window.frame.width == image.width && window.frame.height == image.height {
+            let frame = window.frame
+            let showing = root.bounds.intersection(frame)
+            guard showing != frame, showing.width >= 8, showing.height >= 8,
+                  Double(showing.area) >= leastShowingShare * Double(frame.area) else { continue }
+            let part = image.cropped(to: showing.offsetBy(dx: -frame.x, dy: -frame.y))
+            let comparison = ImageComparison.compare(part, root: root, x: showing.x, y: showing.y, tolerance: tolerance, stopEarly: true)
+            if comparison.passes(tolerance) {
+                return Alignment(method: .window, rect: frame, windowID: window.id, difference: shifted(comparison.differing, by: showing))
+            }
+        }
+        return nil
     }
 
     /// A monitor-sized image that matches no monitor exactly: the monitor of its size where it

@@ -82,6 +82,18 @@ enum Examiner {
         let snapshot = input.screens[index]
         var hits = input.rules?.hits(against: snapshot.context) ?? []
         var alignment = found
+        // Only a window's image matched on its part on the screen reaches past the screen; one
+        // that differs there is compared no further.
+        let offScreen = OffScreenPart.covers(of: alignment.rect, on: snapshot.context, rules: input.rules,
+                                             meanwhile: input.protectedMeanwhile)
+        if snapshot.root.bounds.intersection(alignment.rect) != alignment.rect {
+            guard alignment.verified else {
+                return unplaced("reaches past the screen and differs from it at \(isoTime(input.screens[0].time.wall))")
+            }
+            hits += offScreen
+            notes.append("\(alignment.rect) reaches past the screen; \(offScreen.count) rectangles protected there covered "
+                + "from the windows' frames")
+        }
         if !alignment.verified, !hits.isEmpty {
             // Differences where the rules cover on this screen do not count: the shield's covers
             // may be up in one of the two and not the other, and whatever differs there will be

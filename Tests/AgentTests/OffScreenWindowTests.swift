@@ -1,0 +1,145 @@
+// A window's image that reaches past the screen's edge (maim -i of a window moved half off the screen): placed by its part on the screen, the part off it covered from the protected windows' frames.
+import Testing
+@testable import ShotguardAgent
+import ShotguardImaging
+import ShotguardRegions
+import ShotguardScreen
+
+@Suite struct OffScreenWindowTests {
+    static let width = 1280, height = 800
+    /// 400x300 at 1100,600: 180x200 of it shows, the rest lies past the right and bottom edges.
+    static let offFrame = Rect(x: 1100, y: 600, width: 400, height: 300)
+    static let notes = WindowInfo(id: 5, className: "Notes", instance: "notes", title: "Notes", frame: offFrame, isViewable: true)
+    /// The vault, on the screen, far from the notes.
+    static let vault = WindowInfo(id: 9, className: "Vault", instance: "vault", title: "Vault",
+                                  frame: Rect(x: 100, y: 100, width: 320, height: 200), isViewable: true)
+
+    /// A window's own pixels, all of them (what `maim -i` writes), and the screen showing the
+    /// part of it on the screen.
+    static func window(seed: Int) -> PixelBuffer {
+        var own = PixelBuffer(width: offFrame.width, height: offFrame.height)
+        SyntheticScreen.drawWindow(&own, frame: own.bounds, title: "WINDOW \(seed)", seed: seed)
+        return own
+    }
+
+    static func screen(showing own: PixelBuffer) -> PixelBuffer {
+        var screen = SyntheticScreen.desktop(width: width, height: height)
+        SyntheticScreen.drawWindow(&screen, frame: vault.frame, title: "VAULT", seed: 9)
+        let showing = screen.bounds.intersection(offFrame)
+        for y in showing.y..<showing.maxY {
+            for x in showing.x..<showing.maxX { screen[x, y] = own[x - offFrame.x, y - offFrame.y] }
+        }
+        return screen
+    }
+
+    private func examine(_ image: PixelBuffer, screen: PixelBuffer, windows: [WindowInfo], rules: String) throws -> Examination {
+        let now = Moment(monotonic: 10, wall: 1_800_000_000)
+        var evidence = Evidence()
+        evidence.screenRead = (ScreenReadRecord(request: "RenderComposite", program: "maim", pid: 1, area: nil,
+                                                time: Moment(monotonic: 9, wall: 0), client: 1,
+                                                protected: [RegionHit(line: 1, fill: .black, rect: Self.vault.frame)]), .writer)
+        let candidate = Candidate.file(BytePath("/tmp/w.png"), naming: .weak, key: "k", evidence: evidence, at: now)
+        let context = ScreenContext(width: Self.width, height: Self.height, windows: windows)
+        return Examiner.examine(ExaminationInput(
+            image: image, tolerance: .exact, candidate: candidate, evidence: evidence, sensing: true,
+            screens: [Snapshot(root: screen, context: context, time: now)], contextNow: context,
+            rules: try RegionsFile.parse(rules, path: "regions"), reads: ReadHistory(), now: now))
+    }
+
+    private func placed(_ examination: Examination) -> Alignment? {
+        guard case .placed(let alignment, _) = examination.place else { return nil }
+        return alignment
+    }
+
+    /// Regression: `maim -i` of the protected window moved half off the screen was set aside
+    /// (not found on the screen). It is placed at the window, and covered whole: on the screen
+    /// by the rule, off it from the window's frame.
+    @Test func aProtectedWindowHalfOffTheScreenIsCoveredWhole() throws {
+        let own = Self.window(seed: 3)
+        let vault = WindowInfo(id: 9, className: "Vault", instance: "vault", title: "Vault", frame: Self.offFrame, isViewable: true)
+        let examination = try examine(own, screen: Self.screen(showing: own), windows: [vault], rules: "window class=Vault\n")
+        let alignment = try #require(placed(examination))
+        #expect(alignment.method == .window && alignment.rect == Self.offFrame && alignment.windowID == 9)
+        #expect(examination.action == .redact)
+        let redacted = try #require(examination.redacted)
+        #expect(redacted.pixels.allSatisfy { $0 & 0xFF_FFFF == 0 }, "every pixel of the vault's own image is covered")
+    }
+
+    /// Another window's image half off the screen, the vault far from it: placed, and nothing
+    /// of it is covered, on the screen or off it.
+    @Test func anUnprotectedWindowHalfOffTheScreenKeepsItsPixels() throws {
+        let own = Self.window(seed: 4)
+        let examination = try examine(own, screen: Self.screen(showing: own), windows: [Self.vault, Self.notes],
+                                      rules: "window class=Vault\n")
+        let alignment = try #require(placed(examination))
+        #expect(alignment.rect == Self.offFrame && alignment.windowID == 5)
+        #expect(examination.hits.isEmpty)
+        #expect(try #require(examination.redacted).pixels.map { $0 & 0xFF_FFFF } == own.pixels.map { $0 & 0xFF_FFFF })
+    }
+
+    /// The vault half off the screen, under the notes' part off the screen: what of the notes'
+    /// image lies on the vault's frame off the screen is covered (a frame, not a visible part:
+    /// nothing off the screen shows what is above what).
+    @Test func theVaultsFrameOffTheScreenIsCoveredInAnotherWindowsImage() throws {
+        let own = Self.window(seed: 4)
+        let vaultFrame = Rect(x: 1200, y: 750, width: 300, height: 200)
+        let vault = WindowInfo(id: 9, className: "Vault", instance: "vault", title: "Vault", frame: vaultFrame, isViewable: true)
+        var screen = Self.screen(showing: own)
+        screen.fillRect(screen.bounds.intersection(vaultFrame), colour: 0x101010)
+        var image = own
+        // What shows of the vault on the screen shows in the notes' image too (maim's read of
+        // the screen there); the rest of the image is the notes' own.
+        image.fillRect(screen.bounds.intersection(vaultFrame).offsetBy(dx: -Self.offFrame.x, dy: -Self.offFrame.y), colour: 0x101010)
+        let examination = try examine(image, screen: screen, windows: [Self.notes, vault], rules: "window class=Vault\n")
+        #expect(try #require(placed(examination)).rect == Self.offFrame)
+        let redacted = try #require(examination.redacted)
+        let vaultInImage = vaultFrame.offsetBy(dx: -Self.offFrame.x, dy: -Self.offFrame.y).intersection(own.bounds)
+        var wrong: [String] = []
+        for y in 0..<own.height {
+            for x in 0..<own.width where own[x, y] & 0xFF_FFFF != 0 {
+                let covered = vaultInImage.contains(x: x, y: y)
+                if (redacted[x, y] & 0xFF_FFFF == 0) != covered { wrong.append("\(x),\(y) should be covered: \(covered)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels wrong, first \(wrong.prefix(3))")
+    }
+
+    /// With a `field` rule, whatever lies off the screen may hold a field that has no place on
+    /// the screen to be found at: the whole part off the screen is covered.
+    @Test func aFieldRuleCoversEverythingOffTheScreen() throws {
+        let own = Self.window(seed: 4)
+        let examination = try examine(own, screen: Self.screen(showing: own), windows: [Self.vault, Self.notes],
+                                      rules: "field role=password\n")
+        #expect(try #require(placed(examination)).rect == Self.offFrame)
+        let redacted = try #require(examination.redacted)
+        let showing = Rect(x: 0, y: 0, width: Self.width - Self.offFrame.x, height: Self.height - Self.offFrame.y)
+        var wrong: [String] = []
+        for y in 0..<own.height {
+            for x in 0..<own.width {
+                let expected = showing.contains(x: x, y: y) ? own[x, y] & 0xFF_FFFF : 0
+                if redacted[x, y] & 0xFF_FFFF != expected { wrong.append("\(x),\(y)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels wrong, first \(wrong.prefix(3))")
+    }
+
+    /// A picture of the window's size whose part on the screen is not the screen (a photo), or
+    /// a window that shows too little of itself to be compared, is not placed by the window.
+    @Test func aPictureOfTheWindowsSizeOrAWindowThatBarelyShowsIsNotPlaced() throws {
+        var photo = PixelBuffer(width: Self.offFrame.width, height: Self.offFrame.height)
+        var state: UInt32 = 99
+        for index in photo.pixels.indices {
+            state = state &* 1_103_515_245 &+ 12345
+            photo.pixels[index] = 0xFF00_0000 | (state >> 8)
+        }
+        let own = Self.window(seed: 4)
+        #expect(placed(try examine(photo, screen: Self.screen(showing: own), windows: [Self.vault, Self.notes],
+                                   rules: "window class=Vault\n")) == nil)
+        // 4 of its 300 rows show: under a tenth of the window.
+        let corner = Rect(x: 1000, y: 796, width: 400, height: 300)
+        let barely = WindowInfo(id: 5, className: "Notes", instance: "notes", title: "Notes", frame: corner, isViewable: true)
+        var screen = SyntheticScreen.desktop(width: Self.width, height: Self.height)
+        for y in 796..<800 { for x in 1000..<1280 { screen[x, y] = own[x - 1000, y - 796] } }
+        #expect(placed(try examine(own, screen: screen, windows: [barely], rules: "window class=Vault\n"))?.method != .window)
+    }
+}
