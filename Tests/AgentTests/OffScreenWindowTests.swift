@@ -32,13 +32,21 @@ import ShotguardScreen
         return screen
     }
 
-    private func examine(_ image: PixelBuffer, screen: PixelBuffer, windows: [WindowInfo], rules: String) throws -> Examination {
+    /// Examines `image` as the file a reader of protected pixels wrote (`maim -i ID f.png`), or
+    /// with `read: false` as a clipboard image nothing ties to a read.
+    private func examine(_ image: PixelBuffer, screen: PixelBuffer, windows: [WindowInfo], rules: String,
+                         read: Bool = true) throws -> Examination {
         let now = Moment(monotonic: 10, wall: 1_800_000_000)
         var evidence = Evidence()
-        evidence.screenRead = (ScreenReadRecord(request: "RenderComposite", program: "maim", pid: 1, area: nil,
-                                                time: Moment(monotonic: 9, wall: 0), client: 1,
-                                                protected: [RegionHit(line: 1, fill: .black, rect: Self.vault.frame)]), .writer)
-        let candidate = Candidate.file(BytePath("/tmp/w.png"), naming: .weak, key: "k", evidence: evidence, at: now)
+        if read {
+            evidence.screenRead = (ScreenReadRecord(request: "RenderComposite", program: "maim", pid: 1, area: nil,
+                                                    time: Moment(monotonic: 9, wall: 0), client: 1,
+                                                    protected: [RegionHit(line: 1, fill: .black, rect: Self.vault.frame)]), .writer)
+        }
+        let candidate = read ? Candidate.file(BytePath("/tmp/w.png"), naming: .weak, key: "k", evidence: evidence, at: now)
+            : Candidate.clipboard(ClipboardOffer(image: [], imageTargets: ["image/png"], targets: [],
+                                                 owner: ClipboardOwner(window: 0x600001, description: "viewer", selectionTime: 7)),
+                                  key: "k", evidence: evidence, at: now)
         let context = ScreenContext(width: Self.width, height: Self.height, windows: windows)
         return Examiner.examine(ExaminationInput(
             image: image, tolerance: .exact, candidate: candidate, evidence: evidence, sensing: true,
@@ -121,6 +129,21 @@ import ShotguardScreen
             }
         }
         #expect(wrong.isEmpty, "\(wrong.count) pixels wrong, first \(wrong.prefix(3))")
+    }
+
+    /// A photo shown 1:1 in a viewer half off the screen, copied to the clipboard: the same
+    /// pixels as the viewer's own image, but nothing ties them to a read. With a `field` rule
+    /// in force its part past the edge would be covered: it is not placed, and left.
+    @Test func aPhotoAsLargeAsAViewerHalfOffTheScreenIsLeftWithoutARead() throws {
+        let own = Self.window(seed: 4)
+        let examination = try examine(own, screen: Self.screen(showing: own), windows: [Self.vault, Self.notes],
+                                      rules: "field role=password\n", read: false)
+        #expect(placed(examination) == nil)
+        #expect(examination.action == .leave)
+        // With nothing to cover past the edge it may be placed: nothing of it changes.
+        let plain = try examine(own, screen: Self.screen(showing: own), windows: [Self.vault, Self.notes],
+                                rules: "window class=Vault\n", read: false)
+        #expect(plain.action == .leave)
     }
 
     /// A picture of the window's size whose part on the screen is not the screen (a photo), or

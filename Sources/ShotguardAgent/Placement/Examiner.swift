@@ -71,7 +71,7 @@ enum Examiner {
                                                         tolerance: input.tolerance) else {
             // A smaller copy is taken for the screen's only when its writer is known to hold the
             // screen's pixels: a photo shown full screen, saved smaller, matches as well.
-            if let (read, link) = evidence.screenRead, read.holdsProtectedPixels, ScaledScreen.links.contains(link) {
+            if tiedToProtectedRead(evidence) {
                 let covered = { (index: Int) in protectedOnScreen(input, index) }
                 if let index = ScaledScreen.find(input.image, screens: screens, masked: { covered($0).map(\.rect) }) {
                     return examineSmallerCopy(input, screen: index, covered: covered(index), facts: facts, notes: notes)
@@ -83,12 +83,15 @@ enum Examiner {
         var hits = input.rules?.hits(against: snapshot.context) ?? []
         var alignment = found
         // Only a window's image matched on its part on the screen reaches past the screen; one
-        // that differs there is compared no further.
+        // that differs there is compared no further. What it shows past the edge was compared
+        // with nothing: covered there only when a read of protected pixels is tied to the image
+        // (a photo as large as a viewer half off the screen, copied, matches as well).
         let offScreen = OffScreenPart.covers(of: alignment.rect, on: snapshot.context, rules: input.rules,
                                              meanwhile: input.protectedMeanwhile)
         if snapshot.root.bounds.intersection(alignment.rect) != alignment.rect {
-            guard alignment.verified else {
-                return unplaced("reaches past the screen and differs from it at \(isoTime(input.screens[0].time.wall))")
+            guard alignment.verified, offScreen.isEmpty || tiedToProtectedRead(evidence) else {
+                return unplaced("reaches past the screen, where it cannot be compared with the screen at "
+                    + isoTime(input.screens[0].time.wall))
             }
             hits += offScreen
             notes.append("\(alignment.rect) reaches past the screen; \(offScreen.count) rectangles protected there covered "
@@ -177,6 +180,14 @@ enum Examiner {
         return Examination(place: .placed(Alignment(method: .scaled, rect: screen, windowID: nil), screen: index), hits: placedHits,
                            redacted: redacted, evidence: evidence, judgment: judgment, action: GuardPolicy.action(facts), notes: notes,
                            facts: facts)
+    }
+
+    /// Whether a read of protected pixels is tied to the image itself (`ScaledScreen.links`):
+    /// only then is what the image shows where it cannot be compared with the screen (a smaller
+    /// copy, a window's part past the screen's edge) taken for the screen's.
+    private static func tiedToProtectedRead(_ evidence: Evidence) -> Bool {
+        guard let (read, link) = evidence.screenRead else { return false }
+        return read.holdsProtectedPixels && ScaledScreen.links.contains(link)
     }
 
     /// What the rules protect on screen `index`, and what they protected at any moment since
