@@ -24,15 +24,20 @@ struct Alignment {
     /// Each separate area where the image differs, in screen coordinates (see
     /// `DifferenceTiles`); empty when none differ or when only the box is known.
     var differingAreas: [Rect] = []
+    /// The parts of the image that were compared with the screen, in screen coordinates, when
+    /// not all of it was: a window's own image, the rest of it past the screen's edge or under
+    /// other windows. Nil when the whole image was.
+    var compared: [Rect]?
 
     init(method: Method, rect: Rect, windowID: UInt?, verified: Bool = true, difference: Rect? = nil,
-         differingAreas: [Rect] = []) {
+         differingAreas: [Rect] = [], compared: [Rect]? = nil) {
         self.method = method
         self.rect = rect
         self.windowID = windowID
         self.verified = verified
         self.difference = difference
         self.differingAreas = differingAreas
+        self.compared = compared
     }
 
     /// The differing pixels' area, in whole tiles, as a fraction of the image.
@@ -132,7 +137,7 @@ enum Aligner {
                 return (Alignment(method: .window, rect: frame, windowID: window.id, difference: shifted(comparison.differing, by: frame)), nil)
             }
         }
-        if let window = partlyOffScreen(candidate, root: root, context: context, tolerance: tolerance) {
+        if let window = ownImage(candidate, root: root, context: context, tolerance: tolerance) {
             return (window, nil)
         }
         var running = budget.started()
@@ -144,30 +149,57 @@ enum Aligner {
         return (Alignment(method: .search, rect: rect, windowID: nil, difference: shifted(comparison.differing, by: rect)), result)
     }
 
-    /// Of a window's share of the screen, at least this much must show for an image of a window
-    /// reaching past the screen's edge to be placed by that share alone.
+    /// Of a window, at least this much must show (on the screen, under no other window) for its
+    /// own image to be placed by what shows alone.
     static let leastShowingShare = 0.1
 
-    /// An image the size of a window that reaches past the screen's edge (`maim -i` reads the
-    /// window's own pixels, the part off the screen too) whose part on the screen matches the
-    /// screen there: placed at the window, its rectangle reaching past the screen. The part off
-    /// the screen was compared with nothing; the examiner covers it (`OffScreenPart`). At least
-    /// `leastShowingShare` of the window, and 8 pixels each way, must show.
-    private static func partlyOffScreen(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext,
-                                        tolerance: MatchTolerance) -> Alignment? {
-        for window in context.windows.reversed()
+    /// An image the size of a window of which only a part shows: the rest past the screen's
+    /// edge or under other windows. A program that reads the window's own pixels (`maim -i`
+    /// redirects the window to read all of it) writes the part that does not show as the
+    /// window's own, not as the screen shows it. Placed at the window when what shows matches
+    /// the screen there (`leastShowingShare` of the window, 8 pixels each way at least); its
+    /// `compared` parts say what was compared, and the examiner covers the rest
+    /// (`UncomparedParts`).
+    private static func ownImage(_ image: PixelBuffer, root: PixelBuffer, context: ScreenContext,
+                                 tolerance: MatchTolerance) -> Alignment? {
+        for (index, window) in context.windows.enumerated().reversed()
         where window.isViewable && window.frame.width == image.width && window.frame.height == image.height {
             let frame = window.frame
-            let showing = root.bounds.intersection(frame)
-            guard showing != frame, showing.width >= 8, showing.height >= 8,
-                  Double(showing.area) >= leastShowingShare * Double(frame.area) else { continue }
-            let part = image.cropped(to: showing.offsetBy(dx: -frame.x, dy: -frame.y))
-            let comparison = ImageComparison.compare(part, root: root, x: showing.x, y: showing.y, tolerance: tolerance, stopEarly: true)
+            let onScreen = root.bounds.intersection(frame)
+            var showing = DisjointRects(onScreen)
+            let above = context.windows[(index + 1)...].filter(\.isViewable).map { $0.outerFrame.intersection(onScreen) }
+                .filter { !$0.isEmpty }
+            guard above.allSatisfy({ showing.subtract($0) }), showing.rects != [frame],
+                  onScreen.width >= 8, onScreen.height >= 8,
+                  Double(showing.area) >= leastShowingShare * Double(frame.area),
+                  hasDetail(root, in: showing.rects) else { continue }
+            let part = image.cropped(to: onScreen.offsetBy(dx: -frame.x, dy: -frame.y))
+            let comparison = ImageComparison.compare(part, root: root, x: onScreen.x, y: onScreen.y, tolerance: tolerance,
+                                                     masked: above.map { $0.offsetBy(dx: -onScreen.x, dy: -onScreen.y) })
             if comparison.passes(tolerance) {
-                return Alignment(method: .window, rect: frame, windowID: window.id, difference: shifted(comparison.differing, by: showing))
+                return Alignment(method: .window, rect: frame, windowID: window.id, difference: shifted(comparison.differing, by: onScreen),
+                                 compared: showing.rects)
             }
         }
         return nil
+    }
+
+    /// Whether what shows of a window on `root` has detail enough to tell one window's image from
+    /// another's: a pixel in 200 differing from its left neighbour, 64 at least. An empty
+    /// terminal's rows, or a flat colour, match any picture with the same rows.
+    private static func hasDetail(_ root: PixelBuffer, in rects: [Rect]) -> Bool {
+        let needed = max(64, rects.reduce(0) { $0 + $1.area } / 200)
+        var found = 0
+        for rect in rects where rect.width > 1 {
+            for y in rect.y..<rect.maxY {
+                let row = y * root.width
+                for x in (rect.x + 1)..<rect.maxX where root.pixels[row + x] & 0xFF_FFFF != root.pixels[row + x - 1] & 0xFF_FFFF {
+                    found += 1
+                    if found >= needed { return true }
+                }
+            }
+        }
+        return false
     }
 
     /// A monitor-sized image that matches no monitor exactly: the monitor of its size where it

@@ -82,20 +82,22 @@ enum Examiner {
         let snapshot = input.screens[index]
         var hits = input.rules?.hits(against: snapshot.context) ?? []
         var alignment = found
-        // Only a window's image matched on its part on the screen reaches past the screen; one
-        // that differs there is compared no further. What it shows past the edge was compared
-        // with nothing: covered there only when a read of protected pixels is tied to the image
-        // (a photo as large as a viewer half off the screen, copied, matches as well).
-        let offScreen = OffScreenPart.covers(of: alignment.rect, on: snapshot.context, rules: input.rules,
-                                             meanwhile: input.protectedMeanwhile)
-        if snapshot.root.bounds.intersection(alignment.rect) != alignment.rect {
-            guard alignment.verified, offScreen.isEmpty || tiedToProtectedRead(evidence) else {
-                return unplaced("reaches past the screen, where it cannot be compared with the screen at "
-                    + isoTime(input.screens[0].time.wall))
+        // A window's own image is compared only where the window shows; the rest (past the
+        // screen's edge, under other windows) is covered from the protected windows' frames, and
+        // only when a read of protected pixels is tied to the image: a photo as large as a viewer
+        // half hidden, copied, matches as well. One as large as another window the rules protect
+        // may be that one's, hidden where it is. Nothing else may reach past the screen.
+        if alignment.compared != nil || snapshot.root.bounds.intersection(alignment.rect) != alignment.rect {
+            let parts = UncomparedParts(on: snapshot.context, rules: input.rules, meanwhile: input.protectedMeanwhile)
+            let uncompared = parts.covers(of: alignment.rect, compared: alignment.compared)
+            guard alignment.verified, alignment.compared != nil, uncompared.isEmpty || tiedToProtectedRead(evidence),
+                  !parts.another(than: alignment.windowID, asLargeAs: alignment.rect) else {
+                return unplaced("matches the screen only where its window shows, and what a rule protects may be where it "
+                    + "does not (at \(isoTime(input.screens[0].time.wall)))")
             }
-            hits += offScreen
-            notes.append("\(alignment.rect) reaches past the screen; \(offScreen.count) rectangles protected there covered "
-                + "from the windows' frames")
+            hits += uncompared
+            notes.append("compared with the screen only where its window shows; \(uncompared.count) rectangles of protected "
+                + "windows' frames covered where it does not")
         }
         if !alignment.verified, !hits.isEmpty {
             // Differences where the rules cover on this screen do not count: the shield's covers

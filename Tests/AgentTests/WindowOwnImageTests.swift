@@ -1,11 +1,11 @@
-// A window's image that reaches past the screen's edge (maim -i of a window moved half off the screen): placed by its part on the screen, the part off it covered from the protected windows' frames.
+// A window's own image (maim -i of a window moved half off the screen, or half under another): placed by what shows of it, the rest covered from the protected windows' frames.
 import Testing
 @testable import ShotguardAgent
 import ShotguardImaging
 import ShotguardRegions
 import ShotguardScreen
 
-@Suite struct OffScreenWindowTests {
+@Suite struct WindowOwnImageTests {
     static let width = 1280, height = 800
     /// 400x300 at 1100,600: 180x200 of it shows, the rest lies past the right and bottom edges.
     static let offFrame = Rect(x: 1100, y: 600, width: 400, height: 300)
@@ -129,6 +129,110 @@ import ShotguardScreen
             }
         }
         #expect(wrong.isEmpty, "\(wrong.count) pixels wrong, first \(wrong.prefix(3))")
+    }
+
+    // Half under another window, on the screen: 400x300 at 300,200.
+    static let middle = Rect(x: 300, y: 200, width: 400, height: 300)
+
+    /// The screen with `below`'s own pixels at `middle` and, above it, `above` (drawn as a
+    /// window at `over`).
+    static func screen(below: PixelBuffer, over: Rect) -> PixelBuffer {
+        var screen = SyntheticScreen.desktop(width: width, height: height)
+        for y in 0..<below.height { for x in 0..<below.width { screen[middle.x + x, middle.y + y] = below[x, y] } }
+        SyntheticScreen.drawWindow(&screen, frame: over, title: "ABOVE", seed: 11)
+        return screen
+    }
+
+    /// Whether every pixel of `image` is `own`'s but inside `covered` (image coordinates), where it is black.
+    private func expectCovered(_ image: PixelBuffer, own: PixelBuffer, covered: [Rect]) {
+        var wrong: [String] = []
+        for y in 0..<own.height {
+            for x in 0..<own.width {
+                let expected = covered.contains { $0.contains(x: x, y: y) } ? 0 : own[x, y] & 0xFF_FFFF
+                if image[x, y] & 0xFF_FFFF != expected { wrong.append("\(x),\(y)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels wrong, first \(wrong.prefix(3))")
+    }
+
+    /// Regression: `maim -i` of the notes half under the vault writes the notes' own pixels
+    /// there, which the screen never showed: set aside as not found on the screen. Placed by
+    /// what shows; where the vault lay over it, it is covered, as the screen showed the vault
+    /// there; the rest is the notes' own.
+    @Test func aWindowHalfUnderTheVaultIsCoveredWhereTheVaultWas() throws {
+        let own = Self.window(seed: 4)
+        let over = Rect(x: 550, y: 350, width: 300, height: 250)
+        let notes = WindowInfo(id: 5, className: "Notes", instance: "notes", title: "Notes", frame: Self.middle, isViewable: true)
+        let vault = WindowInfo(id: 9, className: "Vault", instance: "vault", title: "Vault", frame: over, isViewable: true)
+        let examination = try examine(own, screen: Self.screen(below: own, over: over), windows: [notes, vault],
+                                      rules: "window class=Vault\n")
+        let alignment = try #require(placed(examination))
+        #expect(alignment.method == .window && alignment.rect == Self.middle && alignment.windowID == 5)
+        expectCovered(try #require(examination.redacted), own: own,
+                      covered: [over.intersection(Self.middle).offsetBy(dx: -Self.middle.x, dy: -Self.middle.y)])
+        // The same under a window no rule protects: nothing covered.
+        let other = WindowInfo(id: 7, className: "XTerm", instance: "xterm", title: "shell", frame: over, isViewable: true)
+        let free = try examine(own, screen: Self.screen(below: own, over: over), windows: [Self.vault, notes, other],
+                               rules: "window class=Vault\n")
+        #expect(try #require(placed(free)).rect == Self.middle)
+        #expect(free.hits.isEmpty)
+        // Copied to the clipboard with no read behind it, a picture that size is left.
+        #expect(try examine(own, screen: Self.screen(below: own, over: over), windows: [notes, vault],
+                            rules: "window class=Vault\n", read: false).action == .leave)
+    }
+
+    /// The vault's own image, half under another window: what shows is covered by the rule, and
+    /// what lay under the other window, the vault's own pixels, from its frame.
+    @Test func theVaultHalfUnderAnotherWindowIsCoveredWhole() throws {
+        let own = Self.window(seed: 3)
+        let over = Rect(x: 550, y: 350, width: 300, height: 250)
+        let vault = WindowInfo(id: 9, className: "Vault", instance: "vault", title: "Vault", frame: Self.middle, isViewable: true)
+        let other = WindowInfo(id: 7, className: "XTerm", instance: "xterm", title: "shell", frame: over, isViewable: true)
+        let examination = try examine(own, screen: Self.screen(below: own, over: over), windows: [vault, other],
+                                      rules: "window class=Vault\n")
+        #expect(try #require(placed(examination)).rect == Self.middle)
+        #expect(try #require(examination.redacted).pixels.allSatisfy { $0 & 0xFF_FFFF == 0 })
+    }
+
+    /// A rule naming a part of the vault that lies wholly past the edge names nothing on the
+    /// screen (its rectangle is dropped there): that part, and everything else of the vault past
+    /// the edge, is covered from the vault's frame.
+    @Test func aRulesPartOfTheVaultWhollyPastTheEdgeIsCovered() throws {
+        let own = Self.window(seed: 3)
+        let vault = WindowInfo(id: 9, className: "Vault", instance: "vault", title: "Vault", frame: Self.offFrame, isViewable: true)
+        let examination = try examine(own, screen: Self.screen(showing: own), windows: [vault],
+                                      rules: "window class=Vault 200x80+200+210\n")
+        #expect(try #require(placed(examination)).rect == Self.offFrame)
+        let showing = Rect(x: 0, y: 0, width: Self.width - Self.offFrame.x, height: Self.height - Self.offFrame.y)
+        expectCovered(try #require(examination.redacted), own: own, covered: own.bounds.subtracting(showing))
+    }
+
+    /// The vault's own image, hidden where the vault is (under another window), as large as the
+    /// notes half off the screen and with the same pixels where the notes show: it may be
+    /// either's, and is not placed at the notes (whose rules cover nothing of it).
+    @Test func anImageAsLargeAsAHiddenProtectedWindowIsNotPlacedAtAnother() throws {
+        let notesOwn = Self.window(seed: 4)
+        var vaultOwn = notesOwn
+        SyntheticScreen.drawPopup(&vaultOwn, at: Rect(x: 220, y: 220, width: 160, height: 60), text: "PIN 4321")
+        let hidden = WindowInfo(id: 9, className: "Vault", instance: "vault", title: "Vault",
+                                frame: Rect(x: 100, y: 100, width: 400, height: 300), isViewable: true)
+        let above = WindowInfo(id: 7, className: "XTerm", instance: "xterm", title: "shell",
+                               frame: Rect(x: 90, y: 90, width: 420, height: 320), isViewable: true)
+        let examination = try examine(vaultOwn, screen: Self.screen(showing: notesOwn), windows: [hidden, above, Self.notes],
+                                      rules: "window class=Vault\n")
+        #expect(placed(examination) == nil)
+        #expect(examination.action == .setAside)
+    }
+
+    /// What shows of a window is a flat colour: any picture with that colour there matches, so
+    /// nothing is placed by it.
+    @Test func aWindowShowingOnlyAFlatColourPlacesNothing() throws {
+        var own = PixelBuffer(width: Self.offFrame.width, height: Self.offFrame.height)
+        own.fillRect(own.bounds, colour: 0x204060)
+        SyntheticScreen.drawPopup(&own, at: Rect(x: 220, y: 220, width: 160, height: 60), text: "PIN 4321")
+        let examination = try examine(own, screen: Self.screen(showing: own), windows: [Self.vault, Self.notes],
+                                      rules: "window class=Vault\n")
+        #expect(placed(examination) == nil)
     }
 
     /// A photo shown 1:1 in a viewer half off the screen, copied to the clipboard: the same
