@@ -3,6 +3,7 @@ import Glibc
 import ShotguardBase
 import ShotguardImaging
 import ShotguardRegions
+import ShotguardScreen
 import ShotguardX11
 
 extension Agent {
@@ -125,12 +126,31 @@ extension Agent {
 
     /// What the rules protected inside `read`'s rectangle, from a moment before it until now
     /// (the windows are resolved again first when they changed since); everything protected
-    /// for a read of a drawable the agent cannot place on the screen (a pixmap).
+    /// for a read of a drawable the agent cannot place on the screen (a pixmap). A read of a
+    /// window holds the protected windows there whole, hidden parts too, and a protected window
+    /// read itself holds all of it, wherever it is.
     func protectedPixels(in read: ScreenReadRecord) -> [RegionHit] {
         if resolveThrottle.deadline != nil { refreshShield() }
-        let hits = protection.hits(from: read.time.monotonic - CandidateHandler.protectionMargin, to: inputs.clock.now().monotonic)
-        guard let area = read.area else { return hits }
-        return hits.filter { !$0.rect.intersection(area).isEmpty }
+        var hits = protection.hits(from: read.time.monotonic - CandidateHandler.protectionMargin, to: inputs.clock.now().monotonic)
+        var own: [RegionHit] = []
+        // A window's own pixels hold what the screen does not show of it: a protected window
+        // under another one read there (`maim -i` of the notes over the vault's hidden part), or
+        // read itself where it is hidden or past the screen's edge, holds it whole.
+        if let window = read.window, let regions = rules.inForce, !inputs.display.isLost {
+            let context = screen.context()
+            let shown = Set(hits.compactMap(\.windowID))
+            hits += regions.zones(against: context).compactMap { zone in
+                guard let id = zone.windowID, !shown.contains(id) else { return nil }
+                var whole = zone
+                whole.rect = zone.zone
+                return whole
+            }
+            if !shown.contains(window), let read = regions.protectedWindows(against: context).first(where: { $0.window.id == window }) {
+                own.append(RegionHit(line: read.line, fill: read.fill, rect: read.window.outerFrame, windowID: window, origin: read.origin))
+            }
+        }
+        guard let area = read.area else { return hits + own }
+        return hits.filter { !$0.rect.intersection(area).isEmpty } + own
     }
 
     /// What following protected pixels found: files their holders wrote (screenshot candidates

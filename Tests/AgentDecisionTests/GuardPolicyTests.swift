@@ -52,8 +52,14 @@ final class GuardPolicyTests: XCTestCase {
     /// screenshot's name): a photo copied in, or an old screenshot of another machine, is not.
     func testAnUnplacedImageIsSetAsideOnlyWithStrongEvidence() {
         XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced)), .setAside)
-        XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced, rulesHit: false)), .leave,
-                       "nothing on screen was protected")
+        // What the read held decides with what the rules hit: the vault hidden under another
+        // window, read from its own pixels (`maim -i`), shows nowhere on the screen.
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced, rulesHit: false)), .setAside,
+                       "the read held the vault's pixels, though nothing showed of it")
+        var nothingHeld = Evidence()
+        nothingHeld.screenRead = (Fixture.read(by: "scrot", at: 0, protected: []), .writer)
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: nothingHeld, placement: .unplaced, rulesHit: false)), .leave,
+                       "nothing on screen was protected, nor in the read")
         XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, sensing: true, placement: .unplaced)), .leave,
                        "an old screenshot copied in, with no program reading the screen")
         var recent = Evidence()

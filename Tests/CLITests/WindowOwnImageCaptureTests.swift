@@ -87,4 +87,34 @@ final class WindowOwnImageCaptureTests: WatchDesktopTestCase {
         }
         XCTAssertEqual(wrong.count, 0, "pixels not as expected (first \(wrong.prefix(4))): \(watch.log)")
     }
+
+    /// `maim -i` of the vault hidden whole under the notes reads the vault's own pixels, which
+    /// the screen does not show anywhere: the read held nothing the rules covered on the
+    /// screen, and the file was left with the vault in it. A read of a window holds the
+    /// protected windows there whole; nothing of the vault shows to place the image by, and it
+    /// is set aside.
+    func testTheVaultHiddenUnderAnotherWindowAndReadItselfIsSetAside() throws {
+        _ = try requireTool("maim", package: "maim")
+        let vault = hexID(UInt(desk.vault.id)), notesID = hexID(UInt(desk.notes.id))
+        let notes = try desk.display.geometry(of: desk.notes.id).frame
+        try runTool("xdotool windowmove --sync \(vault) \(notes.x + 10) \(notes.y) windowraise \(notesID)", display: desk.name)
+        defer { try? runTool("xdotool windowmove --sync \(vault) 40 60", display: desk.name) }
+        XCTAssertTrue(desk.display.waitForWindows(seconds: 10) { context in
+            guard let vault = context.windows.firstIndex(where: { $0.className == "Vault" }),
+                  let over = context.windows.firstIndex(where: { $0.className == "Notes" }), over > vault else { return false }
+            return context.windows[over].outerFrame.intersection(context.windows[vault].outerFrame) == context.windows[vault].outerFrame
+        }, "the notes did not come over the whole vault")
+        let folder = try TemporaryFolder(self, label: "not-watched")
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
+                                   display: desk.name)
+        let path = folder.at("vault.png")
+        try runTool("maim", ["-u", "-i", String(desk.vault.id), path], display: desk.name)
+        let report = try XCTUnwrap(watch.nextReport(), "no report: \(watch.log)")
+        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "quarantined", "\(report.json)\n\(watch.log)")
+        let image = try ImageCodec.decode([UInt8](XCTUnwrap(FileManager.default.contents(atPath: path))), source: path).image
+        let own = WatchDesktop.pattern(width: 200, height: 120, seed: 3)
+        XCTAssertFalse(image.width == own.width && (0..<own.height).contains { y in
+            (0..<own.width).allSatisfy { image.rgb(x: $0, y: y) == own.rgb(x: $0, y: y) }
+        }, "a row of the vault's own pixels is still in the file")
+    }
 }

@@ -135,8 +135,10 @@ enum GuardPolicy {
         case .matched, .differsUnderRules:
             return facts.hitsInImage > 0 ? .redact : .leave
         case .unplaced:
-            // Fail closed: an image that cannot be placed may show what the rules cover.
-            return facts.rulesHitAtEvent ? .setAside : .leave
+            // Fail closed: an image that cannot be placed may show what the rules cover, or what
+            // its read held of a window the screen did not show (hidden under another, read
+            // from its own pixels).
+            return facts.rulesHitAtEvent || facts.evidence.screenRead?.read.holdsProtectedPixels == true ? .setAside : .leave
         }
     }
 

@@ -53,7 +53,7 @@ final class AgentInputs {
         } catch {
             throw AgentError(message: error.message, isUsage: false)
         }
-        sentinelEvents = ScreenSensing(sentinel: sentinel, clock: clock)
+        sentinelEvents = ScreenSensing(sentinel: sentinel, clock: clock, root: UInt(display.root))
         sensing = sentinelEvents.isSensing ? sentinelEvents : nil
         if let why = sentinel.sensingFailure {
             log.warning("\(why); screenshots are noticed by their files, the clipboard and tool windows only, "

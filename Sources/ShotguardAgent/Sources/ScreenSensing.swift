@@ -42,9 +42,13 @@ final class ScreenSensing {
     /// The recordings of capture helpers, by pid.
     private var helperRecordings: [Int32: RecordingInfo] = [:]
 
-    init(sentinel: Sentinel, clock: any AgentClock, helpers: CaptureHelperWatch? = CaptureHelperWatch()) {
+    /// The root window: a read of anything else reads a window's own pixels (or a pixmap's).
+    private let root: UInt?
+
+    init(sentinel: Sentinel, clock: any AgentClock, root: UInt? = nil, helpers: CaptureHelperWatch? = CaptureHelperWatch()) {
         self.sentinel = sentinel
         self.clock = clock
+        self.root = root
         self.helpers = helpers
     }
 
@@ -146,7 +150,8 @@ final class ScreenSensing {
         return ScreenReadRecord(request: read.request.rawValue, program: process?.program ?? Self.unnamed(read.client),
                                 pid: process?.pid, parentPID: process?.parentPID, processGroup: process?.processGroup,
                                 area: area, time: Moment(monotonic: now.monotonic - age, wall: now.wall - age),
-                                client: read.client, serverTime: read.serverTime, repeats: read.repeats)
+                                client: read.client, serverTime: read.serverTime, repeats: read.repeats,
+                                window: read.pixmapWindow ?? (read.drawable == root ? nil : read.drawable))
     }
 
     /// The process behind `client`: as it was first seen, else as /proc showed it at its read.

@@ -22,6 +22,11 @@ struct ScreenReadRecord: Equatable, Sendable {
     var serverTime: UInt = 0
     /// How many reads of the same pixels this one stands for (they came together).
     var repeats = 1
+    /// The window read (or whose pixmap was read), when it was not the root: the pixels may
+    /// be the window's own where the screen did not show them (under another window or past
+    /// the screen's edge, read by a program that redirects it, as `maim -i` does, or through a
+    /// compositor's pixmap).
+    var window: UInt?
     /// What the rules protected inside what was read, around the moment of the read (screen
     /// coordinates). Empty: the read held no protected pixel, and it is no reason to touch
     /// anything its program writes.
