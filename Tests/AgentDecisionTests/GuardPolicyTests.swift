@@ -56,6 +56,11 @@ final class GuardPolicyTests: XCTestCase {
         // window, read from its own pixels (`maim -i`), shows nowhere on the screen.
         XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced, rulesHit: false)), .setAside,
                        "the read held the vault's pixels, though nothing showed of it")
+        // A recording program's image counts only placed: it writes more than frames.
+        var recorder = Evidence()
+        recorder.screenRead = (Fixture.read(by: "firefox", at: 0), .recorder)
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: recorder, placement: .unplaced)), .leave, "a download while sharing")
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: recorder)), .redact, "a frame it saved")
         var nothingHeld = Evidence()
         nothingHeld.screenRead = (Fixture.read(by: "scrot", at: 0, protected: []), .writer)
         XCTAssertEqual(GuardPolicy.action(facts(evidence: nothingHeld, placement: .unplaced, rulesHit: false)), .leave,

@@ -285,4 +285,36 @@ final class FollowPixelsTests: WatchDesktopTestCase {
                       "ffmpeg was not taken for a recording: \(watch.log)")
         try assertRewritten(path, by: watch, screen: screen)
     }
+
+    /// A program found recording writes more than frames: a browser sharing the screen saves a
+    /// download. `ffmpeg` records the screen and, once it is recording, copies a photo given on
+    /// a FIFO into a PNG: the photo is nowhere on the screen, and it is left as ffmpeg wrote it.
+    /// Regression: a recorder's image that could not be placed was set aside as a screenshot.
+    func testAnImageARecorderWritesThatIsNoFrameIsLeft() throws {
+        _ = try requireTool("ffmpeg", package: "ffmpeg")
+        let folder = try elsewhere()
+        let photo = WatchDesktop.pattern(width: 320, height: 240, seed: 4242)
+        let photoPNG = try PNGEncoder.encode(photo, destination: "photo.png")
+        let fifo = sandbox.path("photo.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0, "mkfifo \(fifo)")
+        let watch = try agent()
+        let copy = folder.at("copy.png")
+        let ffmpeg = try ChildProcess("ffmpeg", ["-loglevel", "error", "-y", "-f", "x11grab", "-draw_mouse", "0", "-framerate", "30",
+                                                 "-i", desk.name, "-f", "png_pipe", "-i", fifo,
+                                                 "-map", "0", "-t", "2", "-pix_fmt", "yuv420p", folder.at("rec.mp4"),
+                                                 "-map", "1", "-frames:v", "1", copy],
+                                      environment: ["DISPLAY": desk.name], output: .standardError)
+        defer { ffmpeg.stop() }
+        // ffmpeg probes the screen's frames before it opens the FIFO, which waits for a writer.
+        XCTAssertTrue(watch.waitForEvent("recording", seconds: 30) { $0["state"] as? String == "started" && $0["program"] as? String == "ffmpeg" },
+                      "ffmpeg was not taken for a recording: \(watch.log)")
+        let writer = open(fifo, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(writer, 0)
+        photoPNG.withUnsafeBytes { _ = Glibc.write(writer, $0.baseAddress, $0.count) }
+        close(writer)
+        XCTAssertEqual(ffmpeg.waitForExit(), 0, "ffmpeg failed")
+        XCTAssertTrue(watch.waitForEvent("examined", seconds: 30) { $0["name"] as? String == copy }, "copy.png not examined: \(watch.log)")
+        let written = try ImageCodec.decode([UInt8](XCTUnwrap(FileManager.default.contents(atPath: copy))), source: copy).image
+        XCTAssertEqual(written.pixels.map { $0 & 0xFF_FFFF }, photo.pixels.map { $0 & 0xFF_FFFF }, "the photo's copy changed: \(watch.log)")
+    }
 }

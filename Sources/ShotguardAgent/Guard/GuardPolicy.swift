@@ -109,6 +109,9 @@ enum GuardPolicy {
             if named, !facts.sensing {
                 return .screenshot(because: "named as a screenshot (capture sensing is not available to tell)")
             }
+            if facts.evidence.screenRead?.link == .recorder {
+                return .notScreenshot(because: "not found on the screen; the recording program that wrote it writes more than frames")
+            }
             return .notScreenshot(because: facts.sensing ? "not found on the screen, and no program read the screen for it"
                 : "not found on the screen")
         }

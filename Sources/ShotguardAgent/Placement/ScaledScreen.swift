@@ -26,7 +26,7 @@ enum ScaledScreen {
     /// the reader's own, or one a process it started or piped to wrote, or one that appeared
     /// beside what it named. Not a read that merely covered the screen (`area`) or came close
     /// in time: a photo shown full screen and saved smaller matches the screen as well.
-    static let links: Set<ReadLink> = [.sameProcess, .writer, .childOfReader, .channelOfReader, .folder, .copy]
+    static let links: Set<ReadLink> = [.sameProcess, .writer, .childOfReader, .channelOfReader, .folder, .copy, .recorder]
 
     /// The first of `screens` that `image` is a smaller copy of, if any; `masked` gives, for
     /// each screen, the rectangles where the two need not agree (what the rules cover there).

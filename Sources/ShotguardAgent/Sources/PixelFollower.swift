@@ -148,13 +148,13 @@ final class PixelFollower {
     /// The file a process wrote as its standard output, when its path names that very file here
     /// now (the path is the process's: after a rename, or in another mount namespace, it may
     /// name another file, or none), written since `read` and an image.
-    private func written(output: OutputFile?, by read: ScreenReadRecord) -> [FollowedPixels] {
+    private func written(output: OutputFile?, by read: ScreenReadRecord, link: ReadLink = .writer) -> [FollowedPixels] {
         guard let output, output.path.first == UInt8(ascii: "/") else { return [] }
         let path = BytePath(bytes: output.path)
         guard let identity = FileIdentity.of(path: path), identity.device == output.device, identity.inode == output.inode else {
             return []
         }
-        return written([path], by: read, link: .writer)
+        return written([path], by: read, link: link)
     }
 
     /// The files of `paths` that exist now, written since `read` (a second before it, for the
@@ -192,7 +192,7 @@ final class PixelFollower {
             return (entry.file, holder.read, holder.link, holders.screen(of: holder.read))
         }
         for (pid, paths) in named where namespaces[pid] == nil && paths.contains(path) {
-            if let holder = holders.holder(pid) { return (nil, holder.read, .writer, holders.screen(of: holder.read)) }
+            if let holder = holders.holder(pid) { return (nil, holder.read, holder.link, holders.screen(of: holder.read)) }
         }
         return nil
     }
@@ -242,7 +242,7 @@ final class PixelFollower {
             }
             found += written(reach(named[pid] ?? []).subtracting(handed), by: holder.read, link: holder.link)
             if let output = outputs[pid], !handed.contains(BytePath(bytes: output.path)) {
-                found += written(output: output, by: holder.read)
+                found += written(output: output, by: holder.read, link: holder.link)
             }
             // Nothing at the names it gave: its file may have been moved or renamed into a folder it
             // named before that folder was watched (the agent came late).

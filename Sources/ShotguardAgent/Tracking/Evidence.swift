@@ -64,6 +64,9 @@ enum ReadLink: String, Sendable {
     /// The file's bytes, or its pixels, are those of a screenshot guard took in before it was
     /// rewritten: a copy made in the moment before the rewrite.
     case copy = "a copy of its screenshot"
+    /// A program found recording (a screen share, a recorder) wrote it: it may be a frame, or
+    /// anything else the program writes (a browser's download), so it counts only placed.
+    case recorder = "a still image the recording program wrote"
     /// The read's rectangle is where the image was placed on the screen.
     case area = "the same rectangle"
     /// A screenshot-sized read came shortly before a file named as a screenshot appeared (a

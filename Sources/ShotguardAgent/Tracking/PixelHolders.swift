@@ -28,9 +28,12 @@ struct PixelHolder: Sendable {
     /// Until when its children, pipes and open files are looked at often (monotonic).
     var watchedUntil: Double
     var exitedAt: Double?
+    /// Whether it was found recording: what it writes may be a frame, or anything else.
+    var isRecording = false
 
     /// How it got the pixels, for the evidence's phrase.
     var link: ReadLink {
+        if isRecording { return .recorder }
         switch origin {
         case .read: return .writer
         case .child: return .childOfReader
@@ -128,6 +131,7 @@ struct PixelHolders: Sendable {
     /// are the shield's, and a video it writes is no image to guard.
     mutating func recording(_ pid: Int32) {
         guard let holder = holders[pid] else { return }
+        holders[pid]?.isRecording = true
         for key in readsOf[pid] ?? [ReadKey(holder.read)] where followed[key] != nil { followed[key] = true }
     }
 
