@@ -46,7 +46,7 @@ extension Agent {
     /// pixels when they are protected, and — after a shield key — the moment the covers may go.
     private func screenRead(_ received: ScreenReadRecord, process: ProcessSnapshot?) {
         var read = received
-        read.protected = protectedPixels(in: read)
+        read.protected = protectedPixels(in: &read)
         log.verbose("screen read by \(read.program)\(read.pid.map { " (pid \($0))" } ?? ""): \(read.request) of "
             + (read.area?.description ?? "a drawable not on the screen")
             + (read.holdsProtectedPixels ? ", holding \(read.protected.count) protected rectangles" : ", holding nothing protected"))
@@ -127,27 +127,17 @@ extension Agent {
     /// What the rules protected inside `read`'s rectangle, from a moment before it until now
     /// (the windows are resolved again first when they changed since); everything protected
     /// for a read of a drawable the agent cannot place on the screen (a pixmap). A read of a
-    /// window holds the protected windows there whole, hidden parts too, and a protected window
-    /// read itself holds all of it, wherever it is.
-    func protectedPixels(in read: ScreenReadRecord) -> [RegionHit] {
-        if resolveThrottle.deadline != nil { refreshShield() }
-        var hits = protection.hits(from: read.time.monotonic - CandidateHandler.protectionMargin, to: inputs.clock.now().monotonic)
+    /// protected window itself (or of its frame) holds all of it, wherever it is: its own
+    /// pixels show it where the screen did not (`RecentProtectedWindows`).
+    func protectedPixels(in read: inout ScreenReadRecord) -> [RegionHit] {
+        if resolveThrottle.deadline != nil || lastScreen == nil { refreshShield() }
+        let hits = protection.hits(from: read.time.monotonic - CandidateHandler.protectionMargin, to: inputs.clock.now().monotonic)
         var own: [RegionHit] = []
-        // A window's own pixels hold what the screen does not show of it: a protected window
-        // under another one read there (`maim -i` of the notes over the vault's hidden part), or
-        // read itself where it is hidden or past the screen's edge, holds it whole.
-        if let window = read.window, let regions = rules.inForce, !inputs.display.isLost {
-            let context = screen.context()
-            let shown = Set(hits.compactMap(\.windowID))
-            hits += regions.zones(against: context).compactMap { zone in
-                guard let id = zone.windowID, !shown.contains(id) else { return nil }
-                var whole = zone
-                whole.rect = zone.zone
-                return whole
-            }
-            if !shown.contains(window), let read = regions.protectedWindows(against: context).first(where: { $0.window.id == window }) {
-                own.append(RegionHit(line: read.line, fill: read.fill, rect: read.window.outerFrame, windowID: window, origin: read.origin))
-            }
+        if let window = read.window, let screen = lastScreen,
+           let protected = protectedWindows.read(of: window, area: read.area, screen: screen) {
+            read.ofProtectedWindow = true
+            own.append(RegionHit(line: protected.line, fill: protected.fill, rect: protected.window.outerFrame,
+                                 windowID: protected.window.id, origin: protected.origin))
         }
         guard let area = read.area else { return hits + own }
         return hits.filter { !$0.rect.intersection(area).isEmpty } + own

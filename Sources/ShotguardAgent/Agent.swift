@@ -33,6 +33,9 @@ public final class Agent {
     var tracker = CaptureTracker()
     /// What the rules protected on screen, and when.
     var protection = ProtectionTimeline()
+    /// The windows the rules protected lately, whole, and the screen's rectangle when last seen.
+    var protectedWindows = RecentProtectedWindows()
+    var lastScreen: Rect?
     /// When the rules are resolved again after windows changed.
     var resolveThrottle = ResolveThrottle()
     /// When the screen's text is read ahead of a screenshot.
@@ -238,6 +241,7 @@ public final class Agent {
         defer { resolveThrottle.resolved(from: started, to: inputs.clock.now().monotonic) }
         let context = screen.context()
         let hits = rules.inForce?.hits(against: context) ?? []
+        notice(context, at: inputs.clock.now().monotonic)
         if protection.update(hits, at: inputs.clock.now().monotonic) {
             log.events.say("protection", [("rectangles", .number(hits.count))])
         }
@@ -250,7 +254,14 @@ public final class Agent {
     func snapshot() -> Snapshot? {
         guard let taken = screen.take() else { return nil }
         protection.update(rules.inForce?.hits(against: taken.context) ?? [], at: taken.time.monotonic)
+        notice(taken.context, at: taken.time.monotonic)
         return taken
+    }
+
+    /// The windows the rules protect on `context`, whole, for reads of their own pixels.
+    private func notice(_ context: ScreenContext, at now: Double) {
+        lastScreen = context.bounds
+        protectedWindows.update(rules.inForce?.protectedWindows(against: context) ?? [], at: now)
     }
 
     private func sayWhatIsWatched() {

@@ -52,19 +52,23 @@ final class GuardPolicyTests: XCTestCase {
     /// screenshot's name): a photo copied in, or an old screenshot of another machine, is not.
     func testAnUnplacedImageIsSetAsideOnlyWithStrongEvidence() {
         XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced)), .setAside)
-        // What the read held decides with what the rules hit: the vault hidden under another
-        // window, read from its own pixels (`maim -i`), shows nowhere on the screen.
-        XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced, rulesHit: false)), .setAside,
-                       "the read held the vault's pixels, though nothing showed of it")
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: scrotRead, placement: .unplaced, rulesHit: false)), .leave,
+                       "nothing on screen was protected")
+        var tool = Evidence()
+        tool.toolWindow = "gnome-screenshot"
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: tool, placement: .unplaced, rulesHit: false)), .leave,
+                       "a tool window, and nothing on screen protected")
+        // The vault hidden under another window, read itself from its own pixels (`maim -i`):
+        // nothing of it shows, and it is all in the read.
+        var hiddenVault = scrotRead
+        hiddenVault.screenRead?.read.ofProtectedWindow = true
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: hiddenVault, placement: .unplaced, rulesHit: false)), .setAside,
+                       "the read took the vault whole, though nothing of it showed")
         // A recording program's image counts only placed: it writes more than frames.
         var recorder = Evidence()
         recorder.screenRead = (Fixture.read(by: "firefox", at: 0), .recorder)
         XCTAssertEqual(GuardPolicy.action(facts(evidence: recorder, placement: .unplaced)), .leave, "a download while sharing")
         XCTAssertEqual(GuardPolicy.action(facts(evidence: recorder)), .redact, "a frame it saved")
-        var nothingHeld = Evidence()
-        nothingHeld.screenRead = (Fixture.read(by: "scrot", at: 0, protected: []), .writer)
-        XCTAssertEqual(GuardPolicy.action(facts(evidence: nothingHeld, placement: .unplaced, rulesHit: false)), .leave,
-                       "nothing on screen was protected, nor in the read")
         XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, sensing: true, placement: .unplaced)), .leave,
                        "an old screenshot copied in, with no program reading the screen")
         var recent = Evidence()

@@ -35,13 +35,14 @@ import ShotguardScreen
     /// Examines `image` as the file a reader of protected pixels wrote (`maim -i ID f.png`), or
     /// with `read: false` as a clipboard image nothing ties to a read.
     private func examine(_ image: PixelBuffer, screen: PixelBuffer, windows: [WindowInfo], rules: String,
-                         read: Bool = true) throws -> Examination {
+                         read: Bool = true, ofProtectedWindow: Bool = false) throws -> Examination {
         let now = Moment(monotonic: 10, wall: 1_800_000_000)
         var evidence = Evidence()
         if read {
             evidence.screenRead = (ScreenReadRecord(request: "RenderComposite", program: "maim", pid: 1, area: nil,
                                                     time: Moment(monotonic: 9, wall: 0), client: 1,
                                                     protected: [RegionHit(line: 1, fill: .black, rect: Self.vault.frame)]), .writer)
+            evidence.screenRead?.read.ofProtectedWindow = ofProtectedWindow
         }
         let candidate = read ? Candidate.file(BytePath("/tmp/w.png"), naming: .weak, key: "k", evidence: evidence, at: now)
             : Candidate.clipboard(ClipboardOffer(image: [], imageTargets: ["image/png"], targets: [],
@@ -219,7 +220,7 @@ import ShotguardScreen
         let above = WindowInfo(id: 7, className: "XTerm", instance: "xterm", title: "shell",
                                frame: Rect(x: 90, y: 90, width: 420, height: 320), isViewable: true)
         let examination = try examine(vaultOwn, screen: Self.screen(showing: notesOwn), windows: [hidden, above, Self.notes],
-                                      rules: "window class=Vault\n")
+                                      rules: "window class=Vault\n", ofProtectedWindow: true)
         #expect(placed(examination) == nil)
         #expect(examination.action == .setAside)
     }
@@ -244,10 +245,15 @@ import ShotguardScreen
                                       rules: "field role=password\n", read: false)
         #expect(placed(examination) == nil)
         #expect(examination.action == .leave)
-        // With nothing to cover past the edge it may be placed: nothing of it changes.
-        let plain = try examine(own, screen: Self.screen(showing: own), windows: [Self.vault, Self.notes],
-                                rules: "window class=Vault\n", read: false)
-        #expect(plain.action == .leave)
+        // Nor with a rule naming part of the screen where it lies under another window: its
+        // pixels there were never compared with the screen's.
+        let over = Rect(x: 550, y: 350, width: 300, height: 250)
+        let notes = WindowInfo(id: 5, className: "Notes", instance: "notes", title: "Notes", frame: Self.middle, isViewable: true)
+        let other = WindowInfo(id: 7, className: "XTerm", instance: "xterm", title: "shell", frame: over, isViewable: true)
+        let under = try examine(own, screen: Self.screen(below: own, over: over), windows: [notes, other],
+                                rules: "screen 100x100+600+400\n", read: false)
+        #expect(placed(under) == nil)
+        #expect(under.action == .leave)
     }
 
     /// A picture of the window's size whose part on the screen is not the screen (a photo), or

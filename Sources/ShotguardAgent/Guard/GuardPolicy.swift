@@ -138,10 +138,10 @@ enum GuardPolicy {
         case .matched, .differsUnderRules:
             return facts.hitsInImage > 0 ? .redact : .leave
         case .unplaced:
-            // Fail closed: an image that cannot be placed may show what the rules cover, or what
-            // its read held of a window the screen did not show (hidden under another, read
-            // from its own pixels).
-            return facts.rulesHitAtEvent || facts.evidence.screenRead?.read.holdsProtectedPixels == true ? .setAside : .leave
+            // Fail closed: an image that cannot be placed may show what the rules cover, or a
+            // protected window its read took whole from the window's own pixels (hidden under
+            // another, where no rule hits the screen).
+            return facts.rulesHitAtEvent || facts.evidence.screenRead?.read.ofProtectedWindow == true ? .setAside : .leave
         }
     }
 

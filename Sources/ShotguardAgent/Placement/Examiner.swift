@@ -83,14 +83,15 @@ enum Examiner {
         var hits = input.rules?.hits(against: snapshot.context) ?? []
         var alignment = found
         // A window's own image is compared only where the window shows; the rest (past the
-        // screen's edge, under other windows) is covered from the protected windows' frames, and
-        // only when a read of protected pixels is tied to the image: a photo as large as a viewer
-        // half hidden, copied, matches as well. One as large as another window the rules protect
-        // may be that one's, hidden where it is. Nothing else may reach past the screen.
+        // screen's edge, under other windows) is covered from the protected windows' frames. It
+        // is taken for the window's only when a read of protected pixels is tied to it: a photo
+        // as large as a viewer half hidden, copied, matches as well, and the rules would cover
+        // it where it was never compared. One as large as another window the rules protect may
+        // be that one's, hidden where it is. Nothing else may reach past the screen.
         if alignment.compared != nil || snapshot.root.bounds.intersection(alignment.rect) != alignment.rect {
             let parts = UncomparedParts(on: snapshot.context, rules: input.rules, meanwhile: input.protectedMeanwhile)
             let uncompared = parts.covers(of: alignment.rect, compared: alignment.compared)
-            guard alignment.verified, alignment.compared != nil, uncompared.isEmpty || tiedToProtectedRead(evidence),
+            guard alignment.verified, alignment.compared != nil, tiedToProtectedRead(evidence),
                   !parts.another(than: alignment.windowID, asLargeAs: alignment.rect) else {
                 return unplaced("matches the screen only where its window shows, and what a rule protects may be where it "
                     + "does not (at \(isoTime(input.screens[0].time.wall)))")

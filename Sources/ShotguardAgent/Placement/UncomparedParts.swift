@@ -44,8 +44,10 @@ struct UncomparedParts {
         for hit in meanwhile {
             guard let id = hit.windowID, !protected.contains(where: { $0.id == id }),
                   let window = context.windows.first(where: { $0.id == id }) else { continue }
+            // A mosaic of a part never compared would keep what it could not check: solid.
+            let fill: Fill = if case .solid = hit.fill { hit.fill } else { .black }
             protected.append(Protected(frame: Self.boundingBox(window.outerFrame, window.frame), client: window.frame, id: id,
-                                       line: hit.line, fill: hit.fill, origin: hit.origin))
+                                       line: hit.line, fill: fill, origin: hit.origin))
         }
         self.protected = protected
     }

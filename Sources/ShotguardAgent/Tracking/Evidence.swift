@@ -27,6 +27,9 @@ struct ScreenReadRecord: Equatable, Sendable {
     /// the screen's edge, read by a program that redirects it, as `maim -i` does, or through a
     /// compositor's pixmap).
     var window: UInt?
+    /// Whether that window is one the rules protect (or its frame): the read holds all of it,
+    /// hidden parts too (`RecentProtectedWindows`).
+    var ofProtectedWindow = false
     /// What the rules protected inside what was read, around the moment of the read (screen
     /// coordinates). Empty: the read held no protected pixel, and it is no reason to touch
     /// anything its program writes.
