@@ -241,27 +241,42 @@ public final class Agent {
         defer { resolveThrottle.resolved(from: started, to: inputs.clock.now().monotonic) }
         let context = screen.context()
         let hits = rules.inForce?.hits(against: context) ?? []
-        notice(context, at: inputs.clock.now().monotonic)
+        let protectedNow = notice(context, at: inputs.clock.now().monotonic)
         if protection.update(hits, at: inputs.clock.now().monotonic) {
             log.events.say("protection", [("rectangles", .number(hits.count))])
         }
         guard outputs.shield.isOn else { return }
         outputs.shield.trust(rules.regions?.trustedPrograms ?? [])
-        outputs.shield.update(hits.map { ShieldCover(rect: $0.rect, fill: $0.fill) }, fields: context.fields)
+        outputs.shield.update(hits.map { ShieldCover(rect: $0.rect, fill: $0.fill) }, fields: context.fields,
+                              windows: protectedNow.map(Self.innerCover))
     }
 
     /// The screen and its windows now, for the tracker; what the rules protect on it is noted.
     func snapshot() -> Snapshot? {
         guard let taken = screen.take() else { return nil }
         protection.update(rules.inForce?.hits(against: taken.context) ?? [], at: taken.time.monotonic)
-        notice(taken.context, at: taken.time.monotonic)
+        _ = notice(taken.context, at: taken.time.monotonic)
         return taken
     }
 
+    /// What the shield covers inside a protected window (relative to its client area) while
+    /// something captures it alone: the whole window is the outer frame, of which the client
+    /// holds all but the decorations.
+    private static func innerCover(_ protected: ProtectedWindow) -> InnerCoverTarget {
+        let frame = protected.window.frame
+        let rects = protected.rects.map { rect in
+            rect == protected.window.outerFrame ? Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+                : rect.offsetBy(dx: -frame.x, dy: -frame.y)
+        }
+        return InnerCoverTarget(window: protected.window.id, rects: rects, rgb: ShieldCover(rect: frame, fill: protected.fill).rgb)
+    }
+
     /// The windows the rules protect on `context`, whole, for reads of their own pixels.
-    private func notice(_ context: ScreenContext, at now: Double) {
+    private func notice(_ context: ScreenContext, at now: Double) -> [ProtectedWindow] {
         lastScreen = context.bounds
-        protectedWindows.update(rules.inForce?.protectedWindows(against: context) ?? [], at: now)
+        let protected = rules.inForce?.protectedWindows(against: context) ?? []
+        protectedWindows.update(protected, at: now)
+        return protected
     }
 
     private func sayWhatIsWatched() {

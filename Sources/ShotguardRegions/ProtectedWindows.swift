@@ -6,6 +6,9 @@ import ShotguardText
 /// A window a rule protects, with the rule that does.
 public struct ProtectedWindow: Sendable {
     public let window: WindowInfo
+    /// What the rules name of it, whole (not clipped to the screen, nothing cut out): each
+    /// matching rule's geometry of its frame, or its outer frame.
+    public let rects: [Rect]
     public let line: Int
     /// The rule's fill when it is solid; black for a mosaic (the part covered was never seen).
     public let fill: Fill
@@ -21,11 +24,12 @@ extension RegionsFile {
     /// window's own image shows all of it.
     public func protectedWindows(against context: ScreenContext) -> [ProtectedWindow] {
         context.windows.filter(\.isViewable).compactMap { window in
-            let rule = rules.first { $0.target == .window && !$0.isAllow && $0.evaluate(window) != .noMatch }
-                ?? (window.requestsProtection ? Self.protectionRule : nil)
-            guard let rule else { return nil }
+            var matching = rules.filter { $0.target == .window && !$0.isAllow && $0.evaluate(window) != .noMatch }
+            if window.requestsProtection { matching.append(Self.protectionRule) }
+            guard let rule = matching.first else { return nil }
+            let rects = matching.map { $0.geometry?.resolve(in: window.frame) ?? window.outerFrame }.filter { !$0.isEmpty }
             let fill: Fill = if case .solid = rule.fill { rule.fill } else { .black }
-            return ProtectedWindow(window: window, line: rule.line, fill: fill, origin: rule.origin)
+            return ProtectedWindow(window: window, rects: rects, line: rule.line, fill: fill, origin: rule.origin)
         }
     }
 }

@@ -38,6 +38,8 @@ public enum SentinelEvent: Sendable {
 /// What the agent tells the sentinel.
 enum SentinelCommand: Sendable {
     case covers([ShieldCover])
+    /// The protected windows, covered inside while something captures their own pixels.
+    case innerCovers([InnerCoverTarget])
     /// Reads of the screen put the covers over what they read, until `release`.
     case coverReads(Bool)
     /// The shield's keys put every cover up (not while protection is paused).
@@ -103,6 +105,10 @@ public final class Sentinel: Sendable {
 
     /// The covers to keep ready: moved, resized and recoloured now, mapped when raised.
     public func setCovers(_ covers: [ShieldCover]) { channel.send(.covers(covers)) }
+
+    /// The protected windows, whole: covered from inside while a program captures one of them
+    /// (or its frame) from its own pixels (`ShieldInnerCovers`).
+    public func setInnerCovers(_ windows: [InnerCoverTarget]) { channel.send(.innerCovers(windows)) }
 
     /// Whether a read of the screen puts the covers up over what it read.
     public func setCoversReads(_ on: Bool) { channel.send(.coverReads(on)) }

@@ -17,6 +17,11 @@ final class SentinelWorker: @unchecked Sendable {
     private let display: Display
     private let placer: ReadPlacer
     private let overlays: ShieldOverlays?
+    /// Covers inside the protected windows, for captures of one window's own pixels.
+    private let inner: ShieldInnerCovers?
+    /// The window each hold captures (a watch of a window, a read of a window's pixels): the
+    /// protected windows inside it are covered inside too.
+    private var captures: [CoverHold: UInt] = [:]
     private let rawKeys: RawKeys?
     private var coversReads = false
     private var coversKeys = true
@@ -38,6 +43,7 @@ final class SentinelWorker: @unchecked Sendable {
             // Under a compositing manager the covers are painted into the screen's pixels too.
             overlays.followCompositor()
             self.overlays = overlays
+            inner = ShieldInnerCovers(display: display)
             rawKeys = keys.isEmpty ? nil : try RawKeys(display: display, keys: keys)
             // Windows mapped or raised above the covers while they are up are put back under;
             // the root's own changes of size tell the placer.
@@ -45,6 +51,7 @@ final class SentinelWorker: @unchecked Sendable {
             display.sync()
         } else {
             overlays = nil
+            inner = nil
             rawKeys = nil
             XSelectInput(display.handle, display.root, StructureNotifyMask)
             display.sync()
@@ -140,6 +147,9 @@ final class SentinelWorker: @unchecked Sendable {
         case .covers(let list):
             overlays?.update(list)
             applyVisibility()
+        case .innerCovers(let list):
+            inner?.update(list)
+            applyVisibility()
         case .coverReads(let on):
             coversReads = on
             // A reader's hold is the agent's to end; watches and helpers hold while they live.
@@ -193,6 +203,8 @@ final class SentinelWorker: @unchecked Sendable {
                     events.append(earlier)
                     frames.noteSaid(earlier, at: read.receivedAt)
                 }
+                let captured = read.pixmapWindow ?? read.drawable
+                if captured != UInt(display.root), coversReads { captures[.reader(read.client)] = captured }
                 changed = hold(.reader(read.client), area: placement.rect, events: &events) || changed
             case .watchStarted(let watch):
                 let placement = placer.place(watch)
@@ -202,7 +214,10 @@ final class SentinelWorker: @unchecked Sendable {
                 if let earlier = frames.release(watch.client) { events.append(earlier) }
                 watching.insert(watch.key)
                 // Its covers first: the agent says how many went up when it says the recording.
-                if !trusted { changed = hold(.watch(watch.key), area: placement.rect, events: &events) || changed }
+                if !trusted {
+                    if watch.drawable != UInt(display.root) { captures[.watch(watch.key)] = watch.drawable }
+                    changed = hold(.watch(watch.key), area: placement.rect, events: &events) || changed
+                }
                 events.append(.watchStarted(watch, rootArea: placement.rect, process: process, trusted: trusted))
             case .watchEnded(let key):
                 guard watching.remove(key) != nil else { continue }
@@ -315,6 +330,12 @@ final class SentinelWorker: @unchecked Sendable {
     /// once the server has done it. Holds show only while reads put covers up (not paused).
     private func applyVisibility() {
         guard let overlays else { return }
+        captures = captures.filter { holds.contains($0.key) }
+        if let inner {
+            inner.show(keyHolds ? inner.all : coversReads ? captures.values.reduce(into: Set<UInt>()) {
+                $0.formUnion(inner.covered(byCaptureOf: $1))
+            } : [])
+        }
         let shown = overlays.show { rect in keyHolds || (coversReads && holds.holds(rect)) }
         overlays.settle()
         display.sync()

@@ -146,6 +146,24 @@ final class SharingShieldTests: WatchDesktopTestCase {
         XCTAssertFalse(watch.events.contains { $0["event"] as? String == "covers" }, "no cover went up: \(watch.log)")
     }
 
+    /// A browser sharing the vault's window alone, or OBS's window capture of it: the vault's
+    /// own pixels, in which the covers on the screen are not. Regression: every frame showed
+    /// the vault's protected rows. Covers made children of the vault, over what the rule names
+    /// of it, are in them from the watch on; the vault's other rows still show.
+    func testANamedPixmapOfTheVaultItselfShowsItsProtectedRowsInAtMostItsFirstFrame() throws {
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        let frames = try reader.read(.named, interval: 100, frames: 10, target: String(desk.vault.id), display: desk.name)
+        XCTAssertEqual(frames.count, 10)
+        let shown = FrameCount.showing(vaultRows, in: frames)
+        print("named pixmap of the vault: \(shown) of \(frames.count) frames show its protected rows")
+        XCTAssertLessThanOrEqual(shown, 1, watch.log.suffix(2000).description)
+        let content = WatchDesktop.pattern(width: 200, height: 120, seed: 3)
+        let free = [6, 90].map { y in (0..<content.width).map { content[$0, y] } }
+        XCTAssertEqual(FrameCount.showing(free, in: frames), frames.count, "the rows no rule names show in every frame")
+        XCTAssertTrue(watch.waitForCoversDown(), "the covers came down once it was gone: \(watch.log.suffix(800))")
+    }
+
     /// A share of a 200x100 region far from every protected rectangle: a recording, and nothing
     /// on the user's screen is covered.
     func testARegionShareFarFromTheRulesCoversNothing() throws {

@@ -64,12 +64,20 @@ final class ShieldController {
     var shieldsReads: Bool { isOn && coversReads }
     var keys: [String] { sentinel?.keys ?? [] }
 
-    /// Moves the covers to `covers` (resolved against the windows now, with `fields`).
-    func update(_ covers: [ShieldCover], fields: AccessibleFields) {
+    /// Moves the covers to `covers` (resolved against the windows now, with `fields`), and
+    /// tells which windows are protected whole, to be covered inside when captured alone.
+    func update(_ covers: [ShieldCover], fields: AccessibleFields, windows: [InnerCoverTarget] = []) {
         guard let sentinel else { return }
         fieldsShown = fields
         sentinel.setCovers(covers)
+        if windows != innerTargets {
+            innerTargets = windows
+            sentinel.setInnerCovers(windows)
+        }
     }
+
+    /// The protected windows last told to the sentinel.
+    private var innerTargets: [InnerCoverTarget] = []
 
     /// The programs trusted to see everything: told to the sentinel when they change.
     func trust(_ programs: [ProgramName]) {

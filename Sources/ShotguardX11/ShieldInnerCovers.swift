@@ -1,0 +1,141 @@
+// Covers inside the protected windows: what a capture of one window's own pixels shows.
+import CX11
+import ShotguardImaging
+
+/// A protected window, what of it to cover inside (relative to its origin), and the colour
+/// (0xRRGGBB) to cover it with.
+public struct InnerCoverTarget: Equatable, Sendable {
+    public var window: UInt
+    public var rects: [Rect]
+    public var rgb: UInt32
+
+    public init(window: UInt, rects: [Rect], rgb: UInt32) {
+        self.window = window
+        self.rects = rects
+        self.rgb = rgb
+    }
+}
+
+/// A program that captures one window (OBS's window capture and a browser sharing a window name
+/// its pixmap; `maim -i` redirects it and reads it) gets that window's own pixels, drawn whole
+/// wherever it lies: the shield's covers are windows of their own on the screen, and nothing of
+/// them is in those pixels. A window made a child of the protected window is: one per rectangle
+/// the rules name of it (the whole window: far larger than any, as a child is clipped to its
+/// parent), its background the fill, its input shape empty (clicks reach the window), mapped
+/// while something captures that window or one of its ancestors (the window manager's frame
+/// around it). The user sees them too, as the screen's covers. The frame's decorations (the
+/// title bar) are the window manager's, not the window's, and are not covered inside.
+final class ShieldInnerCovers {
+    private let display: Display
+    private let emptyRegion: XserverRegion
+    private var targets: [UInt: InnerCoverTarget] = [:]
+    /// The children made, by the protected window they cover.
+    private var children: [UInt: [Window]] = [:]
+    /// Each protected window's ancestors (its frame, the root), asked when it became a target.
+    private var ancestors: [UInt: Set<UInt>] = [:]
+    private var mapped: Set<UInt> = []
+
+    /// Far larger than any window; the protocol's sizes are 16 bits.
+    static let size: UInt32 = 16_384
+
+    init(display: Display) {
+        self.display = display
+        emptyRegion = XFixesCreateRegion(display.handle, nil, 0)
+    }
+
+    deinit {
+        guard !display.isLost else { return }
+        // A child whose window is gone went with it: the error is only recorded.
+        for child in children.values.joined() { XDestroyWindow(display.handle, child) }
+        XFixesDestroyRegion(display.handle, emptyRegion)
+        display.flush()
+    }
+
+    /// Every protected window (a shield key covers them all).
+    var all: Set<UInt> { Set(targets.keys) }
+
+    /// The children, to tell them from the protected windows' own.
+    var ids: Set<UInt> { Set(children.values.joined().map { UInt($0) }) }
+
+    /// The protected windows now: children of windows no longer protected are destroyed, new
+    /// ones made (unmapped) when first shown.
+    func update(_ list: [InnerCoverTarget]) {
+        let next = Dictionary(list.map { ($0.window, $0) }, uniquingKeysWith: { first, _ in first })
+        for (window, target) in targets where next[window] != target {
+            // Made again, as they are now, the next time they are shown.
+            for child in children.removeValue(forKey: window) ?? [] { XDestroyWindow(display.handle, child) }
+            mapped.remove(window)
+        }
+        for window in next.keys where targets[window] == nil { ancestors[window] = chain(above: window) }
+        ancestors = ancestors.filter { next[$0.key] != nil }
+        targets = next
+        display.flush()
+    }
+
+    /// The protected windows whose own pixels a capture of `window` takes: that window, or one
+    /// it lies in (its frame).
+    func covered(byCaptureOf window: UInt) -> Set<UInt> {
+        Set(targets.keys.filter { $0 == window || ancestors[$0]?.contains(window) == true })
+    }
+
+    /// Maps the children of `windows` (raised over the window's own children) and unmaps the
+    /// others, in one flush. Returns how many are up.
+    @discardableResult
+    func show(_ windows: Set<UInt>) -> Int {
+        let wanted = windows.filter { targets[$0] != nil }
+        for window in mapped.subtracting(wanted) {
+            for child in children[window] ?? [] { XUnmapWindow(display.handle, child) }
+        }
+        for window in wanted {
+            for child in children[window] ?? make(in: window) { XMapRaised(display.handle, child) }
+        }
+        mapped = wanted
+        display.flush()
+        return wanted.count
+    }
+
+    private func make(in window: UInt) -> [Window] {
+        guard let target = targets[window], let parent = Window(exactly: window) else { return [] }
+        let handle = display.handle
+        // The child takes the window's depth and visual (CopyFromParent): in a 32-bit (ARGB)
+        // window its pixel is opaque only with the alpha bits set.
+        var parentAttributes = XWindowAttributes()
+        let (status, lookup) = ErrorTrap.run(handle) { XGetWindowAttributes(handle, parent, &parentAttributes) }
+        guard status != 0, lookup == nil else { return [] }
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        attributes.background_pixel = display.pixel(rgb: target.rgb) | (parentAttributes.depth == 32 ? 0xFF00_0000 : 0)
+        attributes.border_pixel = 0
+        // A rectangle reaching past the window's left or top edge starts at it; past its right
+        // or bottom, the window clips it.
+        let (made, error) = ErrorTrap.run(handle) { () -> [Window] in
+            target.rects.map { rect in
+                let x = max(0, rect.x), y = max(0, rect.y)
+                let width = UInt32(clamping: min(Int(Self.size), rect.maxX - x)), height = UInt32(clamping: min(Int(Self.size), rect.maxY - y))
+                let child = XCreateWindow(handle, parent, Int32(x), Int32(y), max(1, width), max(1, height), 0, 0, UInt32(InputOutput), nil,
+                                          UInt(CWOverrideRedirect | CWBackPixel | CWBorderPixel), &attributes)
+                XFixesSetWindowShapeRegion(handle, child, ShapeInput, 0, 0, emptyRegion)
+                XStoreName(handle, child, ShieldOverlays.title)
+                return child
+            }
+        }
+        guard error == nil else {
+            for child in made { XDestroyWindow(handle, child) }
+            return []
+        }
+        children[window] = made
+        return made
+    }
+
+    /// The windows above `window` up to the root, by parent (a few round trips).
+    private func chain(above window: UInt) -> Set<UInt> {
+        var found: Set<UInt> = []
+        var current = UInt32(exactly: window)
+        while let next = current.flatMap({ display.parent(of: $0) }), next != 0, found.count < 8 {
+            found.insert(UInt(next))
+            if UInt(next) == UInt(display.root) { break }
+            current = next
+        }
+        return found
+    }
+}
