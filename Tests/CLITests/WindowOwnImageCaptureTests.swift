@@ -9,6 +9,21 @@ import XCTest
 
 /// `shotguard watch` (guard on, RECORD) on a desktop of its own, whose windows this suite moves.
 final class WindowOwnImageCaptureTests: WatchDesktopTestCase {
+    /// Runs the agent, takes `maim -u -i WINDOW` into a folder it does not watch, and returns
+    /// what guard did with the file (its report's `guard.file`), the file's image after, and the
+    /// agent's log.
+    private func maimWindow(_ window: UInt, _ name: String,
+                            file: StaticString = #filePath, line: UInt = #line) throws -> (guarded: String?, image: PixelBuffer, log: String) {
+        let folder = try TemporaryFolder(self, label: "not-watched")
+        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
+                                   display: desk.name)
+        let path = folder.at(name)
+        try runTool("maim", ["-u", "-i", String(window), path], display: desk.name)
+        let report = try XCTUnwrap(watch.nextReport(), "no report: \(watch.log)", file: file, line: line)
+        let image = try ImageCodec.decode([UInt8](XCTUnwrap(FileManager.default.contents(atPath: path), file: file, line: line)),
+                                          source: path).image
+        return ((report.json["guard"] as? [String: Any])?["file"] as? String, image, watch.log)
+    }
     /// `maim -i` writes a window's own pixels, the part past the screen's edge included; the
     /// agent compared the image with the screen, found it nowhere, and set it aside. It is
     /// placed at the window by its part on the screen: there the rules apply as on any
@@ -23,14 +38,8 @@ final class WindowOwnImageCaptureTests: WatchDesktopTestCase {
         let showing = fullScreen.intersection(frame)
         XCTAssertTrue(showing != frame && !showing.isEmpty, "the vault at \(frame) is not half off the screen")
         let screen = try desk.screen()
-        let folder = try TemporaryFolder(self, label: "not-watched")
-        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
-                                   display: desk.name)
-        let path = folder.at("vault.png")
-        try runTool("maim", ["-u", "-i", String(desk.vault.id), path], display: desk.name)
-        let report = try XCTUnwrap(watch.nextReport(), "no report: \(watch.log)")
-        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", "\(report.json)\n\(watch.log)")
-        let image = try ImageCodec.decode([UInt8](XCTUnwrap(FileManager.default.contents(atPath: path))), source: path).image
+        let (guarded, image, log) = try maimWindow(desk.vault.id, "vault.png")
+        XCTAssertEqual(guarded, "rewritten", log)
         XCTAssertEqual(image.width, frame.width)
         XCTAssertEqual(image.height, frame.height)
         // The rule's row: 40 rows from the 20th of the frame.
@@ -44,7 +53,7 @@ final class WindowOwnImageCaptureTests: WatchDesktopTestCase {
                 if image.rgb(x: x, y: y) != expected { wrong.append("\(x),\(y)") }
             }
         }
-        XCTAssertEqual(wrong.count, 0, "pixels not as expected (first \(wrong.prefix(4))): \(watch.log)")
+        XCTAssertEqual(wrong.count, 0, "pixels not as expected (first \(wrong.prefix(4))): \(log)")
     }
 
     /// `maim -i` of the notes with the vault over a corner of them writes the notes' own pixels
@@ -66,14 +75,8 @@ final class WindowOwnImageCaptureTests: WatchDesktopTestCase {
             return !notes.intersection(context.windows[index].outerFrame).isEmpty
         }, "the vault did not come over the notes")
         let hidden = try XCTUnwrap(over).intersection(notes).offsetBy(dx: -notes.x, dy: -notes.y)
-        let folder = try TemporaryFolder(self, label: "not-watched")
-        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
-                                   display: desk.name)
-        let path = folder.at("notes.png")
-        try runTool("maim", ["-u", "-i", String(desk.notes.id), path], display: desk.name)
-        let report = try XCTUnwrap(watch.nextReport(), "no report: \(watch.log)")
-        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "rewritten", "\(report.json)\n\(watch.log)")
-        let image = try ImageCodec.decode([UInt8](XCTUnwrap(FileManager.default.contents(atPath: path))), source: path).image
+        let (guarded, image, log) = try maimWindow(desk.notes.id, "notes.png")
+        XCTAssertEqual(guarded, "rewritten", log)
         let own = WatchDesktop.pattern(width: 220, height: 140, seed: 9)
         XCTAssertEqual(image.width, own.width)
         XCTAssertEqual(image.height, own.height)
@@ -85,7 +88,7 @@ final class WindowOwnImageCaptureTests: WatchDesktopTestCase {
                 if image.rgb(x: x, y: y) != expected { wrong.append("\(x),\(y)") }
             }
         }
-        XCTAssertEqual(wrong.count, 0, "pixels not as expected (first \(wrong.prefix(4))): \(watch.log)")
+        XCTAssertEqual(wrong.count, 0, "pixels not as expected (first \(wrong.prefix(4))): \(log)")
     }
 
     /// `maim -i` of the vault hidden whole under the notes reads the vault's own pixels, which
@@ -104,14 +107,8 @@ final class WindowOwnImageCaptureTests: WatchDesktopTestCase {
                   let over = context.windows.firstIndex(where: { $0.className == "Notes" }), over > vault else { return false }
             return context.windows[over].outerFrame.intersection(context.windows[vault].outerFrame) == context.windows[vault].outerFrame
         }, "the notes did not come over the whole vault")
-        let folder = try TemporaryFolder(self, label: "not-watched")
-        let watch = try WatchAgent(["--regions", regions, "--dir", shots, "--no-clipboard", "--no-tools"], sandbox: sandbox,
-                                   display: desk.name)
-        let path = folder.at("vault.png")
-        try runTool("maim", ["-u", "-i", String(desk.vault.id), path], display: desk.name)
-        let report = try XCTUnwrap(watch.nextReport(), "no report: \(watch.log)")
-        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "quarantined", "\(report.json)\n\(watch.log)")
-        let image = try ImageCodec.decode([UInt8](XCTUnwrap(FileManager.default.contents(atPath: path))), source: path).image
+        let (guarded, image, log) = try maimWindow(desk.vault.id, "vault.png")
+        XCTAssertEqual(guarded, "quarantined", log)
         let own = WatchDesktop.pattern(width: 200, height: 120, seed: 3)
         XCTAssertFalse(image.width == own.width && (0..<own.height).contains { y in
             (0..<own.width).allSatisfy { image.rgb(x: $0, y: y) == own.rgb(x: $0, y: y) }
