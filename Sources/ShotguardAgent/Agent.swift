@@ -261,11 +261,13 @@ public final class Agent {
 
     /// What the shield covers inside a protected window (relative to its client area) while
     /// something captures it alone: the whole window is the outer frame, of which the client
-    /// holds all but the decorations.
+    /// holds all but the decorations, covered by a child larger than any window (the window
+    /// clips it), so that a window resized needs no new cover.
     private static func innerCover(_ protected: ProtectedWindow) -> InnerCoverTarget {
         let frame = protected.window.frame
+        let whole = Int(ShieldInnerCovers.size)
         let rects = protected.rects.map { rect in
-            rect == protected.window.outerFrame ? Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+            rect == protected.window.outerFrame ? Rect(x: 0, y: 0, width: whole, height: whole)
                 : rect.offsetBy(dx: -frame.x, dy: -frame.y)
         }
         return InnerCoverTarget(window: protected.window.id, rects: rects, rgb: ShieldCover(rect: frame, fill: protected.fill).rgb)

@@ -19,9 +19,9 @@ final class SentinelWorker: @unchecked Sendable {
     private let overlays: ShieldOverlays?
     /// Covers inside the protected windows, for captures of one window's own pixels.
     private let inner: ShieldInnerCovers?
-    /// The window each hold captures (a watch of a window, a read of a window's pixels): the
-    /// protected windows inside it are covered inside too.
-    private var captures: [CoverHold: UInt] = [:]
+    /// The windows each hold captured (a watch of a window, reads of windows' pixels): the
+    /// protected windows inside them are covered inside too.
+    private var captures: [CoverHold: Set<UInt>] = [:]
     private let rawKeys: RawKeys?
     private var coversReads = false
     private var coversKeys = true
@@ -204,7 +204,9 @@ final class SentinelWorker: @unchecked Sendable {
                     frames.noteSaid(earlier, at: read.receivedAt)
                 }
                 let captured = read.pixmapWindow ?? read.drawable
-                if captured != UInt(display.root), coversReads { captures[.reader(read.client)] = captured }
+                if captured != UInt(display.root), coversReads, captures[.reader(read.client), default: []].insert(captured).inserted {
+                    changed = true
+                }
                 changed = hold(.reader(read.client), area: placement.rect, events: &events) || changed
             case .watchStarted(let watch):
                 let placement = placer.place(watch)
@@ -215,7 +217,7 @@ final class SentinelWorker: @unchecked Sendable {
                 watching.insert(watch.key)
                 // Its covers first: the agent says how many went up when it says the recording.
                 if !trusted {
-                    if watch.drawable != UInt(display.root) { captures[.watch(watch.key)] = watch.drawable }
+                    if watch.drawable != UInt(display.root) { captures[.watch(watch.key), default: []].insert(watch.drawable) }
                     changed = hold(.watch(watch.key), area: placement.rect, events: &events) || changed
                 }
                 events.append(.watchStarted(watch, rootArea: placement.rect, process: process, trusted: trusted))
@@ -330,13 +332,14 @@ final class SentinelWorker: @unchecked Sendable {
     /// once the server has done it. Holds show only while reads put covers up (not paused).
     private func applyVisibility() {
         guard let overlays else { return }
+        let shown = overlays.show { rect in keyHolds || (coversReads && holds.holds(rect)) }
+        // After the screen's covers, which need no window made first.
         captures = captures.filter { holds.contains($0.key) }
         if let inner {
-            inner.show(keyHolds ? inner.all : coversReads ? captures.values.reduce(into: Set<UInt>()) {
+            inner.show(keyHolds ? inner.all : coversReads ? captures.values.joined().reduce(into: Set<UInt>()) {
                 $0.formUnion(inner.covered(byCaptureOf: $1))
             } : [])
         }
-        let shown = overlays.show { rect in keyHolds || (coversReads && holds.holds(rect)) }
         overlays.settle()
         display.sync()
         if shown != lastShown {

@@ -25,7 +25,7 @@ public struct InnerCoverTarget: Equatable, Sendable {
 /// while something captures that window or one of its ancestors (the window manager's frame
 /// around it). The user sees them too, as the screen's covers. The frame's decorations (the
 /// title bar) are the window manager's, not the window's, and are not covered inside.
-final class ShieldInnerCovers {
+public final class ShieldInnerCovers {
     private let display: Display
     private let emptyRegion: XserverRegion
     private var targets: [UInt: InnerCoverTarget] = [:]
@@ -36,7 +36,7 @@ final class ShieldInnerCovers {
     private var mapped: Set<UInt> = []
 
     /// Far larger than any window; the protocol's sizes are 16 bits.
-    static let size: UInt32 = 16_384
+    public static let size: UInt32 = 16_384
 
     init(display: Display) {
         self.display = display
