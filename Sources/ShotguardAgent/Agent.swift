@@ -248,7 +248,7 @@ public final class Agent {
         guard outputs.shield.isOn else { return }
         outputs.shield.trust(rules.regions?.trustedPrograms ?? [])
         outputs.shield.update(hits.map { ShieldCover(rect: $0.rect, fill: $0.fill) }, fields: context.fields,
-                              windows: protectedNow.map(Self.innerCover))
+                              windows: InnerCoverTargets.of(protectedNow, fields: hits, on: context))
     }
 
     /// The screen and its windows now, for the tracker; what the rules protect on it is noted.
@@ -257,20 +257,6 @@ public final class Agent {
         protection.update(rules.inForce?.hits(against: taken.context) ?? [], at: taken.time.monotonic)
         _ = notice(taken.context, at: taken.time.monotonic)
         return taken
-    }
-
-    /// What the shield covers inside a protected window (relative to its client area) while
-    /// something captures it alone: the whole window is the outer frame, of which the client
-    /// holds all but the decorations, covered by a child larger than any window (the window
-    /// clips it), so that a window resized needs no new cover.
-    private static func innerCover(_ protected: ProtectedWindow) -> InnerCoverTarget {
-        let frame = protected.window.frame
-        let whole = Int(ShieldInnerCovers.size)
-        let rects = protected.rects.map { rect in
-            rect == protected.window.outerFrame ? Rect(x: 0, y: 0, width: whole, height: whole)
-                : rect.offsetBy(dx: -frame.x, dy: -frame.y)
-        }
-        return InnerCoverTarget(window: protected.window.id, rects: rects, rgb: ShieldCover(rect: frame, fill: protected.fill).rgb)
     }
 
     /// The windows the rules protect on `context`, whole, for reads of their own pixels.
