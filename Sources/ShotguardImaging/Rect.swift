@@ -29,6 +29,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
+    /// The smallest rectangle holding both.
+    public func union(_ other: Rect) -> Rect {
+        let left = min(x, other.x), top = min(y, other.y)
+        return Rect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    }
+
     /// This rectangle moved by (dx, dy).
     public func offsetBy(dx: Int, dy: Int) -> Rect {
         Rect(x: x + dx, y: y + dy, width: width, height: height)

@@ -350,11 +350,4 @@ private final class EnginePool: Sendable {
     let idle = Mutex<[OCREngine]>([])
 }
 
-extension Rect {
-    /// The smallest rectangle holding both.
-    func union(_ other: Rect) -> Rect {
-        let x0 = Swift.min(x, other.x), y0 = Swift.min(y, other.y)
-        return Rect(x: x0, y: y0, width: Swift.max(maxX, other.maxX) - x0, height: Swift.max(maxY, other.maxY) - y0)
-    }
-}
 

@@ -39,7 +39,7 @@ struct CoverHolds {
             areas[hold] = area
             return true
         }
-        let grown = known.flatMap { old in area.map { Self.bounding(old, $0) } }
+        let grown = known.flatMap { old in area.map { old.union($0) } }
         areas[hold] = grown
         return grown != known
     }
@@ -70,10 +70,5 @@ struct CoverHolds {
     /// Whether a cover over `rect` is over `area` (nil: the whole screen).
     static func overlaps(_ rect: Rect, _ area: Rect?) -> Bool {
         area.map { !rect.intersection($0).isEmpty } ?? true
-    }
-
-    static func bounding(_ one: Rect, _ other: Rect) -> Rect {
-        let x = min(one.x, other.x), y = min(one.y, other.y)
-        return Rect(x: x, y: y, width: max(one.maxX, other.maxX) - x, height: max(one.maxY, other.maxY) - y)
     }
 }

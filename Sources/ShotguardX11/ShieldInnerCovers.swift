@@ -54,8 +54,6 @@ public final class ShieldInnerCovers {
     /// Every protected window (a shield key covers them all).
     var all: Set<UInt> { Set(targets.keys) }
 
-    /// The children, to tell them from the protected windows' own.
-    var ids: Set<UInt> { Set(children.values.joined().map { UInt($0) }) }
 
     /// The protected windows now: children of windows no longer protected are destroyed, new
     /// ones made (unmapped) when first shown.

@@ -38,7 +38,7 @@ struct UncomparedParts {
     init(on context: ScreenContext, rules: RegionsFile?, meanwhile: [RegionHit]) {
         field = rules?.rules.first { $0.target == .field && !$0.isAllow }
         var protected = (rules?.protectedWindows(against: context) ?? []).map {
-            Protected(frame: Self.boundingBox($0.window.outerFrame, $0.window.frame), client: $0.window.frame, id: $0.window.id,
+            Protected(frame: $0.window.outerFrame.union($0.window.frame), client: $0.window.frame, id: $0.window.id,
                       line: $0.line, fill: $0.fill, origin: $0.origin)
         }
         for hit in meanwhile {
@@ -46,7 +46,7 @@ struct UncomparedParts {
                   let window = context.windows.first(where: { $0.id == id }) else { continue }
             // A mosaic of a part never compared would keep what it could not check: solid.
             let fill: Fill = if case .solid = hit.fill { hit.fill } else { .black }
-            protected.append(Protected(frame: Self.boundingBox(window.outerFrame, window.frame), client: window.frame, id: id,
+            protected.append(Protected(frame: window.outerFrame.union(window.frame), client: window.frame, id: id,
                                        line: hit.line, fill: fill, origin: hit.origin))
         }
         self.protected = protected
@@ -73,10 +73,5 @@ struct UncomparedParts {
     /// window's own image placed by a part of it might be that one's, hidden where it is.
     func another(than windowID: UInt?, asLargeAs size: Rect) -> Bool {
         protected.contains { $0.id != windowID && $0.client.width == size.width && $0.client.height == size.height }
-    }
-
-    private static func boundingBox(_ a: Rect, _ b: Rect) -> Rect {
-        let x = min(a.x, b.x), y = min(a.y, b.y)
-        return Rect(x: x, y: y, width: max(a.maxX, b.maxX) - x, height: max(a.maxY, b.maxY) - y)
     }
 }
