@@ -20,11 +20,22 @@ extension Display {
     /// error (a vanished window is an ordinary answer here).
     public func rootRectangle(of read: ScreenRead) -> Rect? {
         if read.drawable == UInt(root) { return read.area.intersection(screenRect) }
+        guard let placed = windowPlacement(of: read) else { return nil }
+        let shown = placed.area.intersection(placed.screen)
+        return shown.isEmpty ? nil : shown
+    }
+
+    /// What `read` took of a window (or of the pixmap named for it), in root coordinates and
+    /// clipped to the window alone, with the screen's rectangle: a window wholly past the
+    /// screen's edge (dwm hides another tag's windows so) still has its own pixels, which a
+    /// reader of that window takes. Nil for the root, a pixmap, or a window that is gone.
+    func windowPlacement(of read: ScreenRead) -> (area: Rect, screen: Rect)? {
+        if read.drawable == UInt(root) { return nil }
         guard let window = UInt32(exactly: read.pixmapWindow ?? read.drawable), let place = windowOnRoot(window) else { return nil }
         let area = read.pixmapWindow == nil ? read.area.offsetBy(dx: place.origin.x, dy: place.origin.y)
                                             : read.area.offsetBy(dx: place.outer.x, dy: place.outer.y)
-        let placed = area.intersection(place.outer).intersection(place.screen)
-        return placed.isEmpty ? nil : placed
+        let placed = area.intersection(place.outer)
+        return placed.isEmpty ? nil : (placed, place.screen)
     }
 
     /// The root's rectangle as it is now (one round trip: RandR can change it at any time).

@@ -8,11 +8,28 @@ enum ScreenPlacement: Equatable {
     /// Pixels of the screen the sentinel cannot place (a pixmap of the reader's own it filled
     /// before its copies were recorded): every protected area counts.
     case unknown
+    /// A window wholly past the screen's edge (dwm hides another tag's windows so), at this
+    /// rectangle of the root: no pixel the screen shows, but the window's own, which a reader
+    /// of it (a share of that window alone) takes whole.
+    case pastTheEdge(Rect)
     /// No pixel of the screen: another client's pixmap (a window manager reading an icon), or a
     /// window embedded in one of the reader's own (a tray reading its icons).
     case notScreen
 
-    var rect: Rect? { if case .area(let rect) = self { rect } else { nil } }
+    /// Where it is on the root (past the screen's edge for `pastTheEdge`); nil when unknown.
+    var rect: Rect? {
+        switch self {
+        case .area(let rect), .pastTheEdge(let rect): rect
+        case .unknown, .notScreen: nil
+        }
+    }
+
+    /// `rect` of the root: its part on `screen`, or where it lies when it is wholly past the edge.
+    static func of(_ rect: Rect, on screen: Rect) -> ScreenPlacement {
+        if rect.isEmpty { return .notScreen }
+        let shown = rect.intersection(screen)
+        return shown.isEmpty ? .pastTheEdge(rect) : .area(shown)
+    }
 }
 
 /// Places reads and watches on the root with the sentinel's connection, and remembers which
@@ -42,7 +59,7 @@ final class ReadPlacer {
     func place(_ read: ScreenRead) -> ScreenPlacement {
         let placement = placeSource(read)
         if let destination = read.destination {
-            if case .area(let rect) = placement, let offset = sourceOffset(read) {
+            if let rect = placement.rect, let offset = sourceOffset(read) {
                 // A source point p lands at p - area.origin + destination in the copy, and at
                 // p + offset on the root.
                 remember(destination.drawable, rect: rect.offsetBy(dx: -(offset.x + read.area.x - destination.x),
@@ -60,8 +77,7 @@ final class ReadPlacer {
         if watch.drawable == UInt(display.root) { return .area(screenRect) }
         guard let window = UInt32(exactly: watch.drawable), !isEmbedded(window, in: watch.client),
               let place = display.windowOnRoot(window) else { return .notScreen }
-        let rect = place.outer.intersection(place.screen)
-        return rect.isEmpty ? .notScreen : .area(rect)
+        return .of(place.outer, on: place.screen)
     }
 
     /// The root changed size (RandR): its rectangle is asked again at the next read.
@@ -83,15 +99,15 @@ final class ReadPlacer {
     private func placeSource(_ read: ScreenRead) -> ScreenPlacement {
         if read.drawable == UInt(display.root) { return .area(read.area.intersection(screenRect)) }
         if read.pixmapWindow != nil {
-            return display.rootRectangle(of: read).map { .area($0) } ?? .notScreen
+            return display.windowPlacement(of: read).map { .of($0.area, on: $0.screen) } ?? .notScreen
         }
         if let copy = copies[read.drawable] {
             let part = read.area.intersection(copy.rect)
-            return part.isEmpty ? .notScreen : .area(part.offsetBy(dx: copy.dx, dy: copy.dy))
+            return .of(part.offsetBy(dx: copy.dx, dy: copy.dy), on: screenRect)
         }
         guard let drawable = UInt32(exactly: read.drawable) else { return .notScreen }
         if read.readsForeignDrawable, isEmbedded(drawable, in: read.client) { return .notScreen }
-        if let rect = display.rootRectangle(of: read) { return .area(rect) }
+        if let placed = display.windowPlacement(of: read) { return .of(placed.area, on: placed.screen) }
         // Not a window on the screen: a pixmap. Another client's holds no screen the sentinel knows of.
         return read.readsForeignDrawable ? .notScreen : .unknown
     }

@@ -32,6 +32,23 @@ final class RecentProtectedWindowsTests: XCTestCase {
                      "a part of some other drawable")
     }
 
+    /// The vault wholly past the screen's edge (a viewport, a hidden tag): a read of its frame
+    /// there, whose rectangle the sentinel gives past the edge, takes it whole; a read of
+    /// another frame past the edge, or of one of its size on the screen, does not. Regression:
+    /// a frame past the edge met no protected window (only its part on the screen was compared).
+    func testAReadOfTheVaultsFramePastTheEdgeTakesItWhole() throws {
+        var moved = vault
+        moved.frame = vault.frame.offsetBy(dx: 1400, dy: 0)
+        moved.outerFrame = vault.outerFrame.offsetBy(dx: 1400, dy: 0)
+        var windows = RecentProtectedWindows()
+        try recent([moved, notes], at: 0, into: &windows)
+        XCTAssertEqual(windows.read(of: 0x600003, area: moved.outerFrame, screen: screen)?.window.id, 9, "its frame")
+        XCTAssertNil(windows.read(of: 0x600004, area: Rect(x: 1300, y: 100, width: 402, height: 321), screen: screen),
+                     "another frame past the edge")
+        XCTAssertNil(windows.read(of: 0x600005, area: Rect(x: 0, y: 0, width: 402, height: 321), screen: screen),
+                     "a frame on the screen, of the vault's size")
+    }
+
     /// Closed, or no longer matched, the vault is still the vault for a read heard a moment
     /// later; not ten seconds after.
     func testAVaultGoneIsKeptForAWhile() throws {

@@ -164,6 +164,28 @@ final class SharingShieldTests: WatchDesktopTestCase {
         XCTAssertTrue(watch.waitForCoversDown(), "the covers came down once it was gone: \(watch.log.suffix(800))")
     }
 
+    /// The same share of a vault wholly past the screen's edge (dwm hides another tag's
+    /// windows so; it has no frames, and an override-redirect window stands in for one here):
+    /// its Composite pixmap still holds all of it. Regression: the sentinel placed the watch
+    /// and the reads nowhere on the screen and dropped them, so every frame showed the vault.
+    func testANamedPixmapOfAVaultPastTheScreensEdgeShowsItsProtectedRowsInAtMostItsFirstFrame() throws {
+        let content = WatchDesktop.pattern(width: 180, height: 100, seed: 5)
+        let hidden = try PaintedWindow(display: desk.display, frame: Rect(x: 20, y: 200, width: content.width, height: content.height),
+                                       content: content, instance: "vault", className: "Vault", title: "", popup: true)
+        defer { hidden.destroy() }
+        try hidden.move(x: fullScreen.width + 40, y: 200)
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent()
+        let frames = try reader.read(.named, interval: 100, frames: 10, target: String(hidden.id), display: desk.name)
+        XCTAssertEqual(frames.count, 10)
+        let rows = [22, 40, 58].map { y in (0..<content.width).map { content[$0, y] } }
+        let shown = FrameCount.showing(rows, in: frames)
+        print("named pixmap of a vault past the edge: \(shown) of \(frames.count) frames show its protected rows")
+        XCTAssertLessThanOrEqual(shown, 1, watch.log.suffix(2000).description)
+        let free = [6, 90].map { y in (0..<content.width).map { content[$0, y] } }
+        XCTAssertEqual(FrameCount.showing(free, in: frames), frames.count, "the rows no rule names show in every frame")
+    }
+
     /// A share of a 200x100 region far from every protected rectangle: a recording, and nothing
     /// on the user's screen is covered.
     func testARegionShareFarFromTheRulesCoversNothing() throws {

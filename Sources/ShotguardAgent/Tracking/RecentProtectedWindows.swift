@@ -22,10 +22,14 @@ struct RecentProtectedWindows: Sendable {
 
     /// The protected window a read of `window` takes whole: that window, or the frame the window
     /// manager put around it (whose rectangle on the screen, `area`, is the window's outer frame
-    /// there). A window's own pixels hold nothing of the windows above or below it.
+    /// there, or all of it for a frame wholly past the screen's edge). A window's own pixels
+    /// hold nothing of the windows above or below it.
     func read(of window: UInt, area: Rect?, screen: Rect) -> ProtectedWindow? {
         if let own = windows[window]?.window { return own }
         guard let area else { return nil }
-        return windows.values.map(\.window).first { $0.window.outerFrame.intersection(screen) == area }
+        let shown = area.intersection(screen)
+        return windows.values.map(\.window).first {
+            shown.isEmpty ? $0.window.outerFrame == area : $0.window.outerFrame.intersection(screen) == shown
+        }
     }
 }
