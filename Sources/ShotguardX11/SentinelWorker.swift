@@ -289,6 +289,7 @@ final class SentinelWorker: @unchecked Sendable {
                 continue
             }
             if overlays.compositorChanged(&event) { continue }
+            if inner?.handle(&event) == true { continue }
             switch event.type {
             case GenericEvent:
                 let readAt = monotonicNow()

@@ -2,16 +2,19 @@
 import CX11
 import ShotguardImaging
 
-/// A protected window, what of it to cover inside (relative to its origin), and the colour
-/// (0xRRGGBB) to cover it with.
+/// A protected window, what of it to cover inside (relative to its origin), whether its
+/// decorations are covered too (the rules name the whole window, title bar included), and the
+/// colour (0xRRGGBB) to cover it with.
 public struct InnerCoverTarget: Equatable, Sendable {
     public var window: UInt
     public var rects: [Rect]
+    public var coversFrame: Bool
     public var rgb: UInt32
 
-    public init(window: UInt, rects: [Rect], rgb: UInt32) {
+    public init(window: UInt, rects: [Rect], coversFrame: Bool = false, rgb: UInt32) {
         self.window = window
         self.rects = rects
+        self.coversFrame = coversFrame
         self.rgb = rgb
     }
 }
@@ -24,15 +27,19 @@ public struct InnerCoverTarget: Equatable, Sendable {
 /// parent), its background the fill, its input shape empty (clicks reach the window), mapped
 /// while something captures that window or one of its ancestors (the window manager's frame
 /// around it). The user sees them too, as the screen's covers. The frame's decorations (the
-/// title bar) are the window manager's, not the window's, and are not covered inside.
+/// title bar) are the window manager's, in the frame's own pixels, which a capture of the frame
+/// takes (OBS's window capture does): when the rules name the whole window, one more child, of
+/// the frame, covers all of it. A window the window manager frames again (it unmapped and mapped
+/// it) is followed by its ReparentNotify, and its covers made again in the new frame.
 public final class ShieldInnerCovers {
     private let display: Display
     private let emptyRegion: XserverRegion
     private var targets: [UInt: InnerCoverTarget] = [:]
     /// The children made, by the protected window they cover.
     private var children: [UInt: [Window]] = [:]
-    /// Each protected window's ancestors (its frame, the root), asked when it became a target.
-    private var ancestors: [UInt: Set<UInt>] = [:]
+    /// Each protected window's ancestors (its frame, the root), nearest first, asked when it
+    /// became a target and again when it is reparented.
+    private var ancestors: [UInt: [UInt]] = [:]
     private var mapped: Set<UInt> = []
 
     /// Far larger than any window; the protocol's sizes are 16 bits.
@@ -64,10 +71,30 @@ public final class ShieldInnerCovers {
             for child in children.removeValue(forKey: window) ?? [] { XDestroyWindow(display.handle, child) }
             mapped.remove(window)
         }
-        for window in next.keys where targets[window] == nil { ancestors[window] = chain(above: window) }
+        for window in next.keys where targets[window] == nil {
+            ancestors[window] = chain(above: window)
+            hearReparenting(of: window)
+        }
         ancestors = ancestors.filter { next[$0.key] != nil }
         targets = next
         display.flush()
+    }
+
+    /// Takes the events of the protected windows themselves (selected for their reparenting);
+    /// true when `event` was one. A window framed anew has its ancestors asked again and its
+    /// covers made again, in the new frame, mapped at once when they were up.
+    func handle(_ event: inout XEvent) -> Bool {
+        let window = UInt(event.xany.window)
+        guard targets[window] != nil, window != UInt(display.root) else { return false }
+        guard event.type == ReparentNotify else { return true }
+        ancestors[window] = chain(above: window)
+        // The old frame, and the child made in it, may be gone already: the error is only trapped.
+        for child in children.removeValue(forKey: window) ?? [] { _ = ErrorTrap.run(display.handle) { XDestroyWindow(display.handle, child) } }
+        if mapped.contains(window) {
+            for child in make(in: window) { XMapRaised(display.handle, child) }
+        }
+        display.flush()
+        return true
     }
 
     /// The protected windows whose own pixels a capture of `window` takes: that window, or one
@@ -94,6 +121,19 @@ public final class ShieldInnerCovers {
 
     private func make(in window: UInt) -> [Window] {
         guard let target = targets[window], let parent = Window(exactly: window) else { return [] }
+        var made = covers(in: parent, rects: target.rects, rgb: target.rgb)
+        // The frame: the top-level window holding this one, when it is not this one.
+        if target.coversFrame, let chain = ancestors[window], chain.count >= 2, chain.last == UInt(display.root),
+           let frame = Window(exactly: chain[chain.count - 2]) {
+            let whole = Rect(x: 0, y: 0, width: Int(Self.size), height: Int(Self.size))
+            made += covers(in: frame, rects: [whole], rgb: target.rgb)
+        }
+        children[window] = made
+        return made
+    }
+
+    /// Unmapped children of `parent` over `rects` (its coordinates) in `rgb`; none when it is gone.
+    private func covers(in parent: Window, rects: [Rect], rgb: UInt32) -> [Window] {
         let handle = display.handle
         // The child takes the window's depth and visual (CopyFromParent): in a 32-bit (ARGB)
         // window its pixel is opaque only with the alpha bits set.
@@ -102,12 +142,12 @@ public final class ShieldInnerCovers {
         guard status != 0, lookup == nil else { return [] }
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1
-        attributes.background_pixel = display.pixel(rgb: target.rgb) | (parentAttributes.depth == 32 ? 0xFF00_0000 : 0)
+        attributes.background_pixel = display.pixel(rgb: rgb) | (parentAttributes.depth == 32 ? 0xFF00_0000 : 0)
         attributes.border_pixel = 0
         // A rectangle reaching past the window's left or top edge starts at it; past its right
         // or bottom, the window clips it.
         let (made, error) = ErrorTrap.run(handle) { () -> [Window] in
-            target.rects.map { rect in
+            rects.map { rect in
                 let x = max(0, rect.x), y = max(0, rect.y)
                 let width = UInt32(clamping: min(Int(Self.size), rect.maxX - x)), height = UInt32(clamping: min(Int(Self.size), rect.maxY - y))
                 let child = XCreateWindow(handle, parent, Int32(x), Int32(y), max(1, width), max(1, height), 0, 0, UInt32(InputOutput), nil,
@@ -121,19 +161,29 @@ public final class ShieldInnerCovers {
             for child in made { XDestroyWindow(handle, child) }
             return []
         }
-        children[window] = made
         return made
     }
 
-    /// The windows above `window` up to the root, by parent (a few round trips).
-    private func chain(above window: UInt) -> Set<UInt> {
-        var found: Set<UInt> = []
+    /// The windows above `window` up to the root, nearest first, by parent (a few round trips).
+    private func chain(above window: UInt) -> [UInt] {
+        var found: [UInt] = []
         var current = UInt32(exactly: window)
         while let next = current.flatMap({ display.parent(of: $0) }), next != 0, found.count < 8 {
-            found.insert(UInt(next))
+            found.append(UInt(next))
             if UInt(next) == UInt(display.root) { break }
             current = next
         }
         return found
+    }
+
+    /// Selects the window's StructureNotify (its ReparentNotify) on this connection, beside
+    /// whatever it selected there before.
+    private func hearReparenting(of window: UInt) {
+        guard let id = Window(exactly: window) else { return }
+        let handle = display.handle
+        var attributes = XWindowAttributes()
+        let (status, lookup) = ErrorTrap.run(handle) { XGetWindowAttributes(handle, id, &attributes) }
+        guard status != 0, lookup == nil else { return }
+        _ = ErrorTrap.run(handle) { XSelectInput(handle, id, attributes.your_event_mask | StructureNotifyMask) }
     }
 }

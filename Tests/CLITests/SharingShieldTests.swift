@@ -164,6 +164,28 @@ final class SharingShieldTests: WatchDesktopTestCase {
         XCTAssertTrue(watch.waitForCoversDown(), "the covers came down once it was gone: \(watch.log.suffix(800))")
     }
 
+    /// OBS's window capture names the pixmap of the window manager's frame, title bar and all.
+    /// With a rule naming the whole vault (its title bar too, on the screen), the covers inside
+    /// the vault hid its client area, and the title bar showed in every frame. A cover made a
+    /// child of the frame hides it, from the watch on.
+    func testANamedPixmapOfTheVaultsFrameShowsNothingOfItInAtMostItsFirstFrame() throws {
+        let titles = sandbox.home.appendingPathComponent("frame-id").path
+        try runTool("xwininfo -tree -id \(desk.vault.id) | sed -n 's/^ *Parent window id: \\(0x[0-9a-f]*\\).*/\\1/p' > \(titles)",
+                    display: desk.name)
+        let frameText = try String(contentsOfFile: titles, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let frame = try XCTUnwrap(UInt(frameText.dropFirst(2), radix: 16), "no parent in '\(frameText)'")
+        XCTAssertNotEqual(frame, UInt(desk.display.root), "openbox did not frame the vault")
+        let whole = try sandbox.write("whole", text: "window class=Vault\n")
+        let reader = try ScreenReader(sandbox: sandbox)
+        let watch = try agent(regions: whole)
+        let frames = try reader.read(.named, interval: 100, frames: 10, target: String(frame), display: desk.name)
+        XCTAssertEqual(frames.count, 10)
+        let showing = FrameCount.showingProtected(frames, [(Rect(x: 0, y: 0, width: 4096, height: 4096), 0x000000)])
+        print("named pixmap of the vault's frame: \(showing.count) of \(frames.count) frames show any of it")
+        XCTAssertLessThanOrEqual(showing.count, 1, "frames \(showing): \(watch.log.suffix(2000))")
+        XCTAssertTrue(watch.waitForCoversDown(), "the covers came down once it was gone: \(watch.log.suffix(800))")
+    }
+
     /// The same share of a vault wholly past the screen's edge (dwm hides another tag's
     /// windows so; it has no frames, and an override-redirect window stands in for one here):
     /// its Composite pixmap still holds all of it. Regression: the sentinel placed the watch

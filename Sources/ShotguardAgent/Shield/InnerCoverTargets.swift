@@ -7,7 +7,7 @@ import ShotguardX11
 /// The shield's inner covers (`ShieldInnerCovers`), one target per window, in its own
 /// coordinates (its client area's origin): what `window` rules name of it (the whole window
 /// by a child larger than any window, which the window clips, so that a resize needs no new
-/// cover; the decorations are the window manager's), and the fields `field` rules found in it
+/// cover; with its decorations, when it has any, by one more in the frame), and the fields `field` rules found in it
 /// (each whole, as a window's own pixels show it whole).
 enum InnerCoverTargets {
     static func of(_ protected: [ProtectedWindow], fields hits: [RegionHit], on context: ScreenContext) -> [InnerCoverTarget] {
@@ -18,7 +18,10 @@ enum InnerCoverTargets {
                 rect == protected.window.outerFrame ? Rect(x: 0, y: 0, width: whole, height: whole)
                     : rect.offsetBy(dx: -frame.x, dy: -frame.y)
             }
-            return InnerCoverTarget(window: protected.window.id, rects: rects, rgb: ShieldCover(rect: frame, fill: protected.fill).rgb)
+            // The whole window, decorations included, when it has any: its frame is covered too.
+            let decorated = protected.window.outerFrame != frame && protected.rects.contains(protected.window.outerFrame)
+            return InnerCoverTarget(window: protected.window.id, rects: rects, coversFrame: decorated,
+                                    rgb: ShieldCover(rect: frame, fill: protected.fill).rgb)
         }
         for hit in hits where hit.field != nil {
             guard let id = hit.windowID, let window = context.windows.first(where: { $0.id == id }) else { continue }

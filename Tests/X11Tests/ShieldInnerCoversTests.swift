@@ -1,0 +1,69 @@
+// The shield's covers inside a protected window and its frame, on a real server: made in the frame, and made again in a new frame when the window is reparented.
+import CX11
+import ShotguardImaging
+import ShotguardTestSupport
+import XCTest
+@testable import ShotguardX11
+
+final class ShieldInnerCoversTests: XCTestCase {
+    nonisolated(unsafe) static let fixture = XvfbFixture()
+
+    override class func setUp() {
+        super.setUp()
+        fixture.start(width: 320, height: 240)
+    }
+
+    override class func tearDown() {
+        fixture.stop()
+        super.tearDown()
+    }
+
+    /// A white top-level "frame" at `rect`, mapped.
+    private func frame(_ display: Display, _ rect: Rect) -> Window {
+        let window = XCreateSimpleWindow(display.handle, display.root, Int32(rect.x), Int32(rect.y), UInt32(rect.width),
+                                         UInt32(rect.height), 0, 0, display.pixel(rgb: 0xFFFFFF))
+        XMapWindow(display.handle, window)
+        return window
+    }
+
+    /// How many pixels of `rect` on the screen are not black.
+    private func notBlack(_ display: Display, _ rect: Rect) throws -> Int {
+        let screen = try ScreenGrabber(display: display).captureScreen()
+        return (rect.y..<rect.maxY).reduce(0) { count, y in count + (rect.x..<rect.maxX).filter { screen.rgb(x: $0, y: y) != 0 }.count }
+    }
+
+    /// A window the rules name whole, in a frame with a 20-pixel title bar: its covers hide the
+    /// frame too. Reparented into another frame (a window manager framing it anew) while they
+    /// are up, they are made in the new frame at its ReparentNotify, and a capture of the new
+    /// frame counts as one of the window; the old frame shows again.
+    func testTheFramesCoverFollowsTheWindowIntoANewFrame() throws {
+        let display = try Self.fixture.display()
+        let first = frame(display, Rect(x: 10, y: 10, width: 120, height: 100))
+        let second = frame(display, Rect(x: 170, y: 100, width: 120, height: 100))
+        let client = XCreateSimpleWindow(display.handle, first, 0, 20, 120, 80, 0, 0, display.pixel(rgb: 0x808080))
+        XMapWindow(display.handle, client)
+        display.sync()
+        let covers = ShieldInnerCovers(display: display)
+        let whole = Rect(x: 0, y: 0, width: Int(ShieldInnerCovers.size), height: Int(ShieldInnerCovers.size))
+        covers.update([InnerCoverTarget(window: UInt(client), rects: [whole], coversFrame: true, rgb: 0x000000)])
+        XCTAssertEqual(covers.covered(byCaptureOf: UInt(first)), [UInt(client)])
+        covers.show([UInt(client)])
+        display.sync()
+        XCTAssertEqual(try notBlack(display, Rect(x: 10, y: 10, width: 120, height: 100)), 0, "the first frame, title bar and all")
+
+        XReparentWindow(display.handle, client, second, 0, 20)
+        display.sync()
+        var heard = false
+        var event = XEvent()
+        while XPending(display.handle) > 0 {
+            XNextEvent(display.handle, &event)
+            if covers.handle(&event), event.type == ReparentNotify { heard = true }
+        }
+        XCTAssertTrue(heard, "no ReparentNotify of the window was taken")
+        display.sync()
+        XCTAssertEqual(covers.covered(byCaptureOf: UInt(second)), [UInt(client)])
+        XCTAssertEqual(covers.covered(byCaptureOf: UInt(first)), [])
+        XCTAssertEqual(try notBlack(display, Rect(x: 170, y: 100, width: 120, height: 100)), 0, "the second frame, title bar and all")
+        XCTAssertEqual(try notBlack(display, Rect(x: 10, y: 10, width: 120, height: 100)), 120 * 100, "the first frame, empty now")
+    }
+}
