@@ -30,7 +30,9 @@ public struct InnerCoverTarget: Equatable, Sendable {
 /// title bar) are the window manager's, in the frame's own pixels, which a capture of the frame
 /// takes (OBS's window capture does): when the rules name the whole window, one more child, of
 /// the frame, covers all of it. A window the window manager frames again (it unmapped and mapped
-/// it) is followed by its ReparentNotify, and its covers made again in the new frame.
+/// it) is followed by its ReparentNotify, and its covers made again in the new frame; a child
+/// the program (or the window manager, in the frame) maps or raises over them later has them
+/// raised over it again.
 public final class ShieldInnerCovers {
     private let display: Display
     private let emptyRegion: XserverRegion
@@ -40,7 +42,16 @@ public final class ShieldInnerCovers {
     /// Each protected window's ancestors (its frame, the root), nearest first, asked when it
     /// became a target and again when it is reparented.
     private var ancestors: [UInt: [UInt]] = [:]
+    /// The frames covered, each with the protected window in it.
+    private var frames: [UInt: UInt] = [:]
+    /// The windows and frames whose events this connection selected, with what it selected
+    /// there before (given back when they are no longer covered).
+    private var selected: [UInt: Int] = [:]
     private var mapped: Set<UInt> = []
+    /// Raises since the covers were last shown: a program that raised its child at every raise
+    /// of theirs would otherwise trade places with them forever.
+    private var raises = 0
+    static let maximumRaises = 64
 
     /// Far larger than any window; the protocol's sizes are 16 bits.
     public static let size: UInt32 = 16_384
@@ -61,7 +72,6 @@ public final class ShieldInnerCovers {
     /// Every protected window (a shield key covers them all).
     var all: Set<UInt> { Set(targets.keys) }
 
-
     /// The protected windows now: children of windows no longer protected are destroyed, new
     /// ones made (unmapped) when first shown.
     func update(_ list: [InnerCoverTarget]) {
@@ -73,28 +83,54 @@ public final class ShieldInnerCovers {
         }
         for window in next.keys where targets[window] == nil {
             ancestors[window] = chain(above: window)
-            hearReparenting(of: window)
+            select(StructureNotifyMask | SubstructureNotifyMask, on: window)
         }
         ancestors = ancestors.filter { next[$0.key] != nil }
+        frames = frames.filter { next[$0.value] == targets[$0.value] }
+        for window in selected.keys where next[window] == nil && frames[window] == nil { deselect(window) }
         targets = next
         display.flush()
     }
 
-    /// Takes the events of the protected windows themselves (selected for their reparenting);
+    /// Takes the events of the protected windows and their covered frames (selected for them);
     /// true when `event` was one. A window framed anew has its ancestors asked again and its
-    /// covers made again, in the new frame, mapped at once when they were up.
+    /// covers made again, in the new frame, mapped at once when they were up. A child mapped or
+    /// restacked in a window (or frame) whose covers are up has them raised over it again.
     func handle(_ event: inout XEvent) -> Bool {
-        let window = UInt(event.xany.window)
-        guard targets[window] != nil, window != UInt(display.root) else { return false }
-        guard event.type == ReparentNotify else { return true }
+        let parent = UInt(event.xany.window)
+        guard parent != UInt(display.root), selected[parent] != nil else { return false }
+        guard let window = targets[parent] != nil ? parent : frames[parent] else { return true }
+        switch event.type {
+        case ReparentNotify where parent == window:
+            reframe(window)
+        case MapNotify, ConfigureNotify:
+            // The window's own StructureNotify (it moved) says nothing of what is inside it.
+            let subject = UInt(event.type == MapNotify ? event.xmap.window : event.xconfigure.window)
+            let own = children[window] ?? []
+            guard subject != parent, mapped.contains(window), !own.contains(where: { UInt($0) == subject }),
+                  raises < Self.maximumRaises else { break }
+            raises += 1
+            for child in own { XRaiseWindow(display.handle, child) }
+            display.flush()
+        default:
+            break
+        }
+        return true
+    }
+
+    /// `window` was reparented: its covers are made again where it is now.
+    private func reframe(_ window: UInt) {
         ancestors[window] = chain(above: window)
+        for (frame, covered) in frames where covered == window {
+            frames[frame] = nil
+            deselect(frame)
+        }
         // The old frame, and the child made in it, may be gone already: the error is only trapped.
         for child in children.removeValue(forKey: window) ?? [] { _ = ErrorTrap.run(display.handle) { XDestroyWindow(display.handle, child) } }
         if mapped.contains(window) {
             for child in make(in: window) { XMapRaised(display.handle, child) }
         }
         display.flush()
-        return true
     }
 
     /// The protected windows whose own pixels a capture of `window` takes: that window, or one
@@ -115,6 +151,7 @@ public final class ShieldInnerCovers {
             for child in children[window] ?? make(in: window) { XMapRaised(display.handle, child) }
         }
         mapped = wanted
+        raises = 0
         display.flush()
         return wanted.count
     }
@@ -127,6 +164,9 @@ public final class ShieldInnerCovers {
            let frame = Window(exactly: chain[chain.count - 2]) {
             let whole = Rect(x: 0, y: 0, width: Int(Self.size), height: Int(Self.size))
             made += covers(in: frame, rects: [whole], rgb: target.rgb)
+            // The window manager's decorations, mapped or restacked later, are heard.
+            frames[UInt(frame)] = window
+            select(SubstructureNotifyMask, on: UInt(frame))
         }
         children[window] = made
         return made
@@ -176,14 +216,21 @@ public final class ShieldInnerCovers {
         return found
     }
 
-    /// Selects the window's StructureNotify (its ReparentNotify) on this connection, beside
-    /// whatever it selected there before.
-    private func hearReparenting(of window: UInt) {
-        guard let id = Window(exactly: window) else { return }
+    /// Selects `mask` of `window`'s events on this connection, beside whatever it selected
+    /// there before.
+    private func select(_ mask: Int, on window: UInt) {
+        guard selected[window] == nil, let id = Window(exactly: window) else { return }
         let handle = display.handle
         var attributes = XWindowAttributes()
         let (status, lookup) = ErrorTrap.run(handle) { XGetWindowAttributes(handle, id, &attributes) }
         guard status != 0, lookup == nil else { return }
-        _ = ErrorTrap.run(handle) { XSelectInput(handle, id, attributes.your_event_mask | StructureNotifyMask) }
+        selected[window] = attributes.your_event_mask
+        _ = ErrorTrap.run(handle) { XSelectInput(handle, id, attributes.your_event_mask | mask) }
+    }
+
+    /// Gives `window` back the events this connection selected there before (it may be gone).
+    private func deselect(_ window: UInt) {
+        guard let before = selected.removeValue(forKey: window), let id = Window(exactly: window) else { return }
+        _ = ErrorTrap.run(display.handle) { XSelectInput(display.handle, id, before) }
     }
 }

@@ -26,6 +26,19 @@ final class ShieldInnerCoversTests: XCTestCase {
         return window
     }
 
+    /// Hands every event queued to `covers`; the types it took.
+    private func pump(_ display: Display, into covers: ShieldInnerCovers) -> [Int32] {
+        display.sync()
+        var taken: [Int32] = []
+        var event = XEvent()
+        while XPending(display.handle) > 0 {
+            XNextEvent(display.handle, &event)
+            if covers.handle(&event) { taken.append(event.type) }
+        }
+        display.sync()
+        return taken
+    }
+
     /// How many pixels of `rect` on the screen are not black.
     private func notBlack(_ display: Display, _ rect: Rect) throws -> Int {
         let screen = try ScreenGrabber(display: display).captureScreen()
@@ -52,18 +65,44 @@ final class ShieldInnerCoversTests: XCTestCase {
         XCTAssertEqual(try notBlack(display, Rect(x: 10, y: 10, width: 120, height: 100)), 0, "the first frame, title bar and all")
 
         XReparentWindow(display.handle, client, second, 0, 20)
-        display.sync()
-        var heard = false
-        var event = XEvent()
-        while XPending(display.handle) > 0 {
-            XNextEvent(display.handle, &event)
-            if covers.handle(&event), event.type == ReparentNotify { heard = true }
-        }
-        XCTAssertTrue(heard, "no ReparentNotify of the window was taken")
-        display.sync()
+        XCTAssertTrue(pump(display, into: covers).contains(ReparentNotify), "no ReparentNotify of the window was taken")
         XCTAssertEqual(covers.covered(byCaptureOf: UInt(second)), [UInt(client)])
         XCTAssertEqual(covers.covered(byCaptureOf: UInt(first)), [])
         XCTAssertEqual(try notBlack(display, Rect(x: 170, y: 100, width: 120, height: 100)), 0, "the second frame, title bar and all")
         XCTAssertEqual(try notBlack(display, Rect(x: 10, y: 10, width: 120, height: 100)), 120 * 100, "the first frame, empty now")
+    }
+
+    /// A child the program maps in the covered window later, and a decoration the window
+    /// manager maps in a covered frame, stack above the covers: they are raised over them again.
+    func testChildrenMappedLaterAreCoveredToo() throws {
+        let display = try Self.fixture.display()
+        // A row of one window is covered; another is covered whole, frame and all.
+        let rowFrame = frame(display, Rect(x: 10, y: 10, width: 120, height: 100))
+        let rowWindow = XCreateSimpleWindow(display.handle, rowFrame, 0, 20, 120, 80, 0, 0, display.pixel(rgb: 0x808080))
+        let wholeFrame = frame(display, Rect(x: 170, y: 100, width: 120, height: 100))
+        let wholeWindow = XCreateSimpleWindow(display.handle, wholeFrame, 0, 20, 120, 80, 0, 0, display.pixel(rgb: 0x808080))
+        XMapWindow(display.handle, rowWindow)
+        XMapWindow(display.handle, wholeWindow)
+        display.sync()
+        let covers = ShieldInnerCovers(display: display)
+        let whole = Rect(x: 0, y: 0, width: Int(ShieldInnerCovers.size), height: Int(ShieldInnerCovers.size))
+        covers.update([InnerCoverTarget(window: UInt(rowWindow), rects: [Rect(x: 0, y: 0, width: 120, height: 40)], rgb: 0x000000),
+                       InnerCoverTarget(window: UInt(wholeWindow), rects: [whole], coversFrame: true, rgb: 0x000000)])
+        covers.show([UInt(rowWindow), UInt(wholeWindow)])
+        display.sync()
+        let row = Rect(x: 10, y: 30, width: 120, height: 40), wholeArea = Rect(x: 170, y: 100, width: 120, height: 100)
+        XCTAssertEqual(try notBlack(display, row), 0)
+        XCTAssertEqual(try notBlack(display, wholeArea), 0)
+
+        let inside = XCreateSimpleWindow(display.handle, rowWindow, 10, 5, 50, 30, 0, 0, display.pixel(rgb: 0xFFFFFF))
+        let button = XCreateSimpleWindow(display.handle, wholeFrame, 100, 2, 16, 16, 0, 0, display.pixel(rgb: 0xFF0000))
+        XMapWindow(display.handle, inside)
+        XMapWindow(display.handle, button)
+        XCTAssertTrue(pump(display, into: covers).contains(MapNotify), "no MapNotify was taken")
+        XCTAssertEqual(try notBlack(display, row), 0, "the program's new child shows over the row's cover")
+        XCTAssertEqual(try notBlack(display, wholeArea), 0, "the window manager's new button shows over the frame's cover")
+        XRaiseWindow(display.handle, inside)
+        _ = pump(display, into: covers)
+        XCTAssertEqual(try notBlack(display, row), 0, "the child, raised, shows over the row's cover")
     }
 }
