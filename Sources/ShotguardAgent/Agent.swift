@@ -263,7 +263,7 @@ public final class Agent {
     private func notice(_ context: ScreenContext, at now: Double) -> [ProtectedWindow] {
         lastScreen = context.bounds
         let protected = rules.inForce?.protectedWindows(against: context) ?? []
-        protectedWindows.update(protected, at: now)
+        protectedWindows.update(protected, all: context.windows, at: now)
         return protected
     }
 

@@ -37,13 +37,13 @@ public final class ShieldInnerCovers {
     private let display: Display
     private let emptyRegion: XserverRegion
     private var targets: [UInt: InnerCoverTarget] = [:]
-    /// The children made, by the protected window they cover.
-    private var children: [UInt: [Window]] = [:]
+    /// The children made inside each protected window; they move with it.
+    private var inside: [UInt: [Window]] = [:]
+    /// The child made in each protected window's frame, with that frame.
+    private var frameCovers: [UInt: (frame: UInt, cover: Window)] = [:]
     /// Each protected window's ancestors (its frame, the root), nearest first, asked when it
     /// became a target and again when it is reparented.
     private var ancestors: [UInt: [UInt]] = [:]
-    /// The frames covered, each with the protected window in it.
-    private var frames: [UInt: UInt] = [:]
     /// The windows and frames whose events this connection selected, with what it selected
     /// there before (given back when they are no longer covered).
     private var selected: [UInt: Int] = [:]
@@ -64,7 +64,8 @@ public final class ShieldInnerCovers {
     deinit {
         guard !display.isLost else { return }
         // A child whose window is gone went with it: the error is only recorded.
-        for child in children.values.joined() { XDestroyWindow(display.handle, child) }
+        for child in inside.values.joined() { XDestroyWindow(display.handle, child) }
+        for made in frameCovers.values { XDestroyWindow(display.handle, made.cover) }
         XFixesDestroyRegion(display.handle, emptyRegion)
         display.flush()
     }
@@ -78,59 +79,51 @@ public final class ShieldInnerCovers {
         let next = Dictionary(list.map { ($0.window, $0) }, uniquingKeysWith: { first, _ in first })
         for (window, target) in targets where next[window] != target {
             // Made again, as they are now, the next time they are shown.
-            for child in children.removeValue(forKey: window) ?? [] { XDestroyWindow(display.handle, child) }
+            destroy(inside.removeValue(forKey: window) ?? [])
+            destroy(frameCovers.removeValue(forKey: window).map { [$0.cover] } ?? [])
             mapped.remove(window)
         }
         for window in next.keys where targets[window] == nil {
-            ancestors[window] = chain(above: window)
+            // Heard first: a reparenting between the two would otherwise go unseen.
             select(StructureNotifyMask | SubstructureNotifyMask, on: window)
+            ancestors[window] = chain(above: window)
         }
         ancestors = ancestors.filter { next[$0.key] != nil }
-        frames = frames.filter { next[$0.value] == targets[$0.value] }
-        for window in selected.keys where next[window] == nil && frames[window] == nil { deselect(window) }
         targets = next
+        deselectUnused()
         display.flush()
     }
 
-    /// Takes the events of the protected windows and their covered frames (selected for them);
-    /// true when `event` was one. A window framed anew has its ancestors asked again and its
-    /// covers made again, in the new frame, mapped at once when they were up. A child mapped or
-    /// restacked in a window (or frame) whose covers are up has them raised over it again.
+    /// Takes the structure events of the protected windows and their covered frames (selected
+    /// for them); true when `event` was one. A window framed anew has its frame's cover made
+    /// again in the new frame (those inside it move with it). A child mapped, raised or restacked
+    /// over the covers of a window (or frame) whose covers are up has them raised again.
     func handle(_ event: inout XEvent) -> Bool {
+        switch event.type {
+        case ReparentNotify, MapNotify, ConfigureNotify, CirculateNotify, UnmapNotify, DestroyNotify, GravityNotify, CreateNotify: break
+        default: return false
+        }
         let parent = UInt(event.xany.window)
         guard parent != UInt(display.root), selected[parent] != nil else { return false }
-        guard let window = targets[parent] != nil ? parent : frames[parent] else { return true }
+        let windows = targets[parent] != nil ? [parent] : frameCovers.filter { $0.value.frame == parent }.map(\.key)
         switch event.type {
-        case ReparentNotify where parent == window:
-            reframe(window)
-        case MapNotify, ConfigureNotify:
-            // The window's own StructureNotify (it moved) says nothing of what is inside it.
-            let subject = UInt(event.type == MapNotify ? event.xmap.window : event.xconfigure.window)
-            let own = children[window] ?? []
-            guard subject != parent, mapped.contains(window), !own.contains(where: { UInt($0) == subject }),
-                  raises < Self.maximumRaises else { break }
-            raises += 1
-            for child in own { XRaiseWindow(display.handle, child) }
-            display.flush()
+        case DestroyNotify where UInt(event.xdestroywindow.window) == parent:
+            // Gone, with what this connection selected there.
+            selected[parent] = nil
+        case ReparentNotify where targets[parent] != nil && UInt(event.xreparent.window) == parent:
+            reframe(parent)
+        case MapNotify:
+            raise(windows, over: UInt(event.xmap.window))
+        case ConfigureNotify where UInt(event.xconfigure.window) != parent:
+            // Only a restack that put something right above a cover; a resize leaves them be.
+            let above = UInt(event.xconfigure.above)
+            raise(windows.filter { covers(of: $0).contains { UInt($0) == above } }, over: UInt(event.xconfigure.window))
+        case CirculateNotify where event.xcirculate.place == PlaceOnTop:
+            raise(windows, over: UInt(event.xcirculate.window))
         default:
             break
         }
         return true
-    }
-
-    /// `window` was reparented: its covers are made again where it is now.
-    private func reframe(_ window: UInt) {
-        ancestors[window] = chain(above: window)
-        for (frame, covered) in frames where covered == window {
-            frames[frame] = nil
-            deselect(frame)
-        }
-        // The old frame, and the child made in it, may be gone already: the error is only trapped.
-        for child in children.removeValue(forKey: window) ?? [] { _ = ErrorTrap.run(display.handle) { XDestroyWindow(display.handle, child) } }
-        if mapped.contains(window) {
-            for child in make(in: window) { XMapRaised(display.handle, child) }
-        }
-        display.flush()
     }
 
     /// The protected windows whose own pixels a capture of `window` takes: that window, or one
@@ -145,10 +138,11 @@ public final class ShieldInnerCovers {
     func show(_ windows: Set<UInt>) -> Int {
         let wanted = windows.filter { targets[$0] != nil }
         for window in mapped.subtracting(wanted) {
-            for child in children[window] ?? [] { XUnmapWindow(display.handle, child) }
+            for child in covers(of: window) { XUnmapWindow(display.handle, child) }
         }
         for window in wanted {
-            for child in children[window] ?? make(in: window) { XMapRaised(display.handle, child) }
+            make(in: window)
+            for child in covers(of: window) { XMapRaised(display.handle, child) }
         }
         mapped = wanted
         raises = 0
@@ -156,20 +150,58 @@ public final class ShieldInnerCovers {
         return wanted.count
     }
 
-    private func make(in window: UInt) -> [Window] {
-        guard let target = targets[window], let parent = Window(exactly: window) else { return [] }
-        var made = covers(in: parent, rects: target.rects, rgb: target.rgb)
-        // The frame: the top-level window holding this one, when it is not this one.
-        if target.coversFrame, let chain = ancestors[window], chain.count >= 2, chain.last == UInt(display.root),
-           let frame = Window(exactly: chain[chain.count - 2]) {
-            let whole = Rect(x: 0, y: 0, width: Int(Self.size), height: Int(Self.size))
-            made += covers(in: frame, rects: [whole], rgb: target.rgb)
-            // The window manager's decorations, mapped or restacked later, are heard.
-            frames[UInt(frame)] = window
-            select(SubstructureNotifyMask, on: UInt(frame))
+    /// Every cover of `window`: inside it, and in its frame.
+    private func covers(of window: UInt) -> [Window] {
+        (inside[window] ?? []) + (frameCovers[window].map { [$0.cover] } ?? [])
+    }
+
+    /// Raises the covers of those of `windows` that are up over `subject`, unless it is one of
+    /// them, within the budget.
+    private func raise(_ windows: [UInt], over subject: UInt) {
+        for window in windows where mapped.contains(window) && raises < Self.maximumRaises {
+            let own = covers(of: window)
+            guard !own.contains(where: { UInt($0) == subject }) else { continue }
+            raises += 1
+            for child in own { XRaiseWindow(display.handle, child) }
         }
-        children[window] = made
-        return made
+        display.flush()
+    }
+
+    /// `window` was reparented: its frame's cover is made in the new frame (and mapped, when its
+    /// covers are up) before the old one goes, so that a capture never finds it uncovered.
+    private func reframe(_ window: UInt) {
+        ancestors[window] = chain(above: window)
+        let old = frameCovers.removeValue(forKey: window)
+        if mapped.contains(window) {
+            make(in: window)
+            if let made = frameCovers[window] { XMapRaised(display.handle, made.cover) }
+        }
+        // The old frame, and the cover made in it, may be gone already.
+        destroy(old.map { [$0.cover] } ?? [])
+        deselectUnused()
+        display.flush()
+    }
+
+    /// Makes what is missing of `window`'s covers, unmapped: those inside it, and the one in its
+    /// frame (the top-level window holding it, when that is not the window itself) when the
+    /// rules name it whole. What could not be made (the window is gone) is tried again.
+    private func make(in window: UInt) {
+        guard let target = targets[window], let parent = Window(exactly: window) else { return }
+        if inside[window] == nil {
+            let made = covers(in: parent, rects: target.rects, rgb: target.rgb)
+            if !made.isEmpty { inside[window] = made }
+        }
+        guard target.coversFrame, frameCovers[window] == nil, let chain = ancestors[window], chain.count >= 2,
+              chain.last == UInt(display.root), let frame = Window(exactly: chain[chain.count - 2]) else { return }
+        // The window manager's decorations, mapped or restacked later, are heard.
+        select(SubstructureNotifyMask, on: UInt(frame))
+        let whole = Rect(x: 0, y: 0, width: Int(Self.size), height: Int(Self.size))
+        if let cover = covers(in: frame, rects: [whole], rgb: target.rgb).first { frameCovers[window] = (UInt(frame), cover) }
+    }
+
+    private func destroy(_ windows: [Window]) {
+        guard !windows.isEmpty else { return }
+        _ = ErrorTrap.run(display.handle) { for window in windows { XDestroyWindow(display.handle, window) } }
     }
 
     /// Unmapped children of `parent` over `rects` (its coordinates) in `rgb`; none when it is gone.
@@ -228,9 +260,14 @@ public final class ShieldInnerCovers {
         _ = ErrorTrap.run(handle) { XSelectInput(handle, id, attributes.your_event_mask | mask) }
     }
 
-    /// Gives `window` back the events this connection selected there before (it may be gone).
-    private func deselect(_ window: UInt) {
-        guard let before = selected.removeValue(forKey: window), let id = Window(exactly: window) else { return }
-        _ = ErrorTrap.run(display.handle) { XSelectInput(display.handle, id, before) }
+    /// Gives the windows and frames no longer covered back the events this connection selected
+    /// there before (they may be gone).
+    private func deselectUnused() {
+        let frames = Set(frameCovers.values.map(\.frame))
+        for (window, before) in selected where targets[window] == nil && !frames.contains(window) {
+            selected[window] = nil
+            guard let id = Window(exactly: window) else { continue }
+            _ = ErrorTrap.run(display.handle) { XSelectInput(display.handle, id, before) }
+        }
     }
 }

@@ -15,7 +15,7 @@ final class RecentProtectedWindowsTests: XCTestCase {
 
     private func recent(_ windows: [WindowInfo], at now: Double, into recent: inout RecentProtectedWindows) throws {
         let rules = try RegionsFile.parse("window class=Vault fill=pixelate:8\n", path: "regions")
-        recent.update(rules.protectedWindows(against: ScreenContext(width: 1280, height: 800, windows: windows)), at: now)
+        recent.update(rules.protectedWindows(against: ScreenContext(width: 1280, height: 800, windows: windows)), all: windows, at: now)
     }
 
     /// The vault hidden under the notes: a read of the vault, or of its frame, takes it whole
@@ -47,6 +47,21 @@ final class RecentProtectedWindowsTests: XCTestCase {
                      "another frame past the edge")
         XCTAssertNil(windows.read(of: 0x600005, area: Rect(x: 0, y: 0, width: 402, height: 321), screen: screen),
                      "a frame on the screen, of the vault's size")
+    }
+
+    /// dwm hides every window of another tag at the same place past the edge, and maximised
+    /// windows share one rectangle: a read of another client window where the vault's frame
+    /// is, is a read of that window, not of the vault's frame. Regression: it took the vault.
+    func testAnotherClientWindowWhereTheVaultsFrameIsIsNoFrame() throws {
+        var hidden = vault, other = notes
+        hidden.frame = Rect(x: -800, y: 120, width: 400, height: 300)
+        hidden.outerFrame = hidden.frame
+        other.frame = hidden.frame
+        other.outerFrame = hidden.frame
+        var windows = RecentProtectedWindows()
+        try recent([hidden, other], at: 0, into: &windows)
+        XCTAssertNil(windows.read(of: other.id, area: hidden.frame, screen: screen))
+        XCTAssertEqual(windows.read(of: hidden.id, area: hidden.frame, screen: screen)?.window.id, hidden.id)
     }
 
     /// Closed, or no longer matched, the vault is still the vault for a read heard a moment

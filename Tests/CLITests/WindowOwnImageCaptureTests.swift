@@ -114,27 +114,4 @@ final class WindowOwnImageCaptureTests: WatchDesktopTestCase {
             (0..<own.width).allSatisfy { image.rgb(x: $0, y: y) == own.rgb(x: $0, y: y) }
         }, "a row of the vault's own pixels is still in the file")
     }
-
-    /// `maim -i` of a vault moved wholly past the screen's edge (as dwm hides the windows of
-    /// another tag: it moves them, it has no frames, so an override-redirect window stands in
-    /// for one here). maim redirects the window and reads a pixmap of its own, which no read
-    /// places: everything protected counts, nothing of the vault shows to place the image by,
-    /// and it is set aside. (A reader of the vault's named pixmap is placed past the edge:
-    /// `SharingShieldTests`.)
-    func testAVaultWhollyOffTheScreenReadItselfIsSetAside() throws {
-        _ = try requireTool("maim", package: "maim")
-        let own = WatchDesktop.pattern(width: 180, height: 100, seed: 5)
-        let hidden = try PaintedWindow(display: desk.display, frame: Rect(x: 20, y: 200, width: own.width, height: own.height),
-                                       content: own, instance: "vault", className: "Vault", title: "", popup: true)
-        defer { hidden.destroy() }
-        try hidden.move(x: fullScreen.width + 40, y: 200)
-        XCTAssertTrue(desk.display.waitForWindows(seconds: 10) { context in
-            context.windows.contains { $0.id == UInt(hidden.id) && fullScreen.intersection($0.outerFrame).isEmpty }
-        }, "the second vault did not go past the screen's edge")
-        let (guarded, image, log) = try maimWindow(UInt(hidden.id), "vault.png")
-        XCTAssertEqual(guarded, "quarantined", log)
-        XCTAssertFalse(image.width == own.width && (0..<own.height).contains { y in
-            (0..<own.width).allSatisfy { image.rgb(x: $0, y: y) == own.rgb(x: $0, y: y) }
-        }, "a row of the vault's own pixels is still in the file")
-    }
 }

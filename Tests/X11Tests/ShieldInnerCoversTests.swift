@@ -70,6 +70,11 @@ final class ShieldInnerCoversTests: XCTestCase {
         XCTAssertEqual(covers.covered(byCaptureOf: UInt(first)), [])
         XCTAssertEqual(try notBlack(display, Rect(x: 170, y: 100, width: 120, height: 100)), 0, "the second frame, title bar and all")
         XCTAssertEqual(try notBlack(display, Rect(x: 10, y: 10, width: 120, height: 100)), 120 * 100, "the first frame, empty now")
+
+        // No longer protected: its covers go, and it shows again.
+        covers.update([])
+        display.sync()
+        XCTAssertEqual(try notBlack(display, Rect(x: 170, y: 100, width: 120, height: 100)), 120 * 100, "the second frame uncovered")
     }
 
     /// A child the program maps in the covered window later, and a decoration the window
@@ -102,7 +107,18 @@ final class ShieldInnerCoversTests: XCTestCase {
         XCTAssertEqual(try notBlack(display, row), 0, "the program's new child shows over the row's cover")
         XCTAssertEqual(try notBlack(display, wholeArea), 0, "the window manager's new button shows over the frame's cover")
         XRaiseWindow(display.handle, inside)
-        _ = pump(display, into: covers)
+        XCTAssertTrue(pump(display, into: covers).contains(ConfigureNotify), "no ConfigureNotify was taken")
         XCTAssertEqual(try notBlack(display, row), 0, "the child, raised, shows over the row's cover")
+
+        // A child resized again and again under the covers (a toolkit's layout) raises nothing:
+        // the raises it would spend are there for the next child mapped over them.
+        for step in 0..<(ShieldInnerCovers.maximumRaises + 8) {
+            XResizeWindow(display.handle, button, UInt32(10 + step % 6), 16)
+            _ = pump(display, into: covers)
+        }
+        let late = XCreateSimpleWindow(display.handle, rowWindow, 70, 5, 30, 30, 0, 0, display.pixel(rgb: 0xFFFFFF))
+        XMapWindow(display.handle, late)
+        _ = pump(display, into: covers)
+        XCTAssertEqual(try notBlack(display, row), 0, "a child mapped after many resizes shows over the row's cover")
     }
 }

@@ -13,20 +13,25 @@ struct RecentProtectedWindows: Sendable {
     static let keptFor = 10.0
 
     private var windows: [UInt: (window: ProtectedWindow, seen: Double)] = [:]
+    /// Every client window on the screen now: a read of one is no read of a frame.
+    private var clients: Set<UInt> = []
 
-    /// The windows protected now; those not seen for `keptFor` go.
-    mutating func update(_ protected: [ProtectedWindow], at now: Double) {
+    /// The windows protected now, among the client windows `all`; those not seen for
+    /// `keptFor` go.
+    mutating func update(_ protected: [ProtectedWindow], all: [WindowInfo], at now: Double) {
         for window in protected { windows[window.window.id] = (window, now) }
         windows = windows.filter { now - $0.value.seen <= Self.keptFor }
+        clients = Set(all.map(\.id))
     }
 
     /// The protected window a read of `window` takes whole: that window, or the frame the window
     /// manager put around it (whose rectangle on the screen, `area`, is the window's outer frame
-    /// there, or all of it for a frame wholly past the screen's edge). A window's own pixels
-    /// hold nothing of the windows above or below it.
+    /// there, or all of it for a frame wholly past the screen's edge; another client window of
+    /// the same rectangle, two maximised or two on a hidden dwm tag, is no frame). A window's
+    /// own pixels hold nothing of the windows above or below it.
     func read(of window: UInt, area: Rect?, screen: Rect) -> ProtectedWindow? {
         if let own = windows[window]?.window { return own }
-        guard let area else { return nil }
+        guard let area, !clients.contains(window) else { return nil }
         let shown = area.intersection(screen)
         return windows.values.map(\.window).first {
             shown.isEmpty ? $0.window.outerFrame == area : $0.window.outerFrame.intersection(screen) == shown
