@@ -107,7 +107,13 @@ final class ReadPlacer {
         }
         guard let drawable = UInt32(exactly: read.drawable) else { return .notScreen }
         if read.readsForeignDrawable, isEmbedded(drawable, in: read.client) { return .notScreen }
-        if let placed = display.windowPlacement(of: read) { return .of(placed.area, on: placed.screen) }
+        if let placed = display.windowPlacement(of: read) {
+            let placement = ScreenPlacement.of(placed.area, on: placed.screen)
+            // A window of the reader's own past the edge may hold a copy of the screen made
+            // before its copies were recorded, as a pixmap of its own may.
+            if case .pastTheEdge = placement, !read.readsForeignDrawable { return .unknown }
+            return placement
+        }
         // Not a window on the screen: a pixmap. Another client's holds no screen the sentinel knows of.
         return read.readsForeignDrawable ? .notScreen : .unknown
     }
