@@ -30,9 +30,9 @@ public struct InnerCoverTarget: Equatable, Sendable {
 /// title bar) are the window manager's, in the frame's own pixels, which a capture of the frame
 /// takes (OBS's window capture does): when the rules name the whole window, one more child, of
 /// the frame, covers all of it. A window the window manager frames again (it unmapped and mapped
-/// it) is followed by its ReparentNotify, and its covers made again in the new frame; a child
-/// the program (or the window manager, in the frame) maps or raises over them later has them
-/// raised over it again.
+/// it, or another window manager took over) is followed by its ReparentNotify: the frame's cover
+/// is made in the new frame (those inside move with the window). A child the program (or the
+/// window manager, in the frame) maps or raises over them later has them raised over it again.
 public final class ShieldInnerCovers {
     private let display: Display
     private let emptyRegion: XserverRegion

@@ -7,8 +7,8 @@ import ShotguardX11
 /// The shield's inner covers (`ShieldInnerCovers`), one target per window, in its own
 /// coordinates (its client area's origin): what `window` rules name of it (the whole window
 /// by a child larger than any window, which the window clips, so that a resize needs no new
-/// cover; with its decorations, when it has any, by one more in the frame), and the fields `field` rules found in it
-/// (each whole, as a window's own pixels show it whole).
+/// cover; its decorations, when it has any, by one more in the frame), and the fields `field`
+/// rules found in it (each whole, as a window's own pixels show it whole).
 enum InnerCoverTargets {
     static func of(_ protected: [ProtectedWindow], fields hits: [RegionHit], on context: ScreenContext) -> [InnerCoverTarget] {
         let whole = Int(ShieldInnerCovers.size)
