@@ -129,7 +129,7 @@ extension Agent {
             if evidence.screenshotProgram == nil, ScreenshotPrograms.contains(origin.program) { evidence.screenshotProgram = origin.program }
             // A holder of protected pixels (the reader, a process it started or piped to) first.
             if evidence.screenRead == nil, let holder = inputs.pixels.holder(of: origin.pid) {
-                evidence.screenRead = (holder.read, holder.origin == .read ? .sameProcess : holder.link)
+                evidence.screenRead = (holder.read, holder.origin == .read && !holder.isInferred ? .sameProcess : holder.link)
             }
             if evidence.screenRead == nil { evidence.screenRead = tracker.reads.read(relatedTo: origin, at: now) }
         }

@@ -29,7 +29,7 @@ enum Fixture {
     static let vaultHit = RegionHit(line: 1, fill: .black, rect: Rect(x: 10, y: 10, width: 40, height: 30), windowID: 9)
 
     /// A read by `program`; by default it held the vault's protected pixels.
-    static func read(by program: String, pid: Int32 = 300, group: Int32? = 300, parent: Int32? = 100, area: Rect? = nil,
+    static func read(by program: String, pid: Int32? = 300, group: Int32? = 300, parent: Int32? = 100, area: Rect? = nil,
                      at seconds: Double, protected: [RegionHit] = [vaultHit]) -> ScreenReadRecord {
         ScreenReadRecord(request: "ShmGetImage", program: program, pid: pid, parentPID: parent, processGroup: group, area: area,
                          time: at(seconds), client: 0x400000, protected: protected)

@@ -69,6 +69,13 @@ final class GuardPolicyTests: XCTestCase {
         recorder.screenRead = (Fixture.read(by: "firefox", at: 0), .recorder)
         XCTAssertEqual(GuardPolicy.action(facts(evidence: recorder, placement: .unplaced)), .leave, "a download while sharing")
         XCTAssertEqual(GuardPolicy.action(facts(evidence: recorder)), .redact, "a frame it saved")
+        // A program only taken for a reader the server could not tell counts only placed too.
+        var takenFor = Evidence()
+        takenFor.screenRead = (Fixture.read(by: "import", pid: nil, at: 0), .inferred)
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: takenFor, placement: .unplaced)), .leave, "a photo it wrote")
+        XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, evidence: takenFor, sensing: true, placement: .unplaced)), .leave,
+                       "named as a screenshot, still nowhere on the screen")
+        XCTAssertEqual(GuardPolicy.action(facts(evidence: takenFor)), .redact, "the screenshot it saved")
         XCTAssertEqual(GuardPolicy.action(facts(naming: .strong, sensing: true, placement: .unplaced)), .leave,
                        "an old screenshot copied in, with no program reading the screen")
         var recent = Evidence()

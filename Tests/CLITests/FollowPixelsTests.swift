@@ -198,6 +198,30 @@ final class FollowPixelsTests: WatchDesktopTestCase {
         try assertRewritten(folder.at("late.png"), by: watch, screen: screen)
     }
 
+    /// A reader that closed its connection before the agent asked the server which process it
+    /// is (ImageMagick's `import` on a loaded machine; here the agent is stopped while it reads
+    /// and hangs up): the program started on the display as it connected is followed in its
+    /// stead, and its screenshot, saved where nobody watches, is redacted. Regression: "cannot
+    /// be followed", and the screenshot kept the vault.
+    func testAReaderGoneFromTheServerBeforeItWasAskedIsFollowed() throws {
+        let folder = try elsewhere()
+        let screen = try desk.screen()
+        let watch = try agent()
+        watch.send(SIGSTOP)
+        let reader = try HeldReader(self, area: fullScreen, display: desk.name, hangsUp: true)
+        // Each answer comes from a turn of the server's loop that began after the reader hung up.
+        var rounds = 0
+        while desk.display.processIDsOfAllClients().values.contains(reader.pid), rounds < 100 { rounds += 1 }
+        XCTAssertFalse(desk.display.processIDsOfAllClients().values.contains(reader.pid), "the server still has the reader's client")
+        watch.send(SIGCONT)
+        XCTAssertTrue(watch.waitForEvent("holding") { $0["pid"] as? Int == Int(reader.pid) }, watch.log)
+        XCTAssertTrue(watch.log.contains("could not tell its process"), watch.log)
+        try reader.run("save \(folder.at("late.png"))")
+        try reader.run("exit")
+        try assertRewritten(folder.at("late.png"), by: watch, screen: screen)
+        XCTAssertEqual(watch.events("unfollowed").count, 0, watch.log)
+    }
+
     /// GNOME's screenshot program saving into a folder nobody watches, as a new user does.
     func testGnomeScreenshotSavingAnywhereIsRedacted() throws {
         try assertProgramSavingAnywhereIsRedacted("gnome-screenshot", ["-f"])

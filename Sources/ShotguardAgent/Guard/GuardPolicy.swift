@@ -112,6 +112,9 @@ enum GuardPolicy {
             if facts.evidence.screenRead?.link == .recorder {
                 return .notScreenshot(because: "not found on the screen; the recording program that wrote it writes more than frames")
             }
+            if facts.evidence.screenRead?.link == .inferred {
+                return .notScreenshot(because: "not found on the screen; the program that wrote it was only taken for the reader")
+            }
             return .notScreenshot(because: facts.sensing ? "not found on the screen, and no program read the screen for it"
                 : "not found on the screen")
         }

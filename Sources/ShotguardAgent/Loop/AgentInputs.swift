@@ -60,7 +60,7 @@ final class AgentInputs {
                 + "and a file named as a screenshot counts as one")
         }
         openers = OpenersHold(log: log)
-        pixels = PixelFollower(own: own, openers: openers, log: log)
+        pixels = PixelFollower(own: own, openers: openers, display: display.name, log: log)
         do throws(SystemError) {
             signals = try SignalReader()
             files = options.watchFiles ? try FileSource(folders: DefaultFolders.screenshotFolders() + options.folders, log: log) : nil

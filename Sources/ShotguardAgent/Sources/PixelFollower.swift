@@ -76,9 +76,14 @@ final class PixelFollower {
     /// Where a file held is also held from other programs' opens (the hold helper, if it runs).
     private let openers: OpenersHold?
 
-    init(own: OwnFolders, openers: OpenersHold? = nil, log: Log) {
+    /// The display the agent watches: a program taken for a reader the server could not tell
+    /// names it in its environment.
+    private let display: DisplayAddress?
+
+    init(own: OwnFolders, openers: OpenersHold? = nil, display: String, log: Log) {
         self.own = own
         self.openers = openers
+        self.display = DisplayAddress(display)
         self.log = log
         let agent = getpid()
         excluded = Set([agent] + Self.ancestry(of: agent))
@@ -106,7 +111,10 @@ final class PixelFollower {
     }
 
     /// A client ended: its id may be another client's next.
-    func clientEnded(_ client: UInt32) { unnamedReaders.remove(client) }
+    func clientEnded(_ client: UInt32) {
+        unnamedReaders.remove(client)
+        takenFor[client] = nil
+    }
 
     /// The clients `firstUnfollowed` said, until each ends; bounded by the server's clients.
     private var unnamedReaders: Set<UInt32> = []
@@ -121,7 +129,7 @@ final class PixelFollower {
     /// the agent did and left nothing it could find.
     func hold(_ read: ScreenReadRecord, process: ProcessSnapshot?, at now: Double) -> Bool {
         guard read.holdsProtectedPixels else { return true }
-        guard let pid = read.pid else { return false }
+        guard let pid = read.pid else { return followTakenFor(read, at: now) }
         add(pid: pid, read: read, origin: .read, at: now, seen: process?.details)
         if holders.holder(pid) != nil {
             // It may write its standard output's file and exit between two looks: that file is
@@ -143,6 +151,43 @@ final class PixelFollower {
             for reader in readers { add(pid: reader, read: read, origin: .channel(with: pid), at: now) }
         }
         return !found.isEmpty || readers.contains { holders.holder($0) != nil }
+    }
+
+    /// The programs taken for each client whose process the server could not tell, looked for
+    /// at its first read that held protected pixels; bounded by `unnamedLimit`.
+    private var takenFor: [UInt32: [Int32]] = [:]
+    /// The most programs taken for one such client, and how long before its read one may have
+    /// started (ImageMagick loads for a while before it connects, on a loaded machine for seconds).
+    static let takenForLimit = 4
+    static let takenForWindow = 10.0
+
+    /// A read whose process the server could not tell: its client closed its connection before
+    /// the sentinel asked (ImageMagick's `import` reads on a second connection it closes at once,
+    /// and the server may handle all of it before the question), or is not on this machine. The
+    /// programs of this user started on this display (its name in their environment) up to
+    /// `takenForWindow` before the read and still running are followed in its stead, at most
+    /// `takenForLimit`, those linked to Xlib or xcb first: what they write counts only where
+    /// its pixels are the screen's (`ReadLink.inferred`), so a photo they write is left alone.
+    /// Looked for once a client; its later reads go to the same programs. False when none was found.
+    private func followTakenFor(_ read: ScreenReadRecord, at now: Double) -> Bool {
+        let pids: [Int32]
+        if let known = takenFor[read.client] {
+            pids = known
+        } else {
+            guard let display, takenFor.count < Self.unnamedLimit else { return false }
+            let readAtBoot = bootTime(of: read, now: now)
+            pids = DisplayClients.started(on: display, from: readAtBoot - Self.takenForWindow, to: readAtBoot + Self.startSlack,
+                                          except: excluded.union(holders.holders.keys), limit: Self.takenForLimit)
+            takenFor[read.client] = pids
+            if !pids.isEmpty {
+                let names = pids.map { "\(ProcessList.name(of: $0) ?? "?") (pid \($0))" }
+                log.info("\(read.program) read the screen (\(read.protected.count) protected rectangles in it), and the X server "
+                    + "could not tell its process (it closed its connection before it was asked): following \(String(listing: names, last: "and")), "
+                    + "started on this display as it connected; what they write is redacted only where it is the screen's")
+            }
+        }
+        for pid in pids { add(pid: pid, read: read, origin: .read, at: now) }
+        return pids.contains { holders.holder($0)?.isInferred == true }
     }
 
     /// The file a process wrote as its standard output, when its path names that very file here
@@ -174,7 +219,8 @@ final class PixelFollower {
     /// Keeps the screen the agent grabbed at `read` while its pixels are followed; says so as
     /// the event `holding` (a test changes the screen only once the agent has it).
     func keep(_ screen: Snapshot?, for read: ScreenReadRecord) {
-        guard let pid = read.pid, let holder = holders.holder(pid) else { return }
+        let pid = read.pid ?? takenFor[read.client]?.first { holders.holder($0) != nil }
+        guard let pid, let holder = holders.holder(pid) else { return }
         if let screen { holders.keep(screen, for: read) }
         log.events.say("holding", [("program", .string(holder.program)), ("pid", .number(Int(pid))),
                                    ("screen", .bool(holders.screen(of: read) != nil))])

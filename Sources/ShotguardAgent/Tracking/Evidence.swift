@@ -70,6 +70,10 @@ enum ReadLink: String, Sendable {
     /// A program found recording (a screen share, a recorder) wrote it: it may be a frame, or
     /// anything else the program writes (a browser's download), so it counts only placed.
     case recorder = "a still image the recording program wrote"
+    /// The server could not tell the reading process (its client was gone before the agent
+    /// asked); a program started on the display as it connected wrote it. Anyone may have: it
+    /// counts only placed.
+    case inferred = "a program started on the display as the reader connected"
     /// The read's rectangle is where the image was placed on the screen.
     case area = "the same rectangle"
     /// A screenshot-sized read came shortly before a file named as a screenshot appeared (a

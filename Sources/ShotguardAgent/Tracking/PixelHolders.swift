@@ -31,9 +31,15 @@ struct PixelHolder: Sendable {
     /// Whether it was found recording: what it writes may be a frame, or anything else.
     var isRecording = false
 
+    /// Whether the server could not tell the read's process, and this one was taken for it (a
+    /// program started on the display as the reader connected), or got the pixels from one that
+    /// was: what it writes counts only where its pixels are the screen's.
+    var isInferred: Bool { read.pid == nil }
+
     /// How it got the pixels, for the evidence's phrase.
     var link: ReadLink {
         if isRecording { return .recorder }
+        if isInferred { return .inferred }
         switch origin {
         case .read: return .writer
         case .child: return .childOfReader
@@ -86,7 +92,8 @@ struct PixelHolders: Sendable {
         if followed[key] == nil { followed[key] = false }
         lastReads[key] = holder.read
         if var known = holders[holder.pid], known.startTime == holder.startTime {
-            known.read = holder.read
+            // A read whose process the server told is never traded for one it could not tell.
+            if !holder.isInferred || known.isInferred { known.read = holder.read }
             known.watchedUntil = max(known.watchedUntil, holder.watchedUntil)
             holders[holder.pid] = known
             readsOf[holder.pid, default: []].insert(key)
