@@ -27,35 +27,41 @@ extension Display {
     /// shows the pid the server saw when the connection was made. Nil too when libXRes cannot
     /// be loaded (the screen-read source says so).
     public func processID(ofClient base: UInt32) -> Int32? {
-        // One spec asks for one client's pid: one value, or none; a few more are looked at, no more.
-        base == 0 ? nil : processIDs(ofClient: base, atMost: 8)[base]
+        base == 0 ? nil : clientProcesses(of: base).pids[base]
     }
 
     /// The process id of every client the server can tell one for, by resource-id base, in one
     /// round trip (X-Resource 1.2, a spec of no client: every client). Empty when the server has
     /// no X-Resource, or libXRes cannot be loaded.
-    public func processIDsOfAllClients() -> [UInt32: Int32] {
-        // The server has at most a few hundred clients; a few thousand values are looked at, no more.
-        processIDs(ofClient: 0, atMost: 4096)
-    }
+    public func processIDsOfAllClients() -> [UInt32: Int32] { clientProcesses(of: 0).pids }
 
-    /// X-Resource's pids for client `base` (0: every client), by each value's client, looking
-    /// at `atMost` values. Asked of the server once per connection whether it has X-Resource;
-    /// Xlib keeps the answer.
-    private func processIDs(ofClient base: UInt32, atMost limit: Int) -> [UInt32: Int32] {
+    /// What X-Resource 1.2 says of client `base` (0: of every client), in one round trip: the
+    /// process of each it can tell one for, and which of them it has at all (a client over TCP
+    /// is there with no process; a client that closed its connection is not there). Not
+    /// `known` when the server has no X-Resource, libXRes cannot be loaded, or the server refused.
+    public func clientProcesses(of base: UInt32) -> ClientProcesses {
+        // One client has one value of each kind; every client, a few hundred: a few more are looked at, no more.
         var eventBase: Int32 = 0, errorBase: Int32 = 0
-        guard SensingLibraries.failure == nil, sg_XResQueryExtension(handle, &eventBase, &errorBase) != 0 else { return [:] }
-        var spec = XResClientIdSpec(client: XID(base), mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
+        guard SensingLibraries.failure == nil, sg_XResQueryExtension(handle, &eventBase, &errorBase) != 0 else {
+            return ClientProcesses(known: false)
+        }
+        let limit = base == 0 ? 8192 : 8
+        var spec = XResClientIdSpec(client: XID(base), mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue | XRES_CLIENT_ID_XID_MASK.rawValue))
         var count = 0
         var values: UnsafeMutablePointer<XResClientIdValue>?
         let (status, error) = trap { sg_XResQueryClientIds(handle, 1, &spec, &count, &values) }
         defer { if let values { sg_XResClientIdsDestroy(count, values) } }
-        guard status == Success, error == nil, let values else { return [:] }
-        var found: [UInt32: Int32] = [:]
+        guard status == Success, error == nil else { return ClientProcesses(known: false) }
+        var found = ClientProcesses(known: true)
         for index in 0..<min(max(count, 0), limit) {
-            let pid = sg_XResGetClientPid(values + index)
-            let client = UInt32(truncatingIfNeeded: values[index].spec.client)
-            if pid > 0, client != 0 { found[client] = pid }
+            guard let value = values?[index] else { break }
+            let client = UInt32(truncatingIfNeeded: value.spec.client)
+            guard client != 0 else { continue }
+            if value.spec.mask & UInt32(XRES_CLIENT_ID_XID_MASK.rawValue) != 0 { found.clients.insert(client) }
+            if value.spec.mask & UInt32(XRES_CLIENT_ID_PID_MASK.rawValue) != 0 {
+                let pid = sg_XResGetClientPid(values! + index)
+                if pid > 0 { found.pids[client] = pid }
+            }
         }
         return found
     }
@@ -66,4 +72,23 @@ extension Display {
     public func processID(ofWindow window: UInt) -> Int32? {
         processID(ofClient: clientBase(ofResource: window))
     }
+}
+
+/// X-Resource's answer about clients: the process of each it could tell one for, and every
+/// client it has. `known` is false when there was no answer (no X-Resource): then nothing can
+/// be told of a client's absence either.
+public struct ClientProcesses: Sendable, Equatable {
+    public let known: Bool
+    public var pids: [UInt32: Int32] = [:]
+    public var clients: Set<UInt32> = []
+
+    public init(known: Bool, pids: [UInt32: Int32] = [:], clients: Set<UInt32> = []) {
+        self.known = known
+        self.pids = pids
+        self.clients = clients
+    }
+
+    /// Whether the server answered and no longer has `client`: it closed its connection
+    /// before it was asked about (its process may still run).
+    public func isGone(_ client: UInt32) -> Bool { known && !clients.contains(client) && pids[client] == nil }
 }

@@ -28,18 +28,16 @@ final class RecordCollector {
     let compositingSelection: UInt32
     /// The compositing manager's client, while one runs.
     private(set) var compositingManager: UInt32?
-    /// Asks the server which process a client is (X-Resource), on a connection other than the
-    /// one being read; nil when it cannot tell.
-    private let processOf: (UInt32) -> Int32?
-    /// Asks the server which process every client is, in one round trip.
-    private let processesOfAll: () -> [UInt32: Int32]
+    /// Asks the server which process a client is, and whether it has it (0: every client, in
+    /// one round trip), with X-Resource on a connection other than the one being read.
+    private let ask: (UInt32) -> ClientProcesses
     /// Every client's process, asked at the first client start of a turn: the clients that
     /// started along with it get their answer from that round trip. ImageMagick's `import`
     /// opens two connections and reads on the second; the server answered the first's question
     /// only after its work on the second's read of the whole screen (31 ms for 1280x800 on
     /// Xvfb), and asked next, the second had closed. Forgotten at the end of the turn; a
     /// client's end drops its entry (its id may be the next client's).
-    private var startedTogether: [UInt32: Int32]?
+    private var startedTogether: ClientProcesses?
     var pixmaps = WindowPixmaps()
     /// RENDER's pictures and the drawables they read (those created while a client's copies were
     /// recorded).
@@ -56,6 +54,9 @@ final class RecordCollector {
     /// was there before recording began); nil inside when it could not be told. Bounded by the
     /// server's number of clients: a client leaves it when it ends.
     private var processes: [UInt32: Int32?] = [:]
+    /// The clients the server no longer had when asked which process each is: they closed their
+    /// connection first (their process may still run). Each leaves it at its end.
+    private var hungUp: Set<UInt32> = []
     /// Clients that read or watched since they connected, whose end is reported.
     private var readers: Set<UInt32> = []
     /// The events of this call, in the server's order.
@@ -70,15 +71,13 @@ final class RecordCollector {
     var receivedAt = 0.0
 
     init(opcodes: RecordedOpcodes, excluded: Set<UInt32>, baseMask: UInt32, compositingSelection: UInt32 = 0,
-         compositingManager: UInt32? = nil, processOf: @escaping (UInt32) -> Int32?,
-         processesOfAll: @escaping () -> [UInt32: Int32] = { [:] }) {
+         compositingManager: UInt32? = nil, ask: @escaping (UInt32) -> ClientProcesses) {
         self.opcodes = opcodes
         self.excluded = excluded
         self.baseMask = baseMask
         self.compositingSelection = compositingSelection
         self.compositingManager = compositingManager
-        self.processOf = processOf
-        self.processesOfAll = processesOfAll
+        self.ask = ask
     }
 
     var started: Bool { startedContexts > 0 }
@@ -117,7 +116,7 @@ final class RecordCollector {
             copies.started(client, at: receivedAt)
             // Asked at once: a program such as ImageMagick's import reads on a connection it
             // closes right after, long before it exits, and X-Resource forgets a closed one.
-            if !excluded.contains(client) { processes[client] = startedProcess(client) }
+            if !excluded.contains(client) { processes[client] = .some(startedProcess(client)) }
         case XRecordClientDied:
             ended(client)
         case XRecordFromClient:
@@ -146,7 +145,9 @@ final class RecordCollector {
     }
 
     private func ended(_ client: UInt32) {
-        startedTogether?[client] = nil
+        startedTogether?.pids[client] = nil
+        startedTogether?.clients.remove(client)
+        hungUp.remove(client)
         pixmaps.forgetClient(base: client, mask: baseMask)
         pictures.forgetClient(base: client, mask: baseMask)
         copies.ended(client)
@@ -251,7 +252,8 @@ final class RecordCollector {
         readers.insert(client)
         let read = ScreenRead(request: kind, client: client, drawable: UInt(drawable), area: area, serverTime: time,
                               receivedAt: receivedAt, pixmapWindow: pixmaps.window(of: drawable).map { UInt($0) },
-                              processID: process(of: client), destination: destination, drawableClient: owner(of: drawable))
+                              processID: process(of: client), readerHungUp: hungUp.contains(client), destination: destination,
+                              drawableClient: owner(of: drawable))
         // The same pixels read again before anything else of this client's: one read more of
         // its last, with the first one's time (the earlier, the more it may have seen).
         if let index = lastEvent[client], case .read(var last) = events[index], last.isRepeated(by: read) {
@@ -290,15 +292,23 @@ final class RecordCollector {
     /// The process of `client`, which just started: from the answer about every client taken at
     /// this turn's first start, or asked alone when it connected after that answer.
     private func startedProcess(_ client: UInt32) -> Int32? {
-        if startedTogether == nil { startedTogether = processesOfAll() }
-        return startedTogether?[client] ?? processOf(client)
+        if startedTogether == nil { startedTogether = ask(0) }
+        if let pid = startedTogether?.pids[client] { return pid }
+        return answer(ask(client), for: client)
     }
 
     /// The process of `client`, asked now if it was not asked when the client connected.
     private func process(of client: UInt32) -> Int32? {
         if let known = processes[client] { return known }
-        let found = processOf(client)
-        processes[client] = found
+        let found = answer(ask(client), for: client)
+        processes[client] = .some(found)
         return found
     }
+
+    /// `client`'s process in `answer`; a client the server no longer has is remembered as hung up.
+    private func answer(_ answer: ClientProcesses, for client: UInt32) -> Int32? {
+        if answer.isGone(client) { hungUp.insert(client) }
+        return answer.pids[client]
+    }
+
 }

@@ -80,8 +80,7 @@ public final class ScreenReadSource {
                                         baseMask: UInt32(truncatingIfNeeded: sg_XRecordIdBaseMask(control.handle)),
                                         compositingSelection: UInt32(truncatingIfNeeded: selection),
                                         compositingManager: manager == 0 ? nil : control.clientBase(ofResource: UInt(manager)),
-                                        processOf: { [control] in control.processID(ofClient: $0) },
-                                        processesOfAll: { [control] in control.processIDsOfAllClients() })
+                                        ask: { [control] in control.clientProcesses(of: $0) })
         let ranges = try RecordRanges.screenReads(opcodes)
         context = try Self.createContext(on: control, clients: XRecordClientSpec(XRecordAllClients), ranges: ranges)
         copyRanges = try RecordRanges.copies(opcodes)

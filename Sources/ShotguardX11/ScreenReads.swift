@@ -35,6 +35,10 @@ public struct ScreenRead: Sendable, Equatable {
     /// over TCP (no local process), on a server without X-Resource 1.2, or when the client had
     /// gone before it could be asked.
     public let processID: Int32?
+    /// Whether the server no longer had the reading client when asked which process it is: it
+    /// closed its connection first (ImageMagick's `import` reads on a connection it closes at
+    /// once). Its process may still run; a client over TCP is never said to have hung up.
+    public let readerHungUp: Bool
     /// For a copy: the drawable the pixels went to, and where in it `area`'s corner landed.
     public let destination: CopyDestination?
     /// The resource-id base of the client that made `drawable` (0: the server's own, the root).
@@ -45,8 +49,8 @@ public struct ScreenRead: Sendable, Equatable {
     public internal(set) var repeats = 1
 
     public init(request: Request, client: UInt32, drawable: UInt, area: Rect, serverTime: UInt, receivedAt: Double,
-                pixmapWindow: UInt? = nil, processID: Int32? = nil, destination: CopyDestination? = nil,
-                drawableClient: UInt32? = nil) {
+                pixmapWindow: UInt? = nil, processID: Int32? = nil, readerHungUp: Bool = false,
+                destination: CopyDestination? = nil, drawableClient: UInt32? = nil) {
         self.request = request
         self.client = client
         self.drawable = drawable
@@ -55,6 +59,7 @@ public struct ScreenRead: Sendable, Equatable {
         self.receivedAt = receivedAt
         self.pixmapWindow = pixmapWindow
         self.processID = processID
+        self.readerHungUp = readerHungUp
         self.destination = destination
         self.drawableClient = drawableClient ?? client
     }

@@ -206,4 +206,54 @@ final class RecordCollectorTests: XCTestCase {
         pixmaps.name(7, window: 2)
         XCTAssertEqual(pixmaps.count, 3)
     }
+
+    /// A client the server no longer has when asked which process it is hung up: its reads say
+    /// so (the agent looks for the program behind it). A client over TCP, which the server
+    /// has with no process, has not; nor has one when the server could not answer at all; nor
+    /// the next client on a hung-up one's base.
+    func testAClientGoneBeforeItWasAskedIsSaidToHaveHungUp() {
+        let tcp: UInt32 = 0xB0_0000, gone: UInt32 = 0xC0_0000, unanswered: UInt32 = 0xD0_0000
+        var goneAsked = 0
+        let collector = RecordCollector(opcodes: opcodes, excluded: [], baseMask: 0x1FE0_0000, ask: { client in
+            switch client {
+            case 0: return ClientProcesses(known: true, pids: [0xA0_0000: 100], clients: [0xA0_0000, tcp])
+            case tcp: return ClientProcesses(known: true, clients: [tcp])
+            case unanswered: return ClientProcesses(known: false)
+            default:
+                // The first client on that base was gone; the next one is there.
+                goneAsked += 1
+                return goneAsked == 1 ? ClientProcesses(known: true) : ClientProcesses(known: true, pids: [gone: 300], clients: [gone])
+            }
+        })
+        let read = getImage(0x50D, Rect(x: 0, y: 0, width: 1, height: 1))
+        collector.beginTurn()
+        for client in [0xA0_0000, tcp, gone, unanswered] {
+            deliver(collector, [], client: client, category: XRecordClientStarted)
+            deliver(collector, read, client: client)
+        }
+        deliver(collector, [], client: gone, category: XRecordClientDied)
+        collector.beginTurn()
+        deliver(collector, [], client: gone, category: XRecordClientStarted)
+        deliver(collector, read, client: gone)
+        let reads = collector.takeEvents().compactMap { event -> ScreenRead? in if case .read(let read) = event { read } else { nil } }
+        XCTAssertEqual(reads.map(\.readerHungUp), [false, false, true, false, false])
+        XCTAssertEqual(reads.map(\.processID), [100, nil, nil, nil, 300])
+    }
+}
+
+extension RecordCollector {
+    /// A collector whose questions about a client's process are answered by `processOf` (nil:
+    /// the server could not answer) and, for every client at once, by `processesOfAll`.
+    convenience init(opcodes: RecordedOpcodes, excluded: Set<UInt32>, baseMask: UInt32, compositingSelection: UInt32 = 0,
+                     compositingManager: UInt32? = nil, processOf: @escaping (UInt32) -> Int32?,
+                     processesOfAll: @escaping () -> [UInt32: Int32] = { [:] }) {
+        self.init(opcodes: opcodes, excluded: excluded, baseMask: baseMask, compositingSelection: compositingSelection,
+                  compositingManager: compositingManager, ask: { client in
+            if client == 0 {
+                let all = processesOfAll()
+                return ClientProcesses(known: true, pids: all, clients: Set(all.keys))
+            }
+            return processOf(client).map { ClientProcesses(known: true, pids: [client: $0], clients: [client]) } ?? ClientProcesses(known: false)
+        })
+    }
 }

@@ -106,6 +106,28 @@ final class ScreenReadSourceTests: XCTestCase {
         XCTAssertNil(display.processID(ofClient: 0x1FE0_0000), "no client has this base")
     }
 
+    /// X-Resource has a live client, with its process, and no longer has one that closed its
+    /// connection: that one is gone, not merely without a process (as a client over TCP is).
+    func testAClosedConnectionIsGoneFromTheServer() throws {
+        let display = try Self.fixture.display()
+        var other: Display? = try Self.fixture.display()
+        let base = try XCTUnwrap(other?.clientBase)
+        let live = display.clientProcesses(of: base)
+        XCTAssertTrue(live.known)
+        XCTAssertEqual(live.pids[base], getpid())
+        XCTAssertTrue(live.clients.contains(base))
+        XCTAssertFalse(live.isGone(base))
+        XCTAssertTrue(display.clientProcesses(of: 0).clients.isSuperset(of: [display.clientBase, base]))
+        other = nil
+        // The server has read the closed connection's end once a later round trip of this one
+        // came back: each answer comes from a turn of its loop that began after the close.
+        var answer = display.clientProcesses(of: base)
+        for _ in 0..<100 where !answer.isGone(base) { answer = display.clientProcesses(of: base) }
+        XCTAssertTrue(answer.isGone(base), "\(answer)")
+        XCTAssertNil(answer.pids[base])
+        XCTAssertFalse(ClientProcesses(known: false).isGone(base), "no answer says nothing of its absence")
+    }
+
     /// A server without RECORD: a clear error, and X-Resource's absence is an unknown pid.
     /// Without libXtst (or libXRes) the source says which library is missing and what cannot
     /// be seen; nothing else needs them, so the process starts and opens its display.

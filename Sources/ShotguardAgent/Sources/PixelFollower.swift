@@ -161,9 +161,10 @@ final class PixelFollower {
     static let takenForLimit = 4
     static let takenForWindow = 10.0
 
-    /// A read whose process the server could not tell: its client closed its connection before
-    /// the sentinel asked (ImageMagick's `import` reads on a second connection it closes at once,
-    /// and the server may handle all of it before the question), or is not on this machine. The
+    /// A read whose process the server could not tell because its client closed its connection
+    /// before the sentinel asked (ImageMagick's `import` reads on a second connection it closes
+    /// at once, and the server may handle all of it before the question); a client over TCP
+    /// (the server has it, with no process) is not on this machine, and nothing stands for it. The
     /// programs of this user started on this display (its name in their environment) up to
     /// `takenForWindow` before the read and still running are followed in its stead, at most
     /// `takenForLimit`, those linked to Xlib or xcb first: what they write counts only where
@@ -174,7 +175,7 @@ final class PixelFollower {
         if let known = takenFor[read.client] {
             pids = known
         } else {
-            guard let display, takenFor.count < Self.unnamedLimit else { return false }
+            guard read.readerHungUp, let display, takenFor.count < Self.unnamedLimit else { return false }
             let readAtBoot = bootTime(of: read, now: now)
             pids = DisplayClients.started(on: display, from: readAtBoot - Self.takenForWindow, to: readAtBoot + Self.startSlack,
                                           except: excluded.union(holders.holders.keys), limit: Self.takenForLimit)

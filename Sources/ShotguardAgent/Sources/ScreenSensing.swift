@@ -148,8 +148,8 @@ final class ScreenSensing {
         let now = clock.now()
         let age = max(0, now.monotonic - read.receivedAt)
         return ScreenReadRecord(request: read.request.rawValue, program: process?.program ?? Self.unnamed(read.client),
-                                pid: process?.pid, parentPID: process?.parentPID, processGroup: process?.processGroup,
-                                area: area, time: Moment(monotonic: now.monotonic - age, wall: now.wall - age),
+                                pid: process?.pid, readerHungUp: process == nil && read.readerHungUp, parentPID: process?.parentPID,
+                                processGroup: process?.processGroup, area: area, time: Moment(monotonic: now.monotonic - age, wall: now.wall - age),
                                 client: read.client, serverTime: read.serverTime, repeats: read.repeats,
                                 window: read.pixmapWindow ?? (read.drawable == root ? nil : read.drawable))
     }

@@ -10,6 +10,9 @@ struct ScreenReadRecord: Equatable, Sendable {
     /// The process's name (`/proc/PID/comm`), or "client 0x…" when X-Resource gives no PID.
     var program: String
     var pid: Int32?
+    /// Whether the server no longer had the reading client when asked which process it is (it
+    /// closed its connection first): its process may still run, unnamed.
+    var readerHungUp = false
     var parentPID: Int32?
     var processGroup: Int32?
     /// What was read, in root coordinates; nil where the drawable cannot be traced (a pixmap).
