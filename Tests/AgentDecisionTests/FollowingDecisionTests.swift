@@ -118,6 +118,26 @@ final class FollowingDecisionTests: XCTestCase {
         XCTAssertEqual(guarded.prune(at: 8), [], "its image guarded: none lost")
     }
 
+    /// A program only taken for a reader the server could not name holds weak evidence (its
+    /// image counts only placed), and so does every program it hands the pixels to. When a
+    /// read that names it comes, it holds that one's from then on, as its reader; a later
+    /// unnamed read never takes a named one's place.
+    func testAProgramTakenForAnUnnamedReaderTakesANamedReadsPlace() {
+        let unnamed = Fixture.read(by: "client 0x1000000", pid: nil, at: 0), named = Fixture.read(by: "maim", pid: 300, at: 1)
+        func holder(_ read: ScreenReadRecord, origin: PixelHolder.Origin) -> PixelHolder {
+            PixelHolder(pid: 300, startTime: 7, session: 1, program: "maim", origin: origin, read: read, watchedUntil: 10)
+        }
+        var holders = PixelHolders()
+        XCTAssertTrue(holders.add(holder(unnamed, origin: .child(of: 200))))
+        XCTAssertEqual(holders.holder(300)?.link, .inferred, "its parent was only taken for the reader")
+        XCTAssertTrue(holders.add(holder(named, origin: .read)), "followed anew, as its own read's")
+        XCTAssertEqual(holders.holder(300)?.link, .writer)
+        XCTAssertEqual(holders.holder(300)?.origin, .read)
+        XCTAssertFalse(holders.add(holder(Fixture.read(by: "client 0x1200000", pid: nil, at: 2), origin: .read)))
+        XCTAssertEqual(holders.holder(300)?.link, .writer, "never traded back")
+        XCTAssertEqual(holders.holder(300)?.read, named)
+    }
+
     /// What guard did is never replaced in the report by a later look that left the file as it
     /// was (the same file examined twice, set aside by the first look).
     func testWhatGuardDidIsNotUndoneByALaterLook() {

@@ -24,9 +24,11 @@ enum ScaledScreen {
     static let margin = 3
     /// How a read must be tied to the image for it to be taken for a smaller copy: the image is
     /// the reader's own, or one a process it started or piped to wrote, or one that appeared
-    /// beside what it named. Not a read that merely covered the screen (`area`) or came close
-    /// in time: a photo shown full screen and saved smaller matches the screen as well.
-    static let links: Set<ReadLink> = [.sameProcess, .writer, .childOfReader, .channelOfReader, .folder, .copy, .recorder]
+    /// beside what it named, or one a program taken for an unnamed reader wrote. Not a read that
+    /// merely covered the screen (`area`) or came close in time: a photo shown full screen and
+    /// saved smaller matches the screen as well.
+    static let links: Set<ReadLink> = [.sameProcess, .writer, .childOfReader, .channelOfReader, .folder, .copy, .recorder,
+                                       .inferred]
 
     /// The first of `screens` that `image` is a smaller copy of, if any; `masked` gives, for
     /// each screen, the rectangles where the two need not agree (what the rules cover there).

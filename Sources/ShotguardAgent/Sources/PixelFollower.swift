@@ -147,7 +147,7 @@ final class PixelFollower {
         stashed += found
         var readers: [Int32] = []
         if let output = process.output {
-            readers = ProcessTree.processes(reading: output, except: Set(holders.holders.keys).union(excluded))
+            readers = ProcessTree.processes(reading: output, except: settledHolders(forNamed: true))
             for reader in readers { add(pid: reader, read: read, origin: .channel(with: pid), at: now) }
         }
         return !found.isEmpty || readers.contains { holders.holder($0) != nil }
@@ -156,6 +156,8 @@ final class PixelFollower {
     /// The programs taken for each client whose process the server could not tell, looked for
     /// at its first read that held protected pixels; bounded by `unnamedLimit`.
     private var takenFor: [UInt32: [Int32]] = [:]
+    /// The last look for such programs, and what it found.
+    private var lastTakenScan: (at: Double, pids: [Int32])?
     /// The most programs taken for one such client, and how long before its read one may have
     /// started (ImageMagick loads for a while before it connects, on a loaded machine for seconds).
     static let takenForLimit = 4
@@ -177,8 +179,15 @@ final class PixelFollower {
         } else {
             guard read.readerHungUp, let display, takenFor.count < Self.unnamedLimit else { return false }
             let readAtBoot = bootTime(of: read, now: now)
-            pids = DisplayClients.started(on: display, from: readAtBoot - Self.takenForWindow, to: readAtBoot + Self.startSlack,
-                                          except: excluded.union(holders.holders.keys), limit: Self.takenForLimit)
+            // Readers that hang up one after the other (a loop of `import`s) share a scan made
+            // within `scanInterval`: /proc is read a few times a second at most.
+            if let last = lastTakenScan, now - last.at < Self.scanInterval {
+                pids = last.pids.filter { holders.holder($0)?.isInferred ?? true }
+            } else {
+                pids = DisplayClients.started(on: display, from: readAtBoot - Self.takenForWindow, to: readAtBoot + Self.startSlack,
+                                              except: excluded.union(holders.holders.keys), limit: Self.takenForLimit)
+                lastTakenScan = (now, pids)
+            }
             takenFor[read.client] = pids
             if !pids.isEmpty {
                 let names = pids.map { "\(ProcessList.name(of: $0) ?? "?") (pid \($0))" }
@@ -219,12 +228,16 @@ final class PixelFollower {
 
     /// Keeps the screen the agent grabbed at `read` while its pixels are followed; says so as
     /// the event `holding` (a test changes the screen only once the agent has it).
+    /// A read whose process the server could not tell is said once for each program taken for it.
     func keep(_ screen: Snapshot?, for read: ScreenReadRecord) {
-        let pid = read.pid ?? takenFor[read.client]?.first { holders.holder($0) != nil }
-        guard let pid, let holder = holders.holder(pid) else { return }
+        let pids = read.pid.map { [$0] } ?? takenFor[read.client] ?? []
+        let holding = pids.compactMap { holders.holder($0) }
+        guard !holding.isEmpty else { return }
         if let screen { holders.keep(screen, for: read) }
-        log.events.say("holding", [("program", .string(holder.program)), ("pid", .number(Int(pid))),
-                                   ("screen", .bool(holders.screen(of: read) != nil))])
+        for holder in holding {
+            log.events.say("holding", [("program", .string(holder.program)), ("pid", .number(Int(holder.pid))),
+                                       ("screen", .bool(holders.screen(of: read) != nil))])
+        }
     }
 
     /// The holder behind `pid`: the process itself, or the nearest holder among its ancestors.
@@ -252,7 +265,9 @@ final class PixelFollower {
     /// followed no further.
     func recording(_ pid: Int32, trusted: Bool) {
         guard let holder = holders.holder(pid) else { return }
-        for other in holders.holders.values where other.read.client == holder.read.client {
+        // Its own and its children's: one client's reads, of one process (a client id is the next
+        // client's once it ends, and programs taken for an unnamed reader hold its old one).
+        for other in holders.holders.values where other.read.client == holder.read.client && other.read.pid == holder.read.pid {
             if trusted {
                 holders.remove(other.pid)
                 forget(other.pid)
@@ -370,6 +385,13 @@ final class PixelFollower {
             found += lookAt(holder, closely: closely, now: now)
         }
         if handingOn {
+            // A program only taken for an unnamed reader may be a terminal or a browser started
+            // then, living for hours: it is followed while watched closely, no longer.
+            for holder in holders.holders.values where holder.isInferred && holder.exitedAt == nil && now >= holder.watchedUntil {
+                holders.exited(holder.pid, at: now)
+                forget(holder.pid)
+                log.verbose("stopped following \(holder.program) (pid \(holder.pid)): it was only taken for \(holder.read.program)")
+            }
             for read in holders.prune(at: now) { found.append(.lost(read)) }
             for pid in Set(folders.keys).union(nextLook.keys) where pid != Self.commonWatcher && holders.holder(pid) == nil {
                 forget(pid)
@@ -450,10 +472,19 @@ final class PixelFollower {
         }
     }
 
+    /// The processes that hold the pixels already, or may never: none is made a holder again.
+    /// For pixels of a named read (`named`), a program only taken for an unnamed reader is not
+    /// one: it holds the named read's from then on (a shell taken for `import` runs `maim |
+    /// convert`; maim's own read names it, and convert is its pipe's reader, no longer taken).
+    private func settledHolders(forNamed named: Bool) -> Set<Int32> {
+        Set(holders.holders.values.filter { !(named && $0.isInferred) }.map(\.pid)).union(excluded)
+    }
+
     /// The programs `holder` started after its read become holders.
     private func followChildren(of holder: PixelHolder, at now: Double) {
         let readAtBoot = bootTime(of: holder.read, now: now)
-        for child in ProcessTree.children(of: holder.pid) where holders.holder(child) == nil && !excluded.contains(child) {
+        let settled = settledHolders(forNamed: !holder.isInferred)
+        for child in ProcessTree.children(of: holder.pid) where !settled.contains(child) {
             guard let stat = ProcessStat.of(pid: child), ProcessTree.startSeconds(stat) >= readAtBoot - Self.startSlack else { continue }
             add(pid: child, read: holder.read, origin: .child(of: holder.pid), at: now)
         }
@@ -463,7 +494,7 @@ final class PixelFollower {
     /// When the holder is gone already, its pipe cannot be seen any more: the programs started
     /// beside it by the same parent whose standard input is a pipe are taken instead.
     private func followPipe(of holder: PixelHolder, stat: ProcessStat, at now: Double) {
-        let known = Set(holders.holders.keys).union(excluded)
+        let known = settledHolders(forNamed: !holder.isInferred)
         if let output = ProcessTree.pipe(of: holder.pid, descriptor: 1) {
             for reader in ProcessTree.processes(reading: output, except: known) {
                 add(pid: reader, read: holder.read, origin: .channel(with: holder.pid), at: now)
@@ -478,7 +509,7 @@ final class PixelFollower {
     /// pipeline's next.
     private func followSiblings(of holder: PixelHolder, parent: Int32, started: Double, at now: Double) {
         guard parent > 1 else { return }
-        let known = Set(holders.holders.keys).union(excluded)
+        let known = settledHolders(forNamed: !holder.isInferred)
         for sibling in ProcessTree.children(of: parent) where !known.contains(sibling) {
             guard let other = ProcessStat.of(pid: sibling), abs(ProcessTree.startSeconds(other) - started) <= Self.startSlack,
                   ProcessTree.pipe(of: sibling, descriptor: 0) != nil else { continue }

@@ -85,18 +85,26 @@ struct PixelHolders: Sendable {
     /// A holder is kept this long after it exits: its last file's events may come after.
     static let afterExit = 2.0
 
-    /// Adds (or renews) a holder. Returns whether it is new.
+    /// Adds (or renews) a holder. Returns whether it is new, or was only taken for an unnamed
+    /// reader and now holds a named read's pixels (it is followed anew, as that read's).
     @discardableResult
     mutating func add(_ holder: PixelHolder) -> Bool {
         let key = ReadKey(holder.read)
         if followed[key] == nil { followed[key] = false }
         lastReads[key] = holder.read
         if var known = holders[holder.pid], known.startTime == holder.startTime {
+            readsOf[holder.pid, default: []].insert(key)
+            if known.isInferred, !holder.isInferred {
+                var named = holder
+                named.watchedUntil = max(known.watchedUntil, holder.watchedUntil)
+                named.isRecording = known.isRecording
+                holders[holder.pid] = named
+                return true
+            }
             // A read whose process the server told is never traded for one it could not tell.
             if !holder.isInferred || known.isInferred { known.read = holder.read }
             known.watchedUntil = max(known.watchedUntil, holder.watchedUntil)
             holders[holder.pid] = known
-            readsOf[holder.pid, default: []].insert(key)
             return false
         }
         if holders.count >= Self.capacity { evictOne() }
