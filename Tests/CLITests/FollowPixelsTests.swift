@@ -207,19 +207,47 @@ final class FollowPixelsTests: WatchDesktopTestCase {
         let folder = try elsewhere()
         let screen = try desk.screen()
         let watch = try agent()
-        watch.send(SIGSTOP)
-        let reader = try HeldReader(self, area: fullScreen, display: desk.name, hangsUp: true)
-        // Each answer comes from a turn of the server's loop that began after the reader hung up.
-        var rounds = 0
-        while desk.display.processIDsOfAllClients().values.contains(reader.pid), rounds < 100 { rounds += 1 }
-        XCTAssertFalse(desk.display.processIDsOfAllClients().values.contains(reader.pid), "the server still has the reader's client")
-        watch.send(SIGCONT)
-        XCTAssertTrue(watch.waitForEvent("holding") { $0["pid"] as? Int == Int(reader.pid) }, watch.log)
-        XCTAssertTrue(watch.log.contains("could not tell its process"), watch.log)
+        let reader = try hungUpReader(watchedBy: watch)
         try reader.run("save \(folder.at("late.png"))")
         try reader.run("exit")
         try assertRewritten(folder.at("late.png"), by: watch, screen: screen)
         XCTAssertEqual(watch.events("unfollowed").count, 0, watch.log)
+    }
+
+    /// The same program taken for a reader that hung up, writing a photo at the path its command
+    /// line names (so the agent ties the file to it): nothing says the photo holds what was
+    /// read, and it is nowhere on the screen, so it keeps its bytes; it is not set aside.
+    func testAPhotoWrittenByAProgramTakenForAReaderThatHungUpKeepsItsBytes() throws {
+        let photo = try sandbox.write("made/photo.png", png: WatchDesktop.pattern(width: 300, height: 200, seed: 4242))
+        let path = shots + "/IMG_0002.png"
+        let watch = try agent()
+        let reader = try hungUpReader(watchedBy: watch, naming: [path])
+        try reader.run("copy \(photo) \(path)")
+        XCTAssertTrue(watch.waitForEvent("examined") { $0["name"] as? String == path }, watch.log)
+        let outcome = watch.events("examined") { $0["name"] as? String == path }.last
+        XCTAssertEqual(outcome?["outcome"] as? String, "left", "\(outcome ?? [:])\n\(watch.log)")
+        // Examined, not passed over for want of a read: the file was tied to the program.
+        XCTAssertEqual(outcome?["why"] as? String, "not-screenshot", "\(outcome ?? [:])\n\(watch.log)")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), try Data(contentsOf: URL(fileURLWithPath: photo)))
+        try reader.run("exit")
+    }
+
+    /// A held reader of the whole screen that closed its connection while `watch` was stopped,
+    /// so that the server no longer had its client when the agent asked; the agent has taken it
+    /// for the reader by the time this returns.
+    private func hungUpReader(watchedBy watch: WatchAgent, naming: [String] = [],
+                              file: StaticString = #filePath, line: UInt = #line) throws -> HeldReader {
+        watch.send(SIGSTOP)
+        let reader = try HeldReader(self, area: fullScreen, display: desk.name, hangsUp: true, naming: naming)
+        // Each answer comes from a turn of the server's loop that began after the reader hung up.
+        var rounds = 0
+        while desk.display.processIDsOfAllClients().values.contains(reader.pid), rounds < 100 { rounds += 1 }
+        XCTAssertFalse(desk.display.processIDsOfAllClients().values.contains(reader.pid), "the server still has the reader's client",
+                       file: file, line: line)
+        watch.send(SIGCONT)
+        XCTAssertTrue(watch.waitForEvent("holding") { $0["pid"] as? Int == Int(reader.pid) }, watch.log, file: file, line: line)
+        XCTAssertTrue(watch.log.contains("could not tell its process"), watch.log, file: file, line: line)
+        return reader
     }
 
     /// GNOME's screenshot program saving into a folder nobody watches, as a new user does.

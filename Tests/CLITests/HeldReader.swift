@@ -7,7 +7,8 @@ import XCTest
 /// Runs held-reader.py: it reads `area` of the screen with one GetImage when started, then
 /// carries out the test's commands one at a time (`save PATH`, `annotate PATH X Y`,
 /// `copy FROM PATH`, `exit`), each awaited. Stopped when the test ends. `hangsUp`: it closes its
-/// connection to the X server right after its read, before saying it read.
+/// connection to the X server right after its read, before saying it read. `naming`: paths on its
+/// command line, as a tool names its output (the agent ties what is written there to it).
 final class HeldReader {
     private let process: PipedProcess
     private let commands: Int32
@@ -15,8 +16,8 @@ final class HeldReader {
 
     var pid: pid_t { process.pid }
 
-    init(_ test: XCTestCase, area: Rect, display: String, hangsUp: Bool = false, file: StaticString = #filePath,
-         line: UInt = #line) throws {
+    init(_ test: XCTestCase, area: Rect, display: String, hangsUp: Bool = false, naming: [String] = [],
+         file: StaticString = #filePath, line: UInt = #line) throws {
         _ = try requireTool("python3", package: "python3", file: file, line: line)
         let folder = try TemporaryFolder(test, label: "held-reader")
         let fifo = folder.at("commands")
@@ -27,7 +28,7 @@ final class HeldReader {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
         process = try PipedProcess("/usr/bin/python3", [testScript("held-reader.py"), String(area.x), String(area.y),
-                                                        String(area.width), String(area.height), fifo] + (hangsUp ? ["hang-up"] : []),
+                                                        String(area.width), String(area.height), fifo] + (hangsUp ? ["hang-up"] : []) + naming,
                                    environment: environment)
         let process = self.process
         let commands = self.commands

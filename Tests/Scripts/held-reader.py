@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 # A program that reads the screen and writes an image later, as an editor (flameshot's, ksnip)
 # or a magnifier does (python3-xlib, python3-pil). Reads the part W x H at X,Y of the root with
-# one GetImage (then closes its connection to the X server when a last argument says
-# `hang-up`, as ImageMagick's import closes the one it read on), prints "read", then carries out the lines of the FIFO named COMMANDS one at a
+# one GetImage (then closes its connection to the X server when an argument after COMMANDS
+# says `hang-up`, as ImageMagick's import closes the one it read on; other words there are paths
+# it names, as a tool names its output, and are not used), prints "read", then carries out the lines of the FIFO named COMMANDS one at a
 # time, printing "done LINE" after each:
 #   save PATH            the pixels read, as an image in PATH's format (by its suffix)
 #   annotate PATH X Y    the same with a 40 px red cross centred at X,Y of the image drawn on it
 #   copy FROM PATH       FROM's bytes into PATH (an unrelated image: a photo)
 #   exit
-#   held-reader.py X Y W H COMMANDS [hang-up]
+#   held-reader.py X Y W H COMMANDS [hang-up] [PATH]...
 import shutil
 import sys
 from PIL import Image, ImageDraw
@@ -19,7 +20,7 @@ commands = sys.argv[5]
 d = display.Display()
 reply = d.screen().root.get_image(x, y, width, height, X.ZPixmap, 0xFFFFFFFF)
 image = Image.frombytes("RGB", (width, height), reply.data, "raw", "BGRX")
-if sys.argv[6:] == ["hang-up"]:
+if "hang-up" in sys.argv[6:]:
     d.close()
 print("read", flush=True)
 

@@ -5,19 +5,7 @@ import ShotguardTestSupport
 import XCTest
 @testable import ShotguardX11
 
-final class ScreenPlacementTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
-
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 320, height: 240)
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
+final class ScreenPlacementTests: XvfbTestCase {
     private let screen = Rect(x: 0, y: 0, width: 1280, height: 800)
 
     /// Partly on the screen: the part that shows. Wholly past the edge (a hidden tag's window):
@@ -35,7 +23,6 @@ final class ScreenPlacementTests: XCTestCase {
     /// and a share of it unseen); one of the reader's own window there stays unknown (it may
     /// hold a copy of the screen), as it was.
     func testAReadOfAWindowPastTheEdgeIsPlacedThereUnlessItIsTheReadersOwn() throws {
-        let display = try Self.fixture.display()
         let window = XCreateSimpleWindow(display.handle, display.root, -300, 40, 100, 80, 0, 0, 0)
         XMapWindow(display.handle, window)
         display.sync()

@@ -5,19 +5,7 @@ import ShotguardTestSupport
 import XCTest
 @testable import ShotguardX11
 
-final class ShieldInnerCoversTests: XCTestCase {
-    nonisolated(unsafe) static let fixture = XvfbFixture()
-
-    override class func setUp() {
-        super.setUp()
-        fixture.start(width: 320, height: 240)
-    }
-
-    override class func tearDown() {
-        fixture.stop()
-        super.tearDown()
-    }
-
+final class ShieldInnerCoversTests: XvfbTestCase {
     /// A white top-level "frame" at `rect`, mapped.
     private func frame(_ display: Display, _ rect: Rect) -> Window {
         let window = XCreateSimpleWindow(display.handle, display.root, Int32(rect.x), Int32(rect.y), UInt32(rect.width),
@@ -50,7 +38,6 @@ final class ShieldInnerCoversTests: XCTestCase {
     /// are up, they are made in the new frame at its ReparentNotify, and a capture of the new
     /// frame counts as one of the window; the old frame shows again.
     func testTheFramesCoverFollowsTheWindowIntoANewFrame() throws {
-        let display = try Self.fixture.display()
         let first = frame(display, Rect(x: 10, y: 10, width: 120, height: 100))
         let second = frame(display, Rect(x: 170, y: 100, width: 120, height: 100))
         let client = XCreateSimpleWindow(display.handle, first, 0, 20, 120, 80, 0, 0, display.pixel(rgb: 0x808080))
@@ -80,7 +67,6 @@ final class ShieldInnerCoversTests: XCTestCase {
     /// A child the program maps in the covered window later, and a decoration the window
     /// manager maps in a covered frame, stack above the covers: they are raised over them again.
     func testChildrenMappedLaterAreCoveredToo() throws {
-        let display = try Self.fixture.display()
         // A row of one window is covered; another is covered whole, frame and all.
         let rowFrame = frame(display, Rect(x: 10, y: 10, width: 120, height: 100))
         let rowWindow = XCreateSimpleWindow(display.handle, rowFrame, 0, 20, 120, 80, 0, 0, display.pixel(rgb: 0x808080))
