@@ -179,9 +179,9 @@ final class PixelFollower {
         } else {
             guard read.readerHungUp, let display, takenFor.count < Self.unnamedLimit else { return false }
             let readAtBoot = bootTime(of: read, now: now)
-            // Readers that hang up one after the other (a loop of `import`s) share a scan made
-            // within `scanInterval`: /proc is read a few times a second at most.
-            if let last = lastTakenScan, now - last.at < Self.scanInterval {
+            // Readers that hang up together share a scan made within `scanInterval` after their
+            // reads (their programs had started by then): /proc is read a few times a second at most.
+            if let last = lastTakenScan, now - last.at < Self.scanInterval, read.time.monotonic <= last.at {
                 pids = last.pids.filter { holders.holder($0)?.isInferred ?? true }
             } else {
                 pids = DisplayClients.started(on: display, from: readAtBoot - Self.takenForWindow, to: readAtBoot + Self.startSlack,
