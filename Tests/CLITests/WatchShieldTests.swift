@@ -133,8 +133,9 @@ final class WatchShieldTests: XCTestCase {
     /// trusted, so its reads raise no covers of their own) saw the window. Ten presses back to
     /// back, each the moment the last cover came down: every read shows the fill over the window
     /// and the rest of the screen as it was; once the covers are down and picom has painted
-    /// where they were, the screen there and around it is as before (elsewhere the agent's
-    /// recording indicator now shows: the reader's last wait is a DAMAGE watch).
+    /// where they were (in one frame or more: the reader reads again at each paint there, 10 s
+    /// in all), the screen there and around it is as before (elsewhere the agent's recording
+    /// indicator now shows: the reader's last wait is a DAMAGE watch).
     func testUnderPicomAReadTheMomentTheCoverIsUpShowsTheFillAndTheScreenIsWholeAfter() throws {
         _ = try requireTool("picom", package: "picom")
         let environment = ["DISPLAY": desk.name, "HOME": sandbox.home.path]

@@ -8,7 +8,10 @@
 # After the last cover came down, a DAMAGE object on the root (made after the last read, so no
 # earlier read is a recording's) is awaited to report a paint over where the cover was (a
 # compositing manager's repaint; without one, the server's repaint of the windows beneath), and
-# the screen is saved as FOLDER/after.png. Waits on events only, each at most 10 s.
+# the screen is read; a compositing manager may repaint that area in more than one frame, so it
+# is read again at each such paint until it and 8 pixels around it are as before the first
+# press, and the last read is saved as FOLDER/after.png (for the test to compare). Waits on
+# events only, each at most 10 s, the repaints 10 s in all.
 #   key-reader.py PRESSES KEYSYM FOLDER
 import os
 import select
@@ -52,7 +55,8 @@ def overlaps(area, rect):
         area.y < rect.y + rect.height and rect.y < area.y + area.height
 
 
-read().save(os.path.join(folder, "before.png"))
+before = read()
+before.save(os.path.join(folder, "before.png"))
 keycode = d.keysym_to_keycode(XK.string_to_keysym(keysym))
 if keycode == 0:
     sys.exit(f"key-reader: no key for {keysym}")
@@ -76,6 +80,28 @@ for press in range(presses):
         root.damage_create(damage.DamageReportRawRectangles)
     wait(lambda e: e.type == X.UnmapNotify and e.window.id == cover.window.id, "cover unmapped")
 rect = cover.window.get_geometry()
-# DAMAGE's events fail isinstance checks in python-xlib: matched by name.
-wait(lambda e: type(e).__name__ == "DamageNotify" and overlaps(e.area, rect), "repaint where the cover was")
-read().save(os.path.join(folder, "after.png"))
+around = (max(0, rect.x - 8), max(0, rect.y - 8),
+          min(geometry.width, rect.x + rect.width + 8), min(geometry.height, rect.y + rect.height + 8))
+repainted = time.monotonic() + 10
+
+
+def next_event():
+    """The next event before the repaints' deadline, or None."""
+    while not d.pending_events():
+        remaining = repainted - time.monotonic()
+        if remaining <= 0:
+            return None
+        select.select([d.fileno()], [], [], remaining)
+    return d.next_event()
+
+
+after = None
+while (event := next_event()) is not None:
+    # DAMAGE's events fail isinstance checks in python-xlib: matched by name.
+    if type(event).__name__ == "DamageNotify" and overlaps(event.area, rect):
+        after = read()
+        if after.crop(around).tobytes() == before.crop(around).tobytes():
+            break
+if after is None:
+    sys.exit("key-reader: no repaint where the cover was within 10 s")
+after.save(os.path.join(folder, "after.png"))
