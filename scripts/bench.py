@@ -59,13 +59,17 @@ def timed_run(command, env):
     return elapsed, usage.ru_maxrss * 1024
 
 
-def median_runs(commands, env, runs=None):
+def median_runs(commands, env, runs=None, outputs=None):
     """Median wall time (seconds) and median peak RSS (bytes) of each of `commands`, run in
     turn (one run of each, then the next round): on a shared machine whose speed drifts over
-    seconds, every command meets the same drift, so their ratios hold."""
+    seconds, every command meets the same drift, so their ratios hold. `outputs` (one path per
+    command) are removed before each run, untimed: every command makes a new file each time, as
+    a screenshot does (a file replaced costs shotguard an fsync that a new one does not)."""
     samples = [[] for _ in commands]
     for _ in range(runs or RUNS):
         for index, command in enumerate(commands):
+            if outputs and os.path.exists(outputs[index]):
+                os.unlink(outputs[index])
             samples[index].append(timed_run(command, env))
     return [(statistics.median(t for t, _ in timed), statistics.median(p for _, p in timed)) for timed in samples]
 
@@ -202,7 +206,7 @@ def bench_size(width, height, folder, speed_only):
             ("maim", ["maim", out("maim.png")], "maim.png"),
             ("import -window root (ImageMagick)", ["/usr/bin/import", "-window", "root", out("import.png")], "import.png"),
         ]
-        measured = median_runs([command for _, command, _ in captures], env)
+        measured = median_runs([command for _, command, _ in captures], env, outputs=[out(file) for _, _, file in captures])
         rows = [(name, seconds, os.path.getsize(out(file))) for (name, _, file), (seconds, _) in zip(captures, measured)]
         table(f"capture, {width}x{height}, median of {RUNS}, the commands run in turn", rows)
         figures = {"capture": (rows[0][1], rows[1][1]), "size": (rows[0][2], rows[1][2]), "rss": measured[0][1]}
@@ -215,7 +219,7 @@ def bench_size(width, height, folder, speed_only):
              ["/usr/bin/convert", picture, "-fill", "black", "-draw", "rectangle 100,100 699,399",
               "-draw", "rectangle 900,500 1299,699", out("im-redacted.png")], "im-redacted.png"),
         ]
-        timings = median_runs([command for _, command, _ in redactions], env)
+        timings = median_runs([command for _, command, _ in redactions], env, outputs=[out(file) for _, _, file in redactions])
         rows = [(name, seconds, os.path.getsize(out(file))) for (name, _, file), (seconds, _) in zip(redactions, timings)]
         table(f"redact, {width}x{height} screenshot-like PNG, median of {RUNS}, run in turn", rows)
         figures["redact"] = (rows[0][1], rows[1][1])

@@ -17,13 +17,13 @@ enum ImageOutput {
         do throws(ImagingError) {
             if case .png(let options) = encoding {
                 // Written band by band as it is compressed: the PNG is never whole in memory.
-                try FileIO.writeAtomically(to: path, failure: ImagingError.init) { (fd) throws(ImagingError) in
+                try FileIO.writeAtomically(to: path, durability: .whenReplacing, failure: ImagingError.init) { (fd) throws(ImagingError) in
                     try PNGEncoder.write(image, options: options, to: fd, destination: path)
                 }
                 return
             }
             let bytes = try ImageCodec.encode(image, as: encoding, destination: path)
-            try ImagingError.file { () throws(FileError) in try FileIO.writeAtomically(bytes, to: path) }
+            try ImagingError.file { () throws(FileError) in try FileIO.writeAtomically(bytes, to: path, durability: .whenReplacing) }
         } catch {
             throw .failure(error.description)
         }

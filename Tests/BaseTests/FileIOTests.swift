@@ -21,6 +21,25 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["out.png"])
     }
 
+    /// A command's own output (`.whenReplacing`: no fsync for a new file) is written, replaced
+    /// and, when its writer fails, neither left half-written nor put in place of the old file.
+    func testAnOutputWrittenOnlyDurablyWhenReplacingIsWholeOrAbsent() throws {
+        let path = folder.appendingPathComponent("capture.png").path
+        try FileIO.writeAtomically([1, 2, 3], to: path, durability: .whenReplacing)
+        XCTAssertEqual(try FileIO.read(path, limit: 100), [1, 2, 3])
+        try FileIO.writeAtomically([4, 5], to: path, durability: .whenReplacing)
+        XCTAssertEqual(try FileIO.read(path, limit: 100), [4, 5])
+        struct Interrupted: Error {}
+        for target in [path, folder.appendingPathComponent("new.png").path] {
+            XCTAssertThrowsError(try FileIO.writeAtomically(to: target, durability: .whenReplacing, failure: { $0 as Error }) { fd in
+                _ = write(fd, [9, 9, 9], 3)
+                throw Interrupted()
+            })
+        }
+        XCTAssertEqual(try FileIO.read(path, limit: 100), [4, 5])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["capture.png"])
+    }
+
     func testWriteIntoAMissingFolderFailsAndNamesTheFile() {
         let path = folder.appendingPathComponent("missing/out.png").path
         XCTAssertThrowsError(try FileIO.writeAtomically([1], to: path)) { error in
