@@ -22,7 +22,7 @@ public enum FileIO {
         /// Only when a file of that name is there to be replaced (its bytes must survive a
         /// crash). A new file a crash takes was nobody's yet: what a command makes for its
         /// user's asking (a capture, a redacted copy), which a crash loses with its run anyway.
-        /// `fsync` took 4-5 ms of a 1080p capture's 45 on ext4.
+        /// `fsync` took 4-5 ms of a 1080p capture's 39 on ext4.
         case whenReplacing
     }
 
