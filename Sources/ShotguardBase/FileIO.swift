@@ -1,4 +1,5 @@
 // Reading inputs and writing outputs: bounded reads, atomic writes, `-` for stdin/stdout.
+import CShotguardSys
 import Glibc
 
 public enum FileIO {
@@ -17,18 +18,22 @@ public enum FileIO {
 
     /// When a write waits for its bytes to reach the disk (`fsync`) before the rename.
     public enum Durability: Sendable {
-        /// Always: after a crash the file holds the old bytes or the new ones, never neither.
+        /// Always: after a crash the name holds the old bytes or the new ones.
         case always
-        /// Only when a file of that name is there to be replaced (its bytes must survive a
-        /// crash). A new file a crash takes was nobody's yet: what a command makes for its
-        /// user's asking (a capture, a redacted copy), which a crash loses with its run anyway.
-        /// `fsync` took 4-5 ms of a 1080p capture's 39 on ext4.
+        /// Only when something is there under the name, whose bytes a crash must not take. A new
+        /// name is taken without waiting (`RENAME_NOREPLACE`, so nothing that appeared under it
+        /// meanwhile is replaced unsynced): a crash in the next seconds may leave that new file
+        /// empty or absent, and an error the disk reports only on write-back goes unseen, but
+        /// nothing that was there before is lost. For what a command makes at its user's asking
+        /// (a capture, a redacted copy); the agent's own files are always synced. `fsync` took
+        /// 4-5 ms of a 1080p capture's 39 on ext4.
         case whenReplacing
     }
 
-    /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync`, then
-    /// `rename`, so a failure never leaves a partial file under the final name. `-` writes to
-    /// standard output. The file gets `mode` masked by the process's umask, as `open` would.
+    /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync` (as
+    /// `durability` asks), then `rename`, so a failure never leaves a partial file under the final
+    /// name. `-` writes to standard output. The file gets `mode` masked by the process's umask,
+    /// as `open` would.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644,
                                        durability: Durability = .always) throws(FileError) {
         try writeAtomically(to: path, mode: mode, durability: durability, failure: { $0 }) { (fd) throws(FileError) in
@@ -36,9 +41,9 @@ public enum FileIO {
         }
     }
 
-    /// Like `writeAtomically(_:to:mode:)`, with `body` writing the bytes to the descriptor it is
-    /// given (an encoder that writes as it goes); when `body` throws, no file is left. The
-    /// caller's error type `E` carries this function's own failures too, made by `failure`.
+    /// Like `writeAtomically(_:to:mode:durability:)`, with `body` writing the bytes to the
+    /// descriptor it is given (an encoder that writes as it goes); when `body` throws, no file is
+    /// left. The caller's error type `E` carries this function's own failures too, made by `failure`.
     public static func writeAtomically<E: Error>(
         to path: String, mode: mode_t = 0o644, durability: Durability = .always, failure: (FileError) -> E,
         _ body: (Int32) throws(E) -> Void
@@ -47,9 +52,6 @@ public enum FileIO {
             try body(STDOUT_FILENO)
             return
         }
-        // Asked before the temporary file exists; a file made under the name meanwhile is
-        // replaced by the rename all the same, as it would be a moment later.
-        let syncs = durability == .always || access(path, F_OK) == 0
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -61,16 +63,39 @@ public enum FileIO {
         }
         do throws(E) {
             try body(fd)
-            // A full disk can show here too: delayed allocation may report ENOSPC at fsync (a
-            // file system that reserves its blocks at write, as ext4, XFS, btrfs and tmpfs do,
-            // reports it to the write).
-            if syncs {
-                do throws(FileError) {
-                    try retryingInterrupts(path, "fsync") { fsync(fd) }
-                } catch {
-                    throw failure(error)
-                }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        do throws(FileError) {
+            try place(fd, temporary: temporary, at: path, durability: durability)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Closes the written temporary file and renames it to `path`, synced first unless
+    /// `durability` lets a new name go unsynced (`placedUnsynced`). On a failure the temporary
+    /// file is removed and `path` is as it was.
+    private static func place(_ fd: Int32, temporary: String, at path: String,
+                              durability: Durability) throws(FileError) {
+        if durability == .whenReplacing {
+            do throws(FileError) {
+                // A full disk shows at the write on file systems that reserve blocks then (ext4,
+                // XFS, btrfs, tmpfs); NFS says a failed write-back at the close.
+                try FileDescriptor(fd, name: path).close()
+            } catch {
+                unlink(temporary)
+                throw error
             }
+            if placedUnsynced(temporary, at: path) { return }
+            try syncAndRename(temporary, to: path)
+            return
+        }
+        do throws(FileError) {
+            // A full disk can show only here where delayed allocation reports ENOSPC at fsync.
+            try retryingInterrupts(path, "fsync") { fsync(fd) }
         } catch {
             close(fd)
             unlink(temporary)
@@ -80,12 +105,36 @@ public enum FileIO {
             try FileDescriptor(fd, name: path).close()
         } catch {
             unlink(temporary)
-            throw failure(error)
+            throw error
         }
-        guard rename(temporary, path) == 0 else {
+        try rename(temporary, to: path)
+    }
+
+    /// Whether `temporary` took the name `path` because nothing held it (no file, no link, not
+    /// even a dangling one). False, with nothing moved, when something is there or the file
+    /// system cannot rename without replacing: the caller syncs and replaces.
+    public static func placedUnsynced(_ temporary: String, at path: String) -> Bool {
+        sg_rename_noreplace(temporary, path) == 0
+    }
+
+    /// `temporary` (closed) synced through a descriptor of its own, then renamed to `path`.
+    private static func syncAndRename(_ temporary: String, to path: String) throws(FileError) {
+        do throws(FileError) {
+            let file = try FileDescriptor.open(temporary, O_RDONLY | O_CLOEXEC)
+            defer { try? file.close() }  // read-only: its close loses nothing
+            try retryingInterrupts(path, "fsync") { fsync(file.rawValue) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        try rename(temporary, to: path)
+    }
+
+    private static func rename(_ temporary: String, to path: String) throws(FileError) {
+        guard Glibc.rename(temporary, path) == 0 else {
             let reason = errnoText()
             unlink(temporary)
-            throw failure(FileError(.io, path: path, "rename into place: \(reason)"))
+            throw FileError(.io, path: path, "rename into place: \(reason)")
         }
     }
 

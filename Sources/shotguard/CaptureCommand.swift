@@ -97,7 +97,7 @@ enum CaptureCommand: Subcommand {
                 try grabber.withCapture(area) { rows, captured in
                     if let regions { rows.redact(regions, context: context, origin: captured) }
                     return Result { () throws(ImagingError) in
-                        try FileIO.writeAtomically(to: output, durability: .whenReplacing, failure: ImagingError.init) { (fd) throws(ImagingError) in
+                        try ImageOutput.writeAtomically(to: output) { (fd) throws(ImagingError) in
                             try PNGEncoder.write(rows, options: options, to: fd, destination: output)
                         }
                     }
@@ -151,7 +151,7 @@ enum CaptureCommand: Subcommand {
             try grabber.withRingCapture(area, stripRows: ring.strip, ringRows: ring.ring) { rows, captured, grab in
                 let covers = hits.translated(toImageAt: captured).covers
                 return Result { () throws(ImagingError) in
-                    try FileIO.writeAtomically(to: output, durability: .whenReplacing, failure: ImagingError.init) { (fd) throws(ImagingError) in
+                    try ImageOutput.writeAtomically(to: output) { (fd) throws(ImagingError) in
                         let writer = try PNGStreamWriter(ring: rows, height: captured.height, covers: covers, options: options,
                                                          to: fd, destination: output)
                         grabError = grab({ writer.reserve(until: $0) }, { writer.ringArrived($0) })

@@ -13,17 +13,25 @@ enum ImageOutput {
     /// which cannot take back what a stream wrote before one, no.
     static func canStream(to path: String) -> Bool { path != "-" }
 
+    /// Writes a command's image output atomically, synced only when it replaces a file (a new
+    /// one a crash takes was nobody's yet: `FileIO.Durability.whenReplacing`).
+    static func writeAtomically(to path: String, _ body: (Int32) throws(ImagingError) -> Void) throws(ImagingError) {
+        try FileIO.writeAtomically(to: path, durability: .whenReplacing, failure: ImagingError.init, body)
+    }
+
     static func write(_ image: PixelBuffer, to path: String, as encoding: ImageEncoding) throws(CLIError) {
         do throws(ImagingError) {
             if case .png(let options) = encoding {
                 // Written band by band as it is compressed: the PNG is never whole in memory.
-                try FileIO.writeAtomically(to: path, durability: .whenReplacing, failure: ImagingError.init) { (fd) throws(ImagingError) in
+                try writeAtomically(to: path) { (fd) throws(ImagingError) in
                     try PNGEncoder.write(image, options: options, to: fd, destination: path)
                 }
                 return
             }
             let bytes = try ImageCodec.encode(image, as: encoding, destination: path)
-            try ImagingError.file { () throws(FileError) in try FileIO.writeAtomically(bytes, to: path, durability: .whenReplacing) }
+            try writeAtomically(to: path) { (fd) throws(ImagingError) in
+                try ImagingError.file { () throws(FileError) in try FileDescriptor(fd, name: path).writeAll(bytes) }
+            }
         } catch {
             throw .failure(error.description)
         }

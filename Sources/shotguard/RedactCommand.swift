@@ -104,7 +104,7 @@ enum RedactCommand: Subcommand {
                                              to output: String) throws(CLIError) -> Bool {
         do throws(ImagingError) {
             // Throwing removes the partial file.
-            try FileIO.writeAtomically(to: output, durability: .whenReplacing, failure: ImagingError.init) { (fd) throws(ImagingError) in
+            try ImageOutput.writeAtomically(to: output) { (fd) throws(ImagingError) in
                 try rewrite.write(covers: covers, options: options, to: fd, destination: output)
             }
         } catch {

@@ -21,9 +21,9 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["out.png"])
     }
 
-    /// A command's own output (`.whenReplacing`: no fsync for a new file) is written, replaced
+    /// A command's own output (`.whenReplacing`: no fsync for a new name) is written, replaced
     /// and, when its writer fails, neither left half-written nor put in place of the old file.
-    func testAnOutputWrittenOnlyDurablyWhenReplacingIsWholeOrAbsent() throws {
+    func testAnOutputSyncedOnlyWhenReplacingIsWrittenReplacedAndNeverHalfWritten() throws {
         let path = folder.appendingPathComponent("capture.png").path
         try FileIO.writeAtomically([1, 2, 3], to: path, durability: .whenReplacing)
         XCTAssertEqual(try FileIO.read(path, limit: 100), [1, 2, 3])
@@ -38,6 +38,30 @@ final class FileIOTests: XCTestCase {
         }
         XCTAssertEqual(try FileIO.read(path, limit: 100), [4, 5])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["capture.png"])
+    }
+
+    /// Only a name that holds nothing is taken unsynced: not a file, not a link (even one whose
+    /// target is gone); those are left as they were, for the caller to sync and replace.
+    func testANameIsTakenUnsyncedOnlyWhenNothingHoldsIt() throws {
+        let made = folder.appendingPathComponent(".made").path
+        func temporary() throws { try Data([7]).write(to: URL(fileURLWithPath: made)) }
+        let free = folder.appendingPathComponent("free.png").path
+        try temporary()
+        XCTAssertTrue(FileIO.placedUnsynced(made, at: free))
+        XCTAssertEqual(try FileIO.read(free, limit: 10), [7])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: made))
+
+        let held = folder.appendingPathComponent("held.png").path
+        try Data([1, 2]).write(to: URL(fileURLWithPath: held))
+        try temporary()
+        XCTAssertFalse(FileIO.placedUnsynced(made, at: held))
+        XCTAssertEqual(try FileIO.read(held, limit: 10), [1, 2])
+        XCTAssertEqual(try FileIO.read(made, limit: 10), [7])
+
+        let link = folder.appendingPathComponent("link.png").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.appendingPathComponent("gone").path)
+        XCTAssertFalse(FileIO.placedUnsynced(made, at: link))
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), folder.appendingPathComponent("gone").path)
     }
 
     func testWriteIntoAMissingFolderFailsAndNamesTheFile() {

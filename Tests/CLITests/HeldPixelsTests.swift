@@ -126,8 +126,9 @@ final class HeldPixelsTests: WatchDesktopTestCase {
 
     /// Screenshots in formats guard rewrites, written where nobody watches, are redacted in
     /// their own format; one in a format it cannot write (ImageMagick's MIFF) is set aside and
-    /// said as an error (unless the X server could not name import's reading connection: then
-    /// it is left as it was, as for any image the agent cannot place on that evidence).
+    /// said as an error (where the X server could not name import's reading connection it is
+    /// left as it was, as any image the agent cannot place on that evidence, and import is run
+    /// again).
     func testOtherFormatsAnywhereAreRedactedOrSetAside() throws {
         for tool in [("import", "imagemagick"), ("xwd", "x11-apps"), ("scrot", "scrot")] { _ = try requireTool(tool.0, package: tool.1) }
         let folder = try TemporaryFolder(self, label: "not-watched")
@@ -144,24 +145,31 @@ final class HeldPixelsTests: WatchDesktopTestCase {
             XCTAssertEqual(ImageFormat.sniff([UInt8](bytes))?.title, ImageFormat(path: name)?.title, "\(name) keeps its format")
             try assertRedactedFile(folder.at(name), screen: screen, expected: expected)
         }
-        let logged = watch.log.count
-        try runTool("import -window root '\(folder.at("s.miff"))'", display: desk.name)
-        let outcome = examined("s.miff", by: watch)
-        if outcome?["file"] as? String != "quarantined", watch.log.dropFirst(logged).contains("could not tell its process") {
-            // import's reading connection came and went before the agent's question reached the
-            // server (a loaded machine): the program then taken for the reader is only a guess,
-            // and a file it writes that cannot be placed is left, never set aside (README, "A
-            // reader the X server cannot name"), and when import itself was gone by the time the
-            // agent looked, nothing stood for it. Either way the MIFF keeps its bytes.
-            let kept = try XCTUnwrap(FileManager.default.contents(atPath: folder.at("s.miff")))
-            XCTAssertEqual(Array(kept.prefix(14)), Array("id=ImageMagick".utf8), "\(outcome ?? [:])\n\(watch.log)")
+        // import's reading connection may come and go before the agent's question about it
+        // reaches the server (a loaded machine). The program then taken for the reader is only
+        // a guess, and a file it writes that cannot be placed is left, never set aside (README,
+        // "A reader the X server cannot name"); when import itself was gone by the time the
+        // agent looked, nothing stood for it. Such a MIFF must keep its bytes, and import is run
+        // again, up to three times: one of them must be set aside.
+        for attempt in 1...3 {
+            let name = "s\(attempt).miff", logged = watch.log.count
+            try runTool("import -window root '\(folder.at(name))'", display: desk.name)
+            let outcome = examined(name, by: watch)
+            let file = outcome?["file"] as? String
+            if file != "quarantined", [nil, "untouched"].contains(file),
+               watch.log.dropFirst(logged).contains("could not tell its process") {
+                let kept = try XCTUnwrap(FileManager.default.contents(atPath: folder.at(name)))
+                XCTAssertEqual(Array(kept.prefix(14)), Array("id=ImageMagick".utf8), "\(outcome ?? [:])\n\(watch.log)")
+                XCTAssertLessThan(attempt, 3, "import was never named: \(watch.log)")
+                continue
+            }
+            let report = try XCTUnwrap(watch.nextReport(), watch.log)
+            XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "quarantined", "\(report.json)\n\(watch.log)")
+            let placeholder = try XCTUnwrap(FileManager.default.contents(atPath: folder.at(name)))
+            XCTAssertNotEqual(Array(placeholder.prefix(14)), Array("id=ImageMagick".utf8), "the MIFF is no longer there")
+            XCTAssertTrue(watch.log.contains("error: guard: \(folder.at(name)) could not be redacted"), watch.log)
             return
         }
-        let report = try XCTUnwrap(watch.nextReport(), watch.log)
-        XCTAssertEqual((report.json["guard"] as? [String: Any])?["file"] as? String, "quarantined", "\(report.json)\n\(watch.log)")
-        let placeholder = try XCTUnwrap(FileManager.default.contents(atPath: folder.at("s.miff")))
-        XCTAssertNotEqual(Array(placeholder.prefix(14)), Array("id=ImageMagick".utf8), "the MIFF is no longer there")
-        XCTAssertTrue(watch.log.contains("error: guard: \(folder.at("s.miff")) could not be redacted"), watch.log)
     }
 
     /// A scrot screenshot after the case at hand: still rewritten with the rules applied.

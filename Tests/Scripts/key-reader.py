@@ -17,6 +17,7 @@ import os
 import select
 import sys
 import time
+from collections import namedtuple
 
 from PIL import Image
 import Xlib.error
@@ -50,6 +51,9 @@ def wait(wanted, what):
         select.select([d.fileno()], [], [], remaining)
 
 
+Area = namedtuple("Area", "x y width height")
+
+
 def overlaps(area, rect):
     return area.x < rect.x + rect.width and rect.x < area.x + area.width and \
         area.y < rect.y + rect.height and rect.y < area.y + area.height
@@ -80,27 +84,35 @@ for press in range(presses):
         root.damage_create(damage.DamageReportRawRectangles)
     wait(lambda e: e.type == X.UnmapNotify and e.window.id == cover.window.id, "cover unmapped")
 rect = cover.window.get_geometry()
-around = (max(0, rect.x - 8), max(0, rect.y - 8),
-          min(geometry.width, rect.x + rect.width + 8), min(geometry.height, rect.y + rect.height + 8))
+left, top = max(0, rect.x - 8), max(0, rect.y - 8)
+right, bottom = min(geometry.width, rect.x + rect.width + 8), min(geometry.height, rect.y + rect.height + 8)
+around = Area(left, top, right - left, bottom - top)
 repainted = time.monotonic() + 10
 
 
-def next_event():
-    """The next event before the repaints' deadline, or None."""
-    while not d.pending_events():
+def painted_around():
+    """Whether a paint over the area around the cover came, reading every event already here
+    (a frame's paint comes as many rectangles); None once the repaints' deadline has passed."""
+    while True:
         remaining = repainted - time.monotonic()
         if remaining <= 0:
             return None
+        if d.pending_events():
+            break
         select.select([d.fileno()], [], [], remaining)
-    return d.next_event()
+    painted = False
+    while d.pending_events():
+        event = d.next_event()
+        # DAMAGE's events fail isinstance checks in python-xlib: matched by name.
+        painted = painted or (type(event).__name__ == "DamageNotify" and overlaps(event.area, around))
+    return painted
 
 
 after = None
-while (event := next_event()) is not None:
-    # DAMAGE's events fail isinstance checks in python-xlib: matched by name.
-    if type(event).__name__ == "DamageNotify" and overlaps(event.area, rect):
+while (painted := painted_around()) is not None:
+    if painted:
         after = read()
-        if after.crop(around).tobytes() == before.crop(around).tobytes():
+        if after.crop((left, top, right, bottom)).tobytes() == before.crop((left, top, right, bottom)).tobytes():
             break
 if after is None:
     sys.exit("key-reader: no repaint where the cover was within 10 s")
