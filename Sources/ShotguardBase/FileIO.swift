@@ -80,34 +80,36 @@ public enum FileIO {
     /// file is removed and `path` is as it was.
     private static func place(_ fd: Int32, temporary: String, at path: String,
                               durability: Durability) throws(FileError) {
-        if durability == .whenReplacing {
+        if durability == .always {
             do throws(FileError) {
-                // A full disk shows at the write on file systems that reserve blocks then (ext4,
-                // XFS, btrfs, tmpfs); NFS says a failed write-back at the close.
-                try FileDescriptor(fd, name: path).close()
+                // A full disk can show only here where delayed allocation reports ENOSPC at fsync.
+                try retryingInterrupts(path, "fsync") { fsync(fd) }
             } catch {
+                close(fd)
                 unlink(temporary)
                 throw error
             }
-            if placedUnsynced(temporary, at: path) { return }
-            try syncAndRename(temporary, to: path)
-            return
         }
         do throws(FileError) {
-            // A full disk can show only here where delayed allocation reports ENOSPC at fsync.
-            try retryingInterrupts(path, "fsync") { fsync(fd) }
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        do throws(FileError) {
+            // Unsynced, a full disk shows at the write on file systems that reserve blocks then
+            // (ext4, XFS, btrfs, tmpfs); NFS says a failed write-back at the close.
             try FileDescriptor(fd, name: path).close()
+            if durability == .whenReplacing {
+                if placedUnsynced(temporary, at: path) { return }
+                // Something is there to replace: synced through a descriptor of its own.
+                let file = try FileDescriptor.open(temporary, O_RDONLY | O_CLOEXEC)
+                defer { try? file.close() }  // read-only: its close loses nothing
+                try retryingInterrupts(path, "fsync") { fsync(file.rawValue) }
+            }
         } catch {
             unlink(temporary)
             throw error
         }
-        try rename(temporary, to: path)
+        guard rename(temporary, path) == 0 else {
+            let reason = errnoText()
+            unlink(temporary)
+            throw FileError(.io, path: path, "rename into place: \(reason)")
+        }
     }
 
     /// Whether `temporary` took the name `path` because nothing held it (no file, no link, not
@@ -115,27 +117,6 @@ public enum FileIO {
     /// system cannot rename without replacing: the caller syncs and replaces.
     public static func placedUnsynced(_ temporary: String, at path: String) -> Bool {
         sg_rename_noreplace(temporary, path) == 0
-    }
-
-    /// `temporary` (closed) synced through a descriptor of its own, then renamed to `path`.
-    private static func syncAndRename(_ temporary: String, to path: String) throws(FileError) {
-        do throws(FileError) {
-            let file = try FileDescriptor.open(temporary, O_RDONLY | O_CLOEXEC)
-            defer { try? file.close() }  // read-only: its close loses nothing
-            try retryingInterrupts(path, "fsync") { fsync(file.rawValue) }
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        try rename(temporary, to: path)
-    }
-
-    private static func rename(_ temporary: String, to path: String) throws(FileError) {
-        guard Glibc.rename(temporary, path) == 0 else {
-            let reason = errnoText()
-            unlink(temporary)
-            throw FileError(.io, path: path, "rename into place: \(reason)")
-        }
     }
 
     /// A new file named `prefix` and six random letters, created exclusively with `mode`,
